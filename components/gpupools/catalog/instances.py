@@ -1,0 +1,90 @@
+"""GPU VM sizes (Azure) and instance types (AWS): which GPU model and how many per node.
+
+A size missing here can be declared in stack config (``gpupools:customSizes``) without a code change;
+``resolve_size`` merges both.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Mapping
+
+from .gpus import (
+    A10_24GB, A10G_24GB, A100_40GB, A100_80GB, B200_180GB, GPU_MODELS, H100_80GB, H100_NVL_94GB, H200_141GB,
+    L4_24GB, L40S_48GB, M60_8GB, T4_16GB, V100_16GB, GpuModel,
+)
+
+Cloud = Literal["azure", "aws"]
+CLOUDS: tuple[str, ...] = ("azure", "aws")
+
+
+@dataclass(frozen=True)
+class InstanceSize:
+    """A node size: its cloud, GPU model and GPUs per node."""
+
+    name: str
+    cloud: str
+    gpu: GpuModel
+    gpus: int
+
+
+def _family(cloud: str, gpu: GpuModel, counts: Mapping[str, int]) -> list[InstanceSize]:
+    return [InstanceSize(name, cloud, gpu, n) for name, n in counts.items()]
+
+
+def _azure(gpu: GpuModel, **counts: int) -> list[InstanceSize]:
+    return _family("azure", gpu, counts)
+
+
+def _aws(gpu: GpuModel, counts: Mapping[str, int]) -> list[InstanceSize]:
+    return _family("aws", gpu, counts)
+
+
+_AZURE = [
+    *_azure(A100_40GB, Standard_ND96asr_v4=8),
+    *_azure(A100_80GB, Standard_ND96amsr_A100_v4=8),
+    *_azure(A100_80GB, Standard_NC24ads_A100_v4=1, Standard_NC48ads_A100_v4=2, Standard_NC96ads_A100_v4=4),
+    *_azure(H100_NVL_94GB, Standard_NC40ads_H100_v5=1, Standard_NC80adis_H100_v5=2),
+    *_azure(H100_80GB, Standard_ND96isr_H100_v5=8),
+    *_azure(H200_141GB, Standard_ND96isr_H200_v5=8),
+    *_azure(V100_16GB, Standard_NC6s_v3=1, Standard_NC12s_v3=2, Standard_NC24s_v3=4, Standard_NC24rs_v3=4),
+    *_azure(T4_16GB, Standard_NC4as_T4_v3=1, Standard_NC8as_T4_v3=1, Standard_NC16as_T4_v3=1,
+            Standard_NC64as_T4_v3=4),
+    *_azure(A10_24GB, Standard_NV36ads_A10_v5=1, Standard_NV72ads_A10_v5=2),
+    *_azure(M60_8GB, Standard_NV12s_v3=1, Standard_NV24s_v3=2, Standard_NV48s_v3=4),
+]
+
+_AWS = [
+    *_aws(A100_40GB, {"p4d.24xlarge": 8}),
+    *_aws(A100_80GB, {"p4de.24xlarge": 8}),
+    *_aws(H100_80GB, {"p5.4xlarge": 1, "p5.48xlarge": 8}),
+    *_aws(H200_141GB, {"p5e.48xlarge": 8, "p5en.48xlarge": 8}),
+    *_aws(B200_180GB, {"p6-b200.48xlarge": 8}),
+    *_aws(A10G_24GB, {"g5.xlarge": 1, "g5.2xlarge": 1, "g5.4xlarge": 1, "g5.8xlarge": 1, "g5.16xlarge": 1,
+                      "g5.12xlarge": 4, "g5.24xlarge": 4, "g5.48xlarge": 8}),
+    *_aws(L4_24GB, {"g6.xlarge": 1, "g6.2xlarge": 1, "g6.4xlarge": 1, "g6.8xlarge": 1, "g6.16xlarge": 1,
+                    "g6.12xlarge": 4, "g6.24xlarge": 4, "g6.48xlarge": 8}),
+    *_aws(L40S_48GB, {"g6e.xlarge": 1, "g6e.2xlarge": 1, "g6e.4xlarge": 1, "g6e.8xlarge": 1, "g6e.16xlarge": 1,
+                      "g6e.12xlarge": 4, "g6e.24xlarge": 4, "g6e.48xlarge": 8}),
+]
+
+INSTANCE_SIZES: dict[str, InstanceSize] = {size.name: size for size in (*_AZURE, *_AWS)}
+
+
+def cloud_of_size_name(name: str) -> str:
+    """Azure VM sizes are spelled ``Standard_*``; anything else is taken for an EC2 instance type."""
+    return "azure" if name.startswith("Standard_") else "aws"
+
+
+def resolve_size(name: str, custom: Mapping[str, InstanceSize] | None = None) -> InstanceSize | None:
+    """A size from stack config first (so users can override), then from the built-in catalog."""
+    if custom and name in custom:
+        return custom[name]
+    return INSTANCE_SIZES.get(name)
+
+
+def sizes_for(cloud: str) -> list[str]:
+    return sorted(name for name, size in INSTANCE_SIZES.items() if size.cloud == cloud)
+
+
+__all__ = ["CLOUDS", "GPU_MODELS", "INSTANCE_SIZES", "InstanceSize", "cloud_of_size_name", "resolve_size", "sizes_for"]

@@ -1,0 +1,27 @@
+"""``gpupools check``: validation and the capacity table, no Pulumi involved."""
+
+from __future__ import annotations
+
+import json
+
+from ..capacity import stack_capacity
+from ..config import load_stack
+from ..config.loading import StackFile
+from .render import capacity_lines, markdown_capacity
+
+
+def run_check(stack_file: StackFile, output_format: str) -> int:
+    stack = load_stack(stack_file.config)
+    capacity = stack_capacity(stack.pools, stack.config.gpu_software.mig_strategy)
+    if output_format == "json":
+        print(json.dumps({
+            "stack": stack_file.stack, "cloud": stack.cloud,
+            "capacity": [pool.to_json() for pool in capacity], "warnings": stack.warnings,
+        }, indent=2))
+    elif output_format == "markdown":
+        print(f"### Stack `{stack_file.stack}` ({stack.cloud}): config valid\n")
+        print("\n".join(markdown_capacity(capacity, stack.warnings)))
+    else:
+        print(f"stack {stack_file.stack} ({stack.cloud}): config valid")
+        print("\n".join(capacity_lines(capacity, stack.warnings)))
+    return 0

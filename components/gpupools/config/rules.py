@@ -1,0 +1,438 @@
+"""Validation that needs the GPU catalog, and the resolution of each pool into a ``ResolvedPool``.
+
+``load_stack`` is the single entry point: raw ``gpupools:*`` config in, a ``Stack`` out, or a
+``ConfigError`` listing every problem at once (shape errors from pydantic, then the rules below).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Mapping, get_args, get_origin
+
+import pydantic
+
+from ..catalog import GPU_MODELS, GpuModel, InstanceSize, cloud_of_size_name, resolve_size, sizes_for
+from ..pools import (
+    AKS_GPU_INSTANCE_PROFILES, DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, MIG_CONFIG_LABEL,
+    MIG_MANAGER_DEPLOY_LABEL, POOL_LABEL, MigPlan, ResolvedPool,
+)
+from .errors import ConfigError, Problem
+from .models import PINNED_VERSION, DEFAULT_VERSIONS, GpuPoolConfig, StackConfig
+
+NAMESPACE = "gpupools"
+AKS_POOL_NAME = re.compile(r"^[a-z][a-z0-9]{0,11}$")
+EKS_NODE_GROUP_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$")
+AKS_PROFILE = re.compile(r"^MIG(\d)g$")
+RESERVED_LABEL_PREFIXES = ("nvidia.com/", "kubernetes.azure.com/", "eks.amazonaws.com/", "gpupools.io/")
+
+
+@dataclass
+class Stack:
+    """A validated stack: the config as written, its pools resolved, and advice that is not an error."""
+
+    config: StackConfig
+    pools: list[ResolvedPool]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def cloud(self) -> str:
+        return self.config.cloud
+
+
+def load_stack(raw: Mapping[str, Any]) -> Stack:
+    """Validate raw ``gpupools:`` config (keys with or without the namespace) and resolve it."""
+    values, problems = _strip_namespace(raw)
+    try:
+        config = StackConfig.model_validate(values)
+    except pydantic.ValidationError as error:
+        raise ConfigError(problems + _shape_problems(error)) from None
+    stack, rule_problems = _apply_rules(config)
+    if problems or rule_problems:
+        raise ConfigError(problems + rule_problems)
+    return stack
+
+
+def field_path(*parts: str | int) -> str:
+    """``("gpuPools", 0, "mig")`` -> ``gpupools:gpuPools[0].mig``: how the user finds the key in YAML."""
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return f"{NAMESPACE}:{text}"
+
+
+def _strip_namespace(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
+    values: dict[str, Any] = {}
+    problems: list[Problem] = []
+    if not isinstance(raw, Mapping):
+        return values, [Problem(f"{NAMESPACE}:", f"config must be a mapping, got {type(raw).__name__}")]
+    for key, value in raw.items():
+        key = str(key)
+        namespace, _, name = key.rpartition(":")
+        if namespace in ("", NAMESPACE):
+            values[name] = value
+        # Other namespaces (azure-native:location, aws:region, ...) belong to providers, not to us.
+    return values, problems
+
+
+def _shape_problems(error: pydantic.ValidationError) -> list[Problem]:
+    """Pydantic's errors as one line per field; alternatives of a union are merged into one line."""
+    merged: dict[str, list[str]] = {}
+    given: dict[str, Any] = {}
+    for item in error.errors(include_url=False):
+        loc = [part for part in item["loc"] if _is_key(part)]
+        path = field_path(*loc) if loc else f"{NAMESPACE}:"
+        if item["type"] == "extra_forbidden":
+            allowed = _allowed_keys(loc[:-1])
+            message = f"unknown key '{loc[-1]}'" + (f"; allowed keys: {', '.join(allowed)}" if allowed else "")
+        elif item["type"] == "missing":
+            message = "is required"
+        else:
+            message = item["msg"].removeprefix("Value error, ")
+            given[path] = item.get("input")
+        merged.setdefault(path, [])
+        if message not in merged[path]:
+            merged[path].append(message)
+    return [
+        Problem(path, " or ".join(messages) + (f" (got {given[path]!r})" if path in given and _short(given[path]) else ""))
+        for path, messages in merged.items()
+    ]
+
+
+def _is_key(part: Any) -> bool:
+    """Pydantic adds union members such as 'str' or 'dict[str,int]' to error locations; they are not keys."""
+    return isinstance(part, int) or (isinstance(part, str) and part not in _TYPE_TAGS and "[" not in part)
+
+
+_TYPE_TAGS = frozenset({"str", "int", "bool", "float"})
+
+
+def _short(value: Any) -> bool:
+    return not isinstance(value, (dict, list)) and len(repr(value)) <= 80
+
+
+def _allowed_keys(loc: list[str | int]) -> list[str]:
+    """The camelCase keys a mapping at ``loc`` accepts, for 'unknown key' messages."""
+    model: Any = StackConfig
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        fields = {info.alias or name: info for name, info in model.model_fields.items()}
+        if part not in fields:
+            return []
+        model = _model_in(fields[part].annotation)
+        if model is None:
+            return []
+    return sorted(info.alias or name for name, info in model.model_fields.items())
+
+
+def _model_in(annotation: Any) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel):
+        return annotation
+    if get_origin(annotation) is not None or get_args(annotation):
+        for arg in get_args(annotation):
+            found = _model_in(arg)
+            if found is not None:
+                return found
+    return None
+
+
+def _apply_rules(config: StackConfig) -> tuple[Stack, list[Problem]]:
+    problems: list[Problem] = []
+    warnings: list[str] = []
+    problems += _software_problems(config)
+    problems += _cluster_problems(config)
+    custom, custom_problems = _custom_sizes(config)
+    problems += custom_problems
+    pools: list[ResolvedPool] = []
+    seen: dict[str, int] = {}
+    for index, pool in enumerate(config.gpu_pools):
+        name_problems = _name_problems(config.cloud, index, pool.name, seen)
+        resolved, pool_problems = _resolve_pool(config, index, pool, custom, warnings)
+        problems += name_problems + pool_problems
+        if resolved is not None:
+            pools.append(resolved)
+    return Stack(config, pools, warnings), problems
+
+
+def _software_problems(config: StackConfig) -> list[Problem]:
+    software = config.gpu_software
+    problems = []
+    version = software.resolved_version
+    if not PINNED_VERSION[software.installer].match(version):
+        problems.append(Problem(
+            field_path("gpuSoftware", "version"),
+            f"'{version}' is not a pinned {software.installer} chart version; "
+            f"allowed: an exact version such as '{DEFAULT_VERSIONS[software.installer]}'",
+        ))
+    if software.driver == "operator" and software.installer != "gpu-operator":
+        problems.append(Problem(
+            field_path("gpuSoftware", "driver"),
+            "'operator' needs installer 'gpu-operator'; the device plugin does not install drivers (allowed: preinstalled)",
+        ))
+    return problems
+
+
+def _cluster_problems(config: StackConfig) -> list[Problem]:
+    cluster, problems = config.cluster, []
+    if config.cloud == "azure":
+        if not cluster.resource_group:
+            problems.append(Problem(field_path("cluster", "resourceGroup"), "is required on azure"))
+        if cluster.create and not cluster.location:
+            problems.append(Problem(field_path("cluster", "location"), "is required on azure when create is true"))
+        if cluster.region:
+            problems.append(Problem(field_path("cluster", "region"), "is for aws; on azure use location"))
+    else:
+        if not cluster.region:
+            problems.append(Problem(field_path("cluster", "region"), "is required on aws (e.g. us-east-1)"))
+        for key, value in (("resourceGroup", cluster.resource_group), ("location", cluster.location)):
+            if value:
+                problems.append(Problem(field_path("cluster", key), "is for azure; on aws use region"))
+    if cluster.create and cluster.system_pool is None:
+        problems.append(Problem(field_path("cluster", "systemPool"), "is required when create is true"))
+    if cluster.system_pool and cloud_of_size_name(cluster.system_pool.size) != config.cloud:
+        problems.append(Problem(
+            field_path("cluster", "systemPool", "size"),
+            f"'{cluster.system_pool.size}' is an {cloud_of_size_name(cluster.system_pool.size)} size but cloud is {config.cloud}",
+        ))
+    return problems
+
+
+def _custom_sizes(config: StackConfig) -> tuple[dict[str, InstanceSize], list[Problem]]:
+    sizes, problems = {}, []
+    for name, custom in config.custom_sizes.items():
+        gpu = GPU_MODELS.get(custom.gpu)
+        if gpu is None:
+            problems.append(Problem(
+                field_path("customSizes", name, "gpu"),
+                f"unknown GPU model '{custom.gpu}'; allowed: {', '.join(sorted(GPU_MODELS))}",
+            ))
+            continue
+        sizes[name] = InstanceSize(name, cloud_of_size_name(name), gpu, custom.gpus)
+    return sizes, problems
+
+
+def _name_problems(cloud: str, index: int, name: str, seen: dict[str, int]) -> list[Problem]:
+    problems = []
+    path = field_path("gpuPools", index, "name")
+    if cloud == "azure" and not AKS_POOL_NAME.match(name):
+        problems.append(Problem(path, f"'{name}' is not a valid AKS pool name; allowed: lowercase letters and digits, "
+                                      "starting with a letter, at most 12 characters"))
+    elif cloud == "azure" and name == "system":
+        problems.append(Problem(path, "'system' is the name of the cluster's system pool"))
+    elif cloud == "aws" and not EKS_NODE_GROUP_NAME.match(name):
+        problems.append(Problem(path, f"'{name}' is not a valid EKS node group name; allowed: letters, digits, - and _, "
+                                      "at most 63 characters"))
+    if name in seen:
+        problems.append(Problem(path, f"'{name}' is already the name of gpuPools[{seen[name]}]; pool names must be unique"))
+    else:
+        seen[name] = index
+    return problems
+
+
+def _resolve_pool(
+    config: StackConfig, index: int, pool: GpuPoolConfig, custom: Mapping[str, InstanceSize], warnings: list[str]
+) -> tuple[ResolvedPool | None, list[Problem]]:
+    problems: list[Problem] = []
+    size = resolve_size(pool.size, custom)
+    path = lambda *parts: field_path("gpuPools", index, *parts)  # noqa: E731
+    if size is None:
+        known = ", ".join(sizes_for(config.cloud))
+        return None, [Problem(path("size"), f"unknown {config.cloud} GPU size '{pool.size}'; known: {known}; "
+                                            "or declare it under gpupools:customSizes with its gpu and gpus")]
+    if size.cloud != config.cloud:
+        return None, [Problem(path("size"), f"'{pool.size}' is an {size.cloud} size but cloud is {config.cloud}")]
+    problems += _os_problems(config, pool, path)
+    mig: MigPlan | None = None
+    if pool.mig is not None:
+        mig, mig_problems = _plan_mig(config, pool, size.gpu, path)
+        problems += mig_problems
+    problems += _strategy_problems(config, pool, mig, path)
+    problems += _sharing_problems(pool, mig, path)
+    problems += _label_problems(pool, path)
+    if pool.autoscaling and not (pool.autoscaling.min_count <= pool.count <= pool.autoscaling.max_count):
+        problems.append(Problem(path("count"), f"{pool.count} is outside autoscaling bounds "
+                                               f"{pool.autoscaling.min_count}..{pool.autoscaling.max_count}"))
+    if pool.count == 0:
+        warnings.append(f"pool {pool.name}: count is 0, it advertises no GPU resources until scaled up")
+    if problems:
+        return None, problems
+    dp_config = pool.name if pool.sharing is not None else None
+    resolved = ResolvedPool(pool.name, config.cloud, size, pool, mig, dp_config, _labels(config, pool, mig, dp_config))
+    if mig and mig.applied_by == "aks" and config.gpu_software.installer == "gpu-operator":
+        warnings.append(f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU Operator's MIG "
+                        f"manager is kept off these nodes ({MIG_MANAGER_DEPLOY_LABEL}=false) so it never undoes it")
+    return resolved, problems
+
+
+def _os_problems(config: StackConfig, pool: GpuPoolConfig, path) -> list[Problem]:
+    problems = []
+    if config.cloud == "azure" and pool.ami_type:
+        problems.append(Problem(path("amiType"), "is for aws node groups; on azure use osSku"))
+    if config.cloud == "aws" and pool.os_sku:
+        problems.append(Problem(path("osSku"), "is for azure pools; on aws use amiType"))
+    driver = config.gpu_software.driver
+    if config.cloud == "aws" and pool.ami_type == "AL2023_x86_64_STANDARD" and driver != "operator":
+        problems.append(Problem(path("amiType"), "AL2023_x86_64_STANDARD has no NVIDIA driver; use an NVIDIA AMI "
+                                                 "or gpuSoftware.driver: operator"))
+    if config.cloud == "aws" and driver == "operator" and pool.ami_type not in (None, "AL2023_x86_64_STANDARD"):
+        problems.append(Problem(path("amiType"), f"'{pool.ami_type}' ships its own NVIDIA driver, but gpuSoftware.driver "
+                                                 "is operator; allowed: AL2023_x86_64_STANDARD"))
+    return problems
+
+
+def _plan_mig(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[MigPlan | None, list[Problem]]:
+    """Decide the per-GPU MIG devices of a pool, and whether AKS or the GPU Operator applies them."""
+    assert pool.mig is not None
+    if not gpu.mig_capable:
+        key = "profile" if pool.mig.profile else "layout"
+        return None, [Problem(path("mig", key), f"{pool.size} has {gpu.name} GPUs, which do not support MIG; "
+                                                "remove mig or pick a size with A100, A30, H100, H200 or B200 GPUs")]
+    devices, layout_name, custom, problems = _mig_devices(pool, gpu, path)
+    if problems:
+        return None, problems
+    software = config.gpu_software
+    operator_layouts = software.installer == "gpu-operator" and (config.cloud == "aws" or software.driver == "operator")
+    aks_profile = _aks_profile_for(gpu, devices)
+    if config.cloud == "azure" and not operator_layouts:
+        if aks_profile is None:
+            key = "profile" if pool.mig.profile else "layout"
+            return None, [Problem(path("mig", key), f"AKS sets one MIG profile per pool (gpuInstanceProfile "
+                                                    f"{'/'.join(AKS_GPU_INSTANCE_PROFILES)}, every GPU fully cut); "
+                                                    f"{_describe(devices)} needs the GPU Operator's MIG manager: set "
+                                                    "gpuSoftware.installer gpu-operator and gpuSoftware.driver operator")]
+        aks_problems = []
+        if pool.os_sku == "AzureLinux":
+            aks_problems.append(Problem(path("osSku"), "AKS MIG pools do not support AzureLinux; allowed: Ubuntu, "
+                                                       "Ubuntu2204, Ubuntu2404"))
+        if pool.autoscaling is not None:
+            aks_problems.append(Problem(path("autoscaling"), "AKS MIG pools do not support the cluster autoscaler; "
+                                                             "remove autoscaling and set count"))
+        return MigPlan(devices, layout_name, "aks", custom, aks_profile), aks_problems
+    if config.cloud == "aws" and software.installer != "gpu-operator":
+        return None, [Problem(path("mig"), "on EKS MIG layouts are applied by the GPU Operator's MIG manager; the "
+                                           "device plugin cannot partition GPUs: set gpuSoftware.installer gpu-operator")]
+    return MigPlan(devices, layout_name, "operator", custom), []
+
+
+def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, int], str, bool, list[Problem]]:
+    """Per-GPU MIG devices from a profile or layout, with the layout name the MIG manager label uses."""
+    assert pool.mig is not None
+    allowed_profiles = ", ".join(p.name for p in gpu.profiles)
+    if pool.mig.profile is not None:
+        name = pool.mig.profile
+        match = AKS_PROFILE.match(name)
+        profile = gpu.profile_for_slices(int(match.group(1))) if match else gpu.profile(name)
+        if profile is None:
+            allowed = f"{'/'.join(_aks_names(gpu))} or {allowed_profiles}"
+            return {}, "", False, [Problem(path("mig", "profile"), f"'{name}' is not a MIG profile of {gpu.name} "
+                                                                    f"({pool.size}); allowed: {allowed}")]
+        return {profile.name: profile.max_instances}, f"all-{profile.layout_token}", False, []
+    layout = pool.mig.layout
+    if isinstance(layout, str):
+        named = gpu.layouts
+        if layout not in named:
+            return {}, "", False, [Problem(path("mig", "layout"), f"'{layout}' is not an NVIDIA layout for {gpu.name} "
+                                                                   f"({pool.size}); allowed: {', '.join(named)}")]
+        return dict(named[layout]), layout, False, []
+    assert isinstance(layout, dict)
+    problems = layout_fit_problems(gpu, layout)
+    if problems:
+        return {}, "", True, [Problem(path("mig", "layout"), f"{message} ({pool.size})") for message in problems]
+    # A custom mix equal to an NVIDIA layout uses NVIDIA's name, so no ConfigMap is needed.
+    for name, devices in gpu.layouts.items():
+        if devices == layout:
+            return dict(layout), name, False, []
+    return dict(layout), f"gpupools-{pool.name}", True, []
+
+
+def layout_fit_problems(gpu: GpuModel, layout: Mapping[str, int]) -> list[str]:
+    """Why a per-GPU mix of MIG profiles cannot be created on one GPU; empty when it fits."""
+    problems = []
+    unknown = [name for name in layout if gpu.profile(name) is None]
+    if unknown:
+        allowed = ", ".join(p.name for p in gpu.profiles)
+        return [f"{', '.join(unknown)} not a MIG profile of {gpu.name}; allowed: {allowed}"]
+    profiles = {name: gpu.profile(name) for name in layout}
+    compute = sum(profiles[name].compute_slices * count for name, count in layout.items())
+    memory = sum(profiles[name].memory_slices * count for name, count in layout.items())
+    if compute > gpu.compute_slices:
+        problems.append(f"{_describe(layout)} needs {compute} compute slices but a {gpu.name} has {gpu.compute_slices}")
+    if memory > gpu.memory_slices:
+        problems.append(f"{_describe(layout)} needs {memory} memory slices but a {gpu.name} has {gpu.memory_slices}")
+    for name, count in layout.items():
+        if count > profiles[name].max_instances:
+            problems.append(f"{count}x {name} exceeds the {profiles[name].max_instances} a {gpu.name} can hold")
+    media = sum(count for name, count in layout.items() if profiles[name].media_extensions)
+    if media > 1:
+        problems.append(f"{_describe(layout)} has {media} media-extension (+me) instances; at most one per GPU")
+    return problems
+
+
+def _describe(devices: Mapping[str, int]) -> str:
+    return "{" + ", ".join(f"{name}: {count}" for name, count in devices.items()) + "}"
+
+
+def _aks_names(gpu: GpuModel) -> list[str]:
+    return [name for name in AKS_GPU_INSTANCE_PROFILES if gpu.profile_for_slices(int(name[3])) is not None]
+
+
+def _aks_profile_for(gpu: GpuModel, devices: Mapping[str, int]) -> str | None:
+    """The AKS ``MIG<n>g`` value that creates exactly these devices, if one does (a single profile, GPU filled)."""
+    if len(devices) != 1:
+        return None
+    (name, count), = devices.items()
+    profile = gpu.profile(name)
+    for aks_name in _aks_names(gpu):
+        if gpu.profile_for_slices(int(aks_name[3])) == profile and count == profile.max_instances:
+            return aks_name
+    return None
+
+
+def _strategy_problems(config: StackConfig, pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Problem]:
+    strategy = config.gpu_software.mig_strategy
+    if mig is None:
+        return []
+    if strategy == "none":
+        return [Problem(field_path("gpuSoftware", "migStrategy"),
+                        f"'none' advertises whole GPUs, but pool {pool.name} is cut into MIG devices; allowed: single, mixed")]
+    if strategy == "single" and len(mig.devices) > 1:
+        return [Problem(path("mig", "layout"),
+                        f"{_describe(mig.devices)} mixes profiles, which migStrategy 'single' cannot advertise; "
+                        "use one profile or gpuSoftware.migStrategy mixed")]
+    return []
+
+
+def _sharing_problems(pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Problem]:
+    mps = pool.sharing.mps if pool.sharing else None
+    if mps is None:
+        return []
+    problems = []
+    if pool.mig is not None:
+        problems.append(Problem(path("sharing", "mps"), "MPS shares full GPUs only and cannot be used with mig; "
+                                                        "remove mig or use timeSlicing"))
+    if not mps.allow_privileged_host_ipc:
+        problems.append(Problem(path("sharing", "mps", "allowPrivilegedHostIPC"),
+                                "must be true to use MPS: its control daemon runs privileged with hostIPC on every node of "
+                                "the pool; set allowPrivilegedHostIPC: true to accept that"))
+    return problems
+
+
+def _label_problems(pool: GpuPoolConfig, path) -> list[Problem]:
+    return [
+        Problem(path("labels", key), f"'{key}' is managed by gpupools or the cloud; reserved prefixes: "
+                                     f"{', '.join(RESERVED_LABEL_PREFIXES)}")
+        for key in pool.labels if key.startswith(RESERVED_LABEL_PREFIXES)
+    ]
+
+
+def _labels(config: StackConfig, pool: GpuPoolConfig, mig: MigPlan | None, dp_config: str | None) -> dict[str, str]:
+    """Node labels: who the pool is, that it has GPUs (device plugin affinity without NFD), and MIG/sharing selectors."""
+    labels = {**pool.labels, POOL_LABEL: pool.name, GPU_PRESENT_LABEL: "true"}
+    if mig and mig.applied_by == "operator":
+        labels[MIG_CONFIG_LABEL] = mig.layout_name
+    if mig and mig.applied_by == "aks" and config.gpu_software.installer == "gpu-operator":
+        labels[MIG_MANAGER_DEPLOY_LABEL] = "false"
+    if dp_config:
+        labels[DEVICE_PLUGIN_CONFIG_LABEL] = dp_config
+    return labels

@@ -1,0 +1,95 @@
+"""A GPU pool after validation: its size and GPU resolved, its MIG plan decided, its labels and taint computed.
+
+Components, chart values, capacity and the plan all read this one view, so they cannot disagree on
+what a pool is. Pure data: no Pulumi, no pydantic validation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .catalog import GpuModel, InstanceSize
+from .config.models import GpuPoolConfig, Sharing
+
+# The taint every GPU pool carries. The value "present" matters: the device plugin chart's NFD worker
+# tolerates `nvidia.com/gpu` only with operator Equal and value "present" (chart 0.20.0 values.yaml).
+GPU_TAINT_KEY = "nvidia.com/gpu"
+GPU_TAINT_VALUE = "present"
+GPU_TAINT_EFFECT = "NoSchedule"
+
+POOL_LABEL = "gpupools.io/pool"
+GPU_PRESENT_LABEL = "nvidia.com/gpu.present"
+MIG_CONFIG_LABEL = "nvidia.com/mig.config"
+MIG_CONFIG_STATE_LABEL = "nvidia.com/mig.config.state"
+MIG_MANAGER_DEPLOY_LABEL = "nvidia.com/gpu.deploy.mig-manager"
+DEVICE_PLUGIN_CONFIG_LABEL = "nvidia.com/device-plugin.config"
+
+AKS_GPU_INSTANCE_PROFILES = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
+
+
+@dataclass(frozen=True)
+class Taint:
+    key: str
+    value: str
+    effect: str
+
+    def kubernetes_toleration(self) -> dict[str, str]:
+        """The toleration a workload needs: ``Exists`` so it keeps working whatever the value."""
+        return {"key": self.key, "operator": "Exists", "effect": self.effect}
+
+
+GPU_TAINT = Taint(GPU_TAINT_KEY, GPU_TAINT_VALUE, GPU_TAINT_EFFECT)
+
+
+@dataclass(frozen=True)
+class MigPlan:
+    """How every GPU of a pool is partitioned and who does it.
+
+    ``applied_by`` is ``aks`` when AKS sets the profile at pool creation (``gpuInstanceProfile``), and
+    ``operator`` when the GPU Operator's MIG manager applies ``layout_name`` from the node label.
+    """
+
+    devices: dict[str, int]
+    layout_name: str
+    applied_by: Literal["aks", "operator"]
+    custom: bool = False
+    aks_profile: str | None = None
+
+    @property
+    def profiles(self) -> list[str]:
+        return sorted(self.devices)
+
+    @property
+    def devices_per_gpu(self) -> int:
+        return sum(self.devices.values())
+
+
+@dataclass(frozen=True)
+class ResolvedPool:
+    """A validated GPU pool with everything derived from the catalog and the stack's GPU software."""
+
+    name: str
+    cloud: str
+    size: InstanceSize
+    config: GpuPoolConfig
+    mig: MigPlan | None = None
+    device_plugin_config: str | None = None
+    labels: dict[str, str] = field(default_factory=dict)
+    taints: tuple[Taint, ...] = (GPU_TAINT,)
+
+    @property
+    def gpu(self) -> GpuModel:
+        return self.size.gpu
+
+    @property
+    def gpus_per_node(self) -> int:
+        return self.size.gpus
+
+    @property
+    def nodes(self) -> int:
+        return self.config.count
+
+    @property
+    def sharing(self) -> Sharing | None:
+        return self.config.sharing
