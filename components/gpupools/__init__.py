@@ -1,0 +1,16 @@
+"""gpupools: NVIDIA GPUs on AKS and EKS cut into right-sized MIG slices, time-slices and MPS shares.
+
+Importing the package is cheap: the pure parts (catalog, config, capacity) load here, while the Pulumi
+components load from their cloud's subpackage (``gpupools.azure``, ``gpupools.aws``, ``gpupools.kubernetes``)
+so an AKS stack never imports the AWS SDK and the other way round.
+"""
+
+from ._version import __version__
+from .capacity import PoolCapacity, advertised_resources, pool_capacity, stack_capacity
+from .config import ConfigError, Stack, StackConfig, load_stack
+from .pools import GPU_TAINT, MigPlan, ResolvedPool
+
+__all__ = [
+    "GPU_TAINT", "ConfigError", "MigPlan", "PoolCapacity", "ResolvedPool", "Stack", "StackConfig", "__version__",
+    "advertised_resources", "load_stack", "pool_capacity", "stack_capacity",
+]
