@@ -7,10 +7,12 @@ what a pool is. Pure data: no Pulumi, no pydantic validation.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from .catalog import GpuModel, InstanceSize
-from .config.models import GpuPoolConfig, Sharing
+
+if TYPE_CHECKING:  # config imports this module to build pools; only annotations need these names here
+    from .config.models import GpuPoolConfig, Sharing
 
 # The taint every GPU pool carries. The value "present" matters: the device plugin chart's NFD worker
 # tolerates `nvidia.com/gpu` only with operator Equal and value "present" (chart 0.20.0 values.yaml).
