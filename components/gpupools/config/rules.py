@@ -185,6 +185,10 @@ def _cluster_problems(config: StackConfig) -> list[Problem]:
     else:
         if not cluster.region:
             problems.append(Problem(field_path("cluster", "region"), "is required on aws (e.g. us-east-1)"))
+        if not cluster.create:
+            problems.append(Problem(field_path("cluster", "create"), "false is supported on azure only; on aws the GPU "
+                                                                     "node groups need the pulumi-eks cluster: use "
+                                                                     "gpupools.aws.EksGpuNodeGroup in the stack that owns it"))
         for key, value in (("resourceGroup", cluster.resource_group), ("location", cluster.location)):
             if value:
                 problems.append(Problem(field_path("cluster", key), "is for azure; on aws use region"))

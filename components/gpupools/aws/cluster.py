@@ -1,0 +1,105 @@
+"""An EKS cluster to put GPU node groups in: created (CPU system node group, OIDC provider) or an existing one.
+
+An existing cluster is read with ``aws.eks.get_cluster`` and a kubeconfig that authenticates through
+``aws eks get-token``, so the NVIDIA charts install the same way on both.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Optional, TypedDict
+
+import pulumi
+import pulumi_aws as aws
+import pulumi_eks as eks
+import pulumi_kubernetes as k8s
+
+from .node_role import node_role
+
+TYPE_TOKEN = "gpupools:aws:EksCluster"
+
+
+class EksClusterArgs(TypedDict, total=False):
+    """Inputs of ``EksCluster``."""
+
+    name: str
+    """Name of the EKS cluster."""
+    create: Optional[bool]
+    """Create the cluster (default true) or use an existing one."""
+    kubernetes_version: Optional[str]
+    """Kubernetes minor version, e.g. "1.33"."""
+    system_node_size: Optional[str]
+    """Instance type of the CPU system node group (default m6i.large)."""
+    system_node_count: Optional[int]
+    """Nodes in the system node group (default 2)."""
+    subnet_ids: Optional[list[str]]
+    """Subnets for the cluster and node groups (default: the default VPC's)."""
+    tags: Optional[dict[str, str]]
+    """AWS tags."""
+
+
+class EksCluster(pulumi.ComponentResource):
+    """An EKS cluster (new or existing) with its kubeconfig and a Kubernetes provider."""
+
+    cluster_name: pulumi.Output[str]
+    """Name of the EKS cluster."""
+    kubeconfig: pulumi.Output[str]
+    """Kubeconfig (secret)."""
+
+    def __init__(self, name: str, args: EksClusterArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        super().__init__(TYPE_TOKEN, name, None, opts)
+        child = pulumi.ResourceOptions(parent=self)
+        tags = args.get("tags") or {}
+        self.cluster: eks.Cluster | None = None
+        if args.get("create", True):
+            self.node_role = node_role(f"{name}-nodes", self, tags)
+            subnets = args.get("subnet_ids") or None
+            self.cluster = eks.Cluster(
+                f"{name}-eks",
+                name=args["name"],
+                version=args.get("kubernetes_version"),
+                skip_default_node_group=True,
+                create_oidc_provider=True,
+                authentication_mode=eks.AuthenticationMode.API,
+                instance_roles=[self.node_role],
+                subnet_ids=subnets,
+                tags=tags,
+                opts=child,
+            )
+            count = args.get("system_node_count") or 2
+            eks.ManagedNodeGroup(
+                f"{name}-system",
+                cluster=self.cluster,
+                node_role=self.node_role,
+                instance_types=[args.get("system_node_size") or "m6i.large"],
+                scaling_config=aws.eks.NodeGroupScalingConfigArgs(desired_size=count, min_size=count, max_size=count),
+                subnet_ids=subnets,
+                labels={"gpupools.io/pool": "system"},
+                tags=tags,
+                opts=child,
+            )
+            self.cluster_name = self.cluster.eks_cluster.name
+            kubeconfig = self.cluster.kubeconfig_json
+        else:
+            self.node_role = None
+            existing = aws.eks.get_cluster_output(name=args["name"], opts=pulumi.InvokeOptions(parent=self))
+            self.cluster_name = existing.name
+            kubeconfig = pulumi.Output.all(existing.name, existing.endpoint, existing.certificate_authorities).apply(
+                lambda parts: _exec_kubeconfig(parts[0], parts[1], parts[2][0]["data"])
+            )
+        self.kubeconfig = pulumi.Output.secret(kubeconfig)
+        self.provider = k8s.Provider(f"{name}-k8s", kubeconfig=self.kubeconfig, opts=child)
+        self.register_outputs({"clusterName": self.cluster_name, "kubeconfig": self.kubeconfig})
+
+
+def _exec_kubeconfig(cluster: str, endpoint: str, certificate_authority: str) -> str:
+    """A kubeconfig that gets tokens from ``aws eks get-token``: no long-lived credential is stored."""
+    return json.dumps({
+        "apiVersion": "v1", "kind": "Config", "current-context": cluster,
+        "clusters": [{"name": cluster, "cluster": {"server": endpoint, "certificate-authority-data": certificate_authority}}],
+        "contexts": [{"name": cluster, "context": {"cluster": cluster, "user": cluster}}],
+        "users": [{"name": cluster, "user": {"exec": {
+            "apiVersion": "client.authentication.k8s.io/v1beta1", "command": "aws",
+            "args": ["eks", "get-token", "--cluster-name", cluster, "--output", "json"],
+        }}}],
+    })

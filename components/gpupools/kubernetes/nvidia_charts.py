@@ -1,0 +1,83 @@
+"""Helm releases of NVIDIA's device plugin and GPU Operator, each pinned and in its own namespace.
+
+The values come from ``gpupools.charts`` (pure functions of the stack); these components only install them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, TypedDict
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+DEVICE_PLUGIN_REPO = "https://nvidia.github.io/k8s-device-plugin"
+GPU_OPERATOR_REPO = "https://helm.ngc.nvidia.com/nvidia"
+
+
+class NvidiaChartArgs(TypedDict, total=False):
+    """Inputs of the NVIDIA chart components."""
+
+    version: str
+    """Exact chart version, e.g. 0.20.0 (device plugin) or v26.7.0 (GPU Operator)."""
+    namespace: str
+    """Namespace created for the release."""
+    values: dict[str, Any]
+    """Helm values passed to the chart."""
+    timeout_seconds: Optional[int]
+    """How long Helm waits for the release (default 600)."""
+
+
+class _NvidiaChart(pulumi.ComponentResource):
+    """A namespace and an atomic Helm release of one NVIDIA chart."""
+
+    chart: str
+    repo: str
+    type_token: str
+
+    release_name: pulumi.Output[str]
+    """Helm release name."""
+    chart_version: pulumi.Output[str]
+    """Installed chart version."""
+    namespace: pulumi.Output[str]
+    """Namespace of the release."""
+
+    def __init__(self, name: str, args: NvidiaChartArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        super().__init__(self.type_token, name, None, opts)
+        namespace = k8s.core.v1.Namespace(
+            f"{name}-ns", metadata=k8s.meta.v1.ObjectMetaArgs(name=args["namespace"]),
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+        release = k8s.helm.v3.Release(
+            f"{name}-release",
+            name=self.chart,
+            chart=self.chart,
+            version=args["version"],
+            repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=self.repo),
+            namespace=namespace.metadata.name,
+            values=args.get("values") or {},
+            # A failed upgrade rolls back instead of leaving GPUs unadvertised.
+            atomic=True,
+            timeout=args.get("timeout_seconds") or 600,
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+        self.release_name = release.name
+        self.chart_version = release.version
+        self.namespace = namespace.metadata.name
+        self.register_outputs({"releaseName": self.release_name, "chartVersion": self.chart_version,
+                               "namespace": self.namespace})
+
+
+class NvidiaDevicePlugin(_NvidiaChart):
+    """The NVIDIA device plugin chart (with GPU feature discovery when enabled in values)."""
+
+    chart = "nvidia-device-plugin"
+    repo = DEVICE_PLUGIN_REPO
+    type_token = "gpupools:kubernetes:NvidiaDevicePlugin"
+
+
+class NvidiaGpuOperator(_NvidiaChart):
+    """The NVIDIA GPU Operator chart (device plugin, GFD, MIG manager, DCGM exporter, optionally driver and toolkit)."""
+
+    chart = "gpu-operator"
+    repo = GPU_OPERATOR_REPO
+    type_token = "gpupools:kubernetes:NvidiaGpuOperator"

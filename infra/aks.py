@@ -1,0 +1,44 @@
+"""AKS wiring: the cluster and one ``AksGpuPool`` per validated pool."""
+
+from gpupools.azure import AksCluster, AksGpuPool
+from gpupools.config import Stack
+from gpupools.pools import ResolvedPool
+
+
+def build(stack: Stack) -> tuple[AksCluster, list[AksGpuPool]]:
+    cluster_config = stack.config.cluster
+    system = cluster_config.system_pool
+    cluster = AksCluster(cluster_config.name, {
+        "name": cluster_config.name,
+        "resource_group_name": cluster_config.resource_group,
+        "location": cluster_config.location,
+        "create": cluster_config.create,
+        "kubernetes_version": cluster_config.kubernetes_version,
+        "system_pool_size": system.size if system else None,
+        "system_pool_count": system.count if system else None,
+        "tags": stack.config.tags,
+    })
+    pools = [AksGpuPool(pool.name, _pool_args(stack, pool, cluster)) for pool in stack.pools]
+    return cluster, pools
+
+
+def _pool_args(stack: Stack, pool: ResolvedPool, cluster: AksCluster) -> dict:
+    autoscaling = pool.config.autoscaling
+    operator_driver = stack.config.gpu_software.driver == "operator"
+    return {
+        "cluster_name": cluster.cluster_name,
+        "resource_group_name": cluster.resource_group_name,
+        "pool_name": pool.name,
+        "vm_size": pool.size.name,
+        "count": pool.nodes,
+        "gpu_instance_profile": pool.mig.aks_profile if pool.mig and pool.mig.applied_by == "aks" else None,
+        # With the GPU Operator managing drivers, AKS must not install its own.
+        "gpu_driver": "None" if operator_driver else "Install",
+        "os_sku": pool.config.os_sku,
+        "min_count": autoscaling.min_count if autoscaling else None,
+        "max_count": autoscaling.max_count if autoscaling else None,
+        "os_disk_size_gb": pool.config.disk_size_gb,
+        "node_labels": pool.labels,
+        "node_taints": [f"{t.key}={t.value}:{t.effect}" for t in pool.taints],
+        "tags": stack.config.tags,
+    }

@@ -1,0 +1,42 @@
+"""EKS wiring: the cluster and one ``EksGpuNodeGroup`` per validated pool."""
+
+from gpupools.aws import EksCluster, EksGpuNodeGroup
+from gpupools.config import Stack
+from gpupools.pools import ResolvedPool
+
+OPERATOR_DRIVER_AMI = "AL2023_x86_64_STANDARD"
+
+
+def build(stack: Stack) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
+    cluster_config = stack.config.cluster
+    system = cluster_config.system_pool
+    cluster = EksCluster(cluster_config.name, {
+        "name": cluster_config.name,
+        "create": cluster_config.create,
+        "kubernetes_version": cluster_config.kubernetes_version,
+        "system_node_size": system.size if system else None,
+        "system_node_count": system.count if system else None,
+        "subnet_ids": cluster_config.subnet_ids,
+        "tags": stack.config.tags,
+    })
+    groups = [EksGpuNodeGroup(pool.name, _group_args(stack, pool, cluster)) for pool in stack.pools]
+    return cluster, groups
+
+
+def _group_args(stack: Stack, pool: ResolvedPool, cluster: EksCluster) -> dict:
+    autoscaling = pool.config.autoscaling
+    default_ami = OPERATOR_DRIVER_AMI if stack.config.gpu_software.driver == "operator" else None
+    return {
+        "cluster": cluster.cluster,
+        "node_group_name": pool.name,
+        "instance_type": pool.size.name,
+        "desired_size": pool.nodes,
+        "min_size": autoscaling.min_count if autoscaling else None,
+        "max_size": autoscaling.max_count if autoscaling else None,
+        "ami_type": pool.config.ami_type or default_ami,
+        "disk_size_gb": pool.config.disk_size_gb,
+        "labels": pool.labels,
+        "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in pool.taints],
+        "subnet_ids": stack.config.cluster.subnet_ids or None,
+        "tags": stack.config.tags,
+    }

@@ -1,0 +1,41 @@
+"""NVIDIA software wiring: the chosen chart with values computed from the stack, then optional smoke tests."""
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from gpupools.capacity import advertised_resources
+from gpupools.charts.device_plugin import device_plugin_values
+from gpupools.charts.gpu_operator import gpu_operator_values
+from gpupools.config import Stack
+from gpupools.kubernetes import GpuSmokeTest, NvidiaDevicePlugin, NvidiaGpuOperator
+from gpupools.pools import GPU_TAINT_KEY
+from gpupools.workloads import pool_node_selector
+
+CHART_COMPONENTS = {
+    "device-plugin": (NvidiaDevicePlugin, device_plugin_values),
+    "gpu-operator": (NvidiaGpuOperator, gpu_operator_values),
+}
+
+
+def install(stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource]):
+    software = stack.config.gpu_software
+    component, values = CHART_COMPONENTS[software.installer]
+    return component(software.installer, {
+        "version": software.resolved_version,
+        "namespace": software.resolved_namespace,
+        "values": values(stack),
+    }, pulumi.ResourceOptions(providers=[provider], depends_on=pools))
+
+
+def smoke_tests(stack: Stack, provider: k8s.Provider, software: pulumi.Resource) -> list[GpuSmokeTest]:
+    strategy = stack.config.gpu_software.mig_strategy
+    return [
+        GpuSmokeTest(f"{pool.name}-smoke", {
+            "pool_name": pool.name,
+            "namespace": stack.config.gpu_software.resolved_namespace,
+            "resources": list(advertised_resources(pool, strategy)),
+            "node_selector": pool_node_selector(pool),
+            "toleration_key": GPU_TAINT_KEY,
+        }, pulumi.ResourceOptions(providers=[provider], depends_on=[software]))
+        for pool in stack.pools if pool.config.smoke_test and pool.nodes > 0
+    ]
