@@ -3,20 +3,23 @@
 import pulumi
 
 from gpupools.capacity import stack_capacity
+from gpupools.charts.refs import chart_for
 from gpupools.config import Stack
 from gpupools.workloads import gpu_toleration, pool_node_selector
 
 
-def export(stack: Stack, cluster, software) -> None:
+def export(stack: Stack, cluster) -> None:
     gpu_software = stack.config.gpu_software
     capacity = {c.pool: c for c in stack_capacity(stack.pools, gpu_software.mig_strategy)}
     pulumi.export("cloud", stack.cloud)
     pulumi.export("clusterName", cluster.cluster_name)
+    if stack.cloud == "azure":
+        pulumi.export("resourceGroupName", cluster.resource_group_name)
     pulumi.export("kubeconfig", cluster.kubeconfig)
     pulumi.export("gpuToleration", gpu_toleration())
     pulumi.export("gpuSoftware", {
         "installer": gpu_software.installer,
-        "chart": software.chart,
+        "chart": chart_for(gpu_software.installer).name,
         "version": gpu_software.resolved_version,
         "namespace": gpu_software.resolved_namespace,
         "migStrategy": gpu_software.mig_strategy,

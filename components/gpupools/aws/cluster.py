@@ -4,10 +4,9 @@ An existing cluster is read with ``aws.eks.get_cluster`` and a kubeconfig that a
 ``aws eks get-token``, so the NVIDIA charts install the same way on both.
 """
 
-from __future__ import annotations
 
 import json
-from typing import Optional, TypedDict
+from typing import NotRequired, Optional, TypedDict
 
 import pulumi
 import pulumi_aws as aws
@@ -16,25 +15,25 @@ import pulumi_kubernetes as k8s
 
 from .node_role import node_role
 
-TYPE_TOKEN = "gpupools:aws:EksCluster"
+TYPE_TOKEN = "gpupools:index:EksCluster"
 
 
-class EksClusterArgs(TypedDict, total=False):
+class EksClusterArgs(TypedDict):
     """Inputs of ``EksCluster``."""
 
     name: str
     """Name of the EKS cluster."""
-    create: Optional[bool]
+    create: NotRequired[bool]
     """Create the cluster (default true) or use an existing one."""
-    kubernetes_version: Optional[str]
+    kubernetes_version: NotRequired[str]
     """Kubernetes minor version, e.g. "1.33"."""
-    system_node_size: Optional[str]
+    system_node_size: NotRequired[str]
     """Instance type of the CPU system node group (default m6i.large)."""
-    system_node_count: Optional[int]
+    system_node_count: NotRequired[int]
     """Nodes in the system node group (default 2)."""
-    subnet_ids: Optional[list[str]]
+    subnet_ids: NotRequired[list[str]]
     """Subnets for the cluster and node groups (default: the default VPC's)."""
-    tags: Optional[dict[str, str]]
+    tags: NotRequired[dict[str, str]]
     """AWS tags."""
 
 
@@ -78,7 +77,7 @@ class EksCluster(pulumi.ComponentResource):
                 tags=tags,
                 opts=child,
             )
-            self.cluster_name = self.cluster.eks_cluster.name
+            self.cluster_name = pulumi.Output.from_input(args["name"])  # set explicitly above, known at plan time
             kubeconfig = self.cluster.kubeconfig_json
         else:
             self.node_role = None

@@ -4,9 +4,8 @@ Where the GPU Operator lays out MIG, the node group carries ``nvidia.com/mig.con
 creation so the MIG manager partitions each node before any workload can land on it.
 """
 
-from __future__ import annotations
 
-from typing import Optional, TypedDict
+from typing import NotRequired, Optional, TypedDict
 
 import pulumi
 import pulumi_aws as aws
@@ -14,7 +13,7 @@ import pulumi_eks as eks
 
 from .node_role import node_role
 
-TYPE_TOKEN = "gpupools:aws:EksGpuNodeGroup"
+TYPE_TOKEN = "gpupools:index:EksGpuNodeGroup"
 DEFAULT_AMI_TYPE = "AL2023_x86_64_NVIDIA"
 # EKS spells Kubernetes taint effects in upper snake case.
 EKS_TAINT_EFFECTS = {"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}
@@ -31,7 +30,7 @@ class TaintArgs(TypedDict):
     """Kubernetes effect: NoSchedule, NoExecute or PreferNoSchedule."""
 
 
-class EksGpuNodeGroupArgs(TypedDict, total=False):
+class EksGpuNodeGroupArgs(TypedDict):
     """Inputs of ``EksGpuNodeGroup``."""
 
     cluster: eks.Cluster
@@ -42,21 +41,21 @@ class EksGpuNodeGroupArgs(TypedDict, total=False):
     """GPU instance type, e.g. p4d.24xlarge."""
     desired_size: int
     """Nodes to run."""
-    min_size: Optional[int]
+    min_size: NotRequired[int]
     """Lower bound for scaling (default: desired_size)."""
-    max_size: Optional[int]
+    max_size: NotRequired[int]
     """Upper bound for scaling (default: desired_size)."""
-    ami_type: Optional[str]
+    ami_type: NotRequired[str]
     """AL2023_x86_64_NVIDIA (default), BOTTLEROCKET_x86_64_NVIDIA, or AL2023_x86_64_STANDARD when the GPU Operator installs the driver."""
-    disk_size_gb: Optional[int]
+    disk_size_gb: NotRequired[int]
     """Root volume size in GB."""
-    labels: Optional[dict[str, str]]
+    labels: NotRequired[dict[str, str]]
     """Kubernetes labels of the nodes."""
-    taints: Optional[list[TaintArgs]]
+    taints: NotRequired[list[TaintArgs]]
     """Kubernetes taints of the nodes."""
-    subnet_ids: Optional[list[str]]
+    subnet_ids: NotRequired[list[str]]
     """Subnets of the node group (default: the cluster's)."""
-    tags: Optional[dict[str, str]]
+    tags: NotRequired[dict[str, str]]
     """AWS tags."""
 
 

@@ -4,36 +4,35 @@ Either way it yields the kubeconfig (a secret) and a Kubernetes provider built f
 charts and GPU pools can be added the same way to a new or an existing cluster.
 """
 
-from __future__ import annotations
 
 import base64
-from typing import Optional, TypedDict
+from typing import NotRequired, Optional, TypedDict
 
 import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_azure_native import containerservice, resources
 
-TYPE_TOKEN = "gpupools:azure:AksCluster"
+TYPE_TOKEN = "gpupools:index:AksCluster"
 
 
-class AksClusterArgs(TypedDict, total=False):
+class AksClusterArgs(TypedDict):
     """Inputs of ``AksCluster``; ``create`` false uses the cluster ``name`` in ``resource_group_name``."""
 
     name: str
     """Name of the AKS managed cluster."""
     resource_group_name: str
     """Resource group of the cluster (created when ``create`` is true)."""
-    location: Optional[str]
+    location: NotRequired[str]
     """Azure region, e.g. southcentralus; required when ``create`` is true."""
-    create: Optional[bool]
+    create: NotRequired[bool]
     """Create the cluster (default true) or use an existing one."""
-    kubernetes_version: Optional[str]
+    kubernetes_version: NotRequired[str]
     """Kubernetes minor version, e.g. "1.33"."""
-    system_pool_size: Optional[str]
+    system_pool_size: NotRequired[str]
     """VM size of the system pool (default Standard_D4s_v5)."""
-    system_pool_count: Optional[int]
+    system_pool_count: NotRequired[int]
     """Nodes in the system pool (default 2)."""
-    tags: Optional[dict[str, str]]
+    tags: NotRequired[dict[str, str]]
     """Azure tags for the resource group and cluster."""
 
 

@@ -4,24 +4,23 @@ AKS fixes the GPU instance profile when the pool is created, so a change of prof
 replacement (delete, then create under the same name) instead of an update Azure would reject half way.
 """
 
-from __future__ import annotations
 
-from typing import Optional, TypedDict
+from typing import NotRequired, Optional, TypedDict
 
 import pulumi
 from pulumi_azure_native import containerservice
 
-TYPE_TOKEN = "gpupools:azure:AksGpuPool"
+TYPE_TOKEN = "gpupools:index:AksGpuPool"
 # Inputs Azure cannot change in place on an existing pool: changing them must replace the pool.
 REPLACE_ON_CHANGES = ["gpuInstanceProfile", "vmSize", "osSKU", "gpuProfile"]
 
 
-class AksGpuPoolArgs(TypedDict, total=False):
+class AksGpuPoolArgs(TypedDict):
     """Inputs of ``AksGpuPool``."""
 
-    cluster_name: str
+    cluster_name: pulumi.Input[str]
     """Name of the AKS cluster the pool joins."""
-    resource_group_name: str
+    resource_group_name: pulumi.Input[str]
     """Resource group of the cluster."""
     pool_name: str
     """AKS pool name: lowercase letters and digits, at most 12 characters."""
@@ -29,25 +28,25 @@ class AksGpuPoolArgs(TypedDict, total=False):
     """GPU VM size, e.g. Standard_ND96asr_v4."""
     count: int
     """Number of nodes."""
-    gpu_instance_profile: Optional[str]
+    gpu_instance_profile: NotRequired[str]
     """MIG1g, MIG2g, MIG3g, MIG4g or MIG7g; none for whole GPUs or operator-managed MIG."""
-    gpu_driver: Optional[str]
+    gpu_driver: NotRequired[str]
     """Install (AKS installs the NVIDIA driver, default) or None (the GPU Operator does)."""
-    os_sku: Optional[str]
+    os_sku: NotRequired[str]
     """Ubuntu (default), Ubuntu2204, Ubuntu2404; MIG pools do not support AzureLinux."""
-    min_count: Optional[int]
+    min_count: NotRequired[int]
     """Autoscaler lower bound (not for MIG pools)."""
-    max_count: Optional[int]
+    max_count: NotRequired[int]
     """Autoscaler upper bound (not for MIG pools)."""
-    os_disk_size_gb: Optional[int]
+    os_disk_size_gb: NotRequired[int]
     """OS disk size in GB."""
-    node_labels: Optional[dict[str, str]]
+    node_labels: NotRequired[dict[str, str]]
     """Kubernetes labels of the pool's nodes."""
-    node_taints: Optional[list[str]]
+    node_taints: NotRequired[list[str]]
     """Taints as key=value:Effect, e.g. nvidia.com/gpu=present:NoSchedule."""
-    kubernetes_version: Optional[str]
+    kubernetes_version: NotRequired[str]
     """Kubernetes version of the pool's nodes (default: the cluster's)."""
-    tags: Optional[dict[str, str]]
+    tags: NotRequired[dict[str, str]]
     """Azure tags."""
 
 

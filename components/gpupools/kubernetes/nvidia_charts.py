@@ -3,9 +3,8 @@
 The values come from ``gpupools.charts`` (pure functions of the stack); these components only install them.
 """
 
-from __future__ import annotations
 
-from typing import Any, Optional, TypedDict
+from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -14,7 +13,7 @@ DEVICE_PLUGIN_REPO = "https://nvidia.github.io/k8s-device-plugin"
 GPU_OPERATOR_REPO = "https://helm.ngc.nvidia.com/nvidia"
 
 
-class NvidiaChartArgs(TypedDict, total=False):
+class NvidiaChartArgs(TypedDict):
     """Inputs of the NVIDIA chart components."""
 
     version: str
@@ -23,16 +22,17 @@ class NvidiaChartArgs(TypedDict, total=False):
     """Namespace created for the release."""
     values: dict[str, Any]
     """Helm values passed to the chart."""
-    timeout_seconds: Optional[int]
+    timeout_seconds: NotRequired[int]
     """How long Helm waits for the release (default 600)."""
 
 
 class _NvidiaChart(pulumi.ComponentResource):
     """A namespace and an atomic Helm release of one NVIDIA chart."""
 
-    chart: str
-    repo: str
-    type_token: str
+    # Private (underscore) so the multi-language schema does not take them for outputs.
+    _chart: str
+    _repo: str
+    _type_token: str
 
     release_name: pulumi.Output[str]
     """Helm release name."""
@@ -42,17 +42,17 @@ class _NvidiaChart(pulumi.ComponentResource):
     """Namespace of the release."""
 
     def __init__(self, name: str, args: NvidiaChartArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
-        super().__init__(self.type_token, name, None, opts)
+        super().__init__(self._type_token, name, None, opts)
         namespace = k8s.core.v1.Namespace(
             f"{name}-ns", metadata=k8s.meta.v1.ObjectMetaArgs(name=args["namespace"]),
             opts=pulumi.ResourceOptions(parent=self),
         )
         release = k8s.helm.v3.Release(
             f"{name}-release",
-            name=self.chart,
-            chart=self.chart,
+            name=self._chart,
+            chart=self._chart,
             version=args["version"],
-            repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=self.repo),
+            repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=self._repo),
             namespace=namespace.metadata.name,
             values=args.get("values") or {},
             # A failed upgrade rolls back instead of leaving GPUs unadvertised.
@@ -70,14 +70,14 @@ class _NvidiaChart(pulumi.ComponentResource):
 class NvidiaDevicePlugin(_NvidiaChart):
     """The NVIDIA device plugin chart (with GPU feature discovery when enabled in values)."""
 
-    chart = "nvidia-device-plugin"
-    repo = DEVICE_PLUGIN_REPO
-    type_token = "gpupools:kubernetes:NvidiaDevicePlugin"
+    _chart = "nvidia-device-plugin"
+    _repo = DEVICE_PLUGIN_REPO
+    _type_token = "gpupools:index:NvidiaDevicePlugin"
 
 
 class NvidiaGpuOperator(_NvidiaChart):
     """The NVIDIA GPU Operator chart (device plugin, GFD, MIG manager, DCGM exporter, optionally driver and toolkit)."""
 
-    chart = "gpu-operator"
-    repo = GPU_OPERATOR_REPO
-    type_token = "gpupools:kubernetes:NvidiaGpuOperator"
+    _chart = "gpu-operator"
+    _repo = GPU_OPERATOR_REPO
+    _type_token = "gpupools:index:NvidiaGpuOperator"

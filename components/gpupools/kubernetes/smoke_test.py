@@ -4,20 +4,19 @@ The Kubernetes provider waits for a Job to complete, so ``pulumi up`` only succe
 unit of every resource the pool advertises has run on the pool.
 """
 
-from __future__ import annotations
 
 import re
-from typing import Optional, TypedDict
+from typing import NotRequired, Optional, TypedDict
 
 import pulumi
 import pulumi_kubernetes as k8s
 
-TYPE_TOKEN = "gpupools:kubernetes:GpuSmokeTest"
+TYPE_TOKEN = "gpupools:index:GpuSmokeTest"
 # Pinned CUDA base image (never latest): small, and ships nvidia-smi through the NVIDIA container toolkit.
 DEFAULT_IMAGE = "nvcr.io/nvidia/cuda:12.8.1-base-ubuntu24.04"
 
 
-class GpuSmokeTestArgs(TypedDict, total=False):
+class GpuSmokeTestArgs(TypedDict):
     """Inputs of ``GpuSmokeTest``."""
 
     pool_name: str
@@ -30,7 +29,7 @@ class GpuSmokeTestArgs(TypedDict, total=False):
     """Labels selecting the pool's nodes."""
     toleration_key: str
     """Key of the GPU taint to tolerate (operator Exists, effect NoSchedule)."""
-    image: Optional[str]
+    image: NotRequired[str]
     """Container image with nvidia-smi (default: a pinned CUDA base image)."""
 
 

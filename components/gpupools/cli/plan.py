@@ -1,0 +1,95 @@
+"""``gpupools plan``: the offline plan as a resource tree, a capacity table and warnings (or JSON / Markdown)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ..offline_plan import Plan, plan_stack
+from ..config.loading import StackFile
+from .render import capacity_lines, markdown_capacity
+
+# The inputs worth reading per resource type; JSON output keeps them all.
+KEY_INPUTS: dict[str, tuple[str, ...]] = {
+    "azure-native:resources:ResourceGroup": ("resourceGroupName", "location"),
+    "azure-native:containerservice:ManagedCluster": ("resourceName", "kubernetesVersion", "agentPoolProfiles"),
+    "azure-native:containerservice:AgentPool": (
+        "agentPoolName", "vmSize", "count", "gpuInstanceProfile", "gpuProfile", "osSKU", "mode",
+        "enableAutoScaling", "minCount", "maxCount", "nodeTaints", "nodeLabels",
+    ),
+    "eks:index:Cluster": ("name", "version", "createOidcProvider", "authenticationMode", "skipDefaultNodeGroup"),
+    "eks:index:ManagedNodeGroup": (
+        "nodeGroupName", "instanceTypes", "amiType", "scalingConfig", "diskSize", "taints", "labels",
+    ),
+    "kubernetes:core/v1:Namespace": ("metadata",),
+    "kubernetes:helm.sh/v3:Release": ("chart", "version", "repositoryOpts", "namespace", "atomic", "values"),
+    "kubernetes:batch/v1:Job": ("metadata", "spec"),
+    "aws:iam/role:Role": ("name",),
+    "aws:iam/rolePolicyAttachment:RolePolicyAttachment": ("policyArn",),
+}
+
+
+def run_plan(stack_file: StackFile, output_format: str) -> int:
+    plan = plan_stack(stack_file)
+    if output_format == "json":
+        print(json.dumps(plan.to_json(), indent=2))
+    elif output_format == "markdown":
+        print("\n".join(markdown_plan(plan)))
+    else:
+        print("\n".join(text_plan(plan)))
+    return 0
+
+
+def text_plan(plan: Plan) -> list[str]:
+    lines = [f"stack {plan.stack} ({plan.cloud}): {len(plan.resources)} resources", ""]
+    lines += _tree(plan.resources)
+    lines += ["", "GPU resources advertised:"] + capacity_lines(plan.capacity, plan.warnings)
+    return lines
+
+
+def markdown_plan(plan: Plan) -> list[str]:
+    lines = [f"### gpupools plan: stack `{plan.stack}` ({plan.cloud}), {len(plan.resources)} resources", ""]
+    lines += markdown_capacity(plan.capacity, plan.warnings)
+    lines += ["", "<details><summary>Resources and key inputs</summary>", "", "```"] + _tree(plan.resources)
+    return lines + ["```", "", "</details>"]
+
+
+def _tree(resources: list[dict[str, Any]]) -> list[str]:
+    children: dict[str | None, list[dict[str, Any]]] = {}
+    for resource in resources:
+        children.setdefault(resource["parent"], []).append(resource)
+    lines: list[str] = []
+
+    def walk(parent: str | None, depth: int) -> None:
+        for resource in children.get(parent, []):
+            indent = "  " * depth
+            lines.append(f"{indent}+ {resource['type']}  {resource['name']}")
+            for key, value in _key_inputs(resource):
+                lines.append(f"{indent}    {key} = {value}")
+            walk(resource["name"], depth + 1)
+
+    walk(None, 0)
+    return lines
+
+
+def _key_inputs(resource: dict[str, Any]) -> list[tuple[str, str]]:
+    keys = KEY_INPUTS.get(resource["type"])
+    inputs = resource["inputs"]
+    selected = {key: inputs[key] for key in (keys or inputs) if key in inputs and key != "__self__"}
+    return [(key, _compact(value)) for key, value in _flatten(selected)]
+
+
+def _flatten(values: dict[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """Nested mappings as dotted keys, so chart values read like ``--set`` flags."""
+    items: list[tuple[str, Any]] = []
+    for key, value in values.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, dict) and value:
+            items += _flatten(value, f"{path}.")
+        else:
+            items.append((path, value))
+    return items
+
+
+def _compact(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, separators=(", ", ": "))

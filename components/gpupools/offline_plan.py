@@ -1,0 +1,77 @@
+"""The offline plan: the real ``infra/`` program run under Pulumi's mock runtime, with what it registered.
+
+Config is validated first, so bad input exits before any resource is registered. The program is found
+through the project's ``Pulumi.yaml`` (``main:``) next to the stack file, the way the Pulumi CLI finds it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .capacity import PoolCapacity, stack_capacity
+from .config import ConfigError, Problem, load_stack
+from .config.loading import StackFile, find_project_root
+
+SOURCE_PROJECT = Path(__file__).resolve().parents[2]  # the repository, for an editable install
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a stack would create: resources (type, name, parent, inputs), capacity, warnings, outputs."""
+
+    stack: str
+    cloud: str
+    resources: list[dict[str, Any]]
+    capacity: list[PoolCapacity]
+    warnings: list[str]
+    outputs: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "stack": self.stack, "cloud": self.cloud, "resources": self.resources,
+            "capacity": [pool.to_json() for pool in self.capacity], "warnings": self.warnings,
+        }
+
+
+def plan_stack(stack_file: StackFile) -> Plan:
+    """Validate, then run the program offline; raises ``ConfigError`` before running it on bad config."""
+    stack = load_stack(stack_file.config)
+    from .testing.runner import dump_resources, run_program  # loads Pulumi only once config is known good
+
+    project_root, program = program_location(stack_file.path)
+    run = run_program(
+        program,
+        project=project_name(project_root),
+        stack=stack_file.stack,
+        config=pulumi_config_values(stack_file.config),
+        secret_keys=stack_file.secret_keys,
+    )
+    return Plan(
+        stack_file.stack, stack.cloud, dump_resources(run),
+        stack_capacity(stack.pools, stack.config.gpu_software.mig_strategy), stack.warnings, run.outputs,
+    )
+
+
+def program_location(stack_path: Path) -> tuple[Path, Path]:
+    """The project folder and its program folder: the stack file's project, else this repository's."""
+    for root in (find_project_root(stack_path.resolve().parent), SOURCE_PROJECT):
+        project_file = root / "Pulumi.yaml"
+        if project_file.is_file():
+            main = (yaml.safe_load(project_file.read_text()) or {}).get("main", ".")
+            if (root / main / "__main__.py").is_file():
+                return root, root / main
+    raise ConfigError([Problem(str(stack_path), "no Pulumi project with a Python program found beside this stack file")])
+
+
+def project_name(root: Path) -> str:
+    return (yaml.safe_load((root / "Pulumi.yaml").read_text()) or {}).get("name", root.name)
+
+
+def pulumi_config_values(config: dict[str, Any]) -> dict[str, str]:
+    """Config as the Pulumi CLI hands it to a program: strings as they are, everything else as JSON text."""
+    return {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()}
