@@ -13,7 +13,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.field}: {self.message}"
+        # One line per problem, whatever the user put in a key.
+        return f"{self.field}: {self.message}".replace("\n", "\\n")
 
 
 class ConfigError(ValueError):

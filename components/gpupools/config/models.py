@@ -89,7 +89,7 @@ class Mps(Strict):
     replicas: int = Field(ge=2, le=48)
     rename_by_default: bool = False
     # The MPS control daemon runs privileged with hostIPC; the user must say they accept that.
-    allow_privileged_host_ipc: bool = False
+    allow_privileged_host_ipc: bool = Field(default=False, alias="allowPrivilegedHostIPC")
 
 
 class Sharing(Strict):

@@ -18,7 +18,7 @@ from ..pools import (
     MIG_MANAGER_DEPLOY_LABEL, POOL_LABEL, MigPlan, ResolvedPool,
 )
 from .errors import ConfigError, Problem
-from .models import PINNED_VERSION, DEFAULT_VERSIONS, GpuPoolConfig, StackConfig
+from .models import DEFAULT_VERSIONS, PINNED_VERSION, ClusterConfig, CustomSize, GpuPoolConfig, StackConfig
 
 NAMESPACE = "gpupools"
 AKS_POOL_NAME = re.compile(r"^[a-z][a-z0-9]{0,11}$")
@@ -41,16 +41,54 @@ class Stack:
 
 
 def load_stack(raw: Mapping[str, Any]) -> Stack:
-    """Validate raw ``gpupools:`` config (keys with or without the namespace) and resolve it."""
+    """Validate raw ``gpupools:`` config (keys with or without the namespace) and resolve it.
+
+    Shape errors do not hide rule errors: the sections that are well formed still go through the
+    catalog rules, so one run reports every problem.
+    """
     values, problems = _strip_namespace(raw)
     try:
         config = StackConfig.model_validate(values)
     except pydantic.ValidationError as error:
-        raise ConfigError(problems + _shape_problems(error)) from None
+        problems += _shape_problems(error)
+        partial = _well_formed_part(values)
+        if partial is not None:
+            problems += _apply_rules(partial)[1]
+        raise ConfigError(problems) from None
     stack, rule_problems = _apply_rules(config)
     if problems or rule_problems:
         raise ConfigError(problems + rule_problems)
     return stack
+
+
+def _well_formed_part(values: dict[str, Any]) -> StackConfig | None:
+    """The sections that validate on their own, for the rules; None when cloud or GPU software is unusable."""
+    def valid(model: type[pydantic.BaseModel], value: Any) -> Any:
+        # Unknown keys are already reported; without them the rest of the section can still be checked.
+        if isinstance(value, dict):
+            known = {info.alias or name for name, info in model.model_fields.items()}
+            value = {key: item for key, item in value.items() if key in known}
+        try:
+            return model.model_validate(value)
+        except pydantic.ValidationError:
+            return None
+
+    fields = StackConfig.model_fields
+    cloud = values.get("cloud")
+    software = valid(fields["gpu_software"].annotation, values.get("gpuSoftware"))
+    if cloud not in ("azure", "aws") or software is None:
+        return None
+    pools = values.get("gpuPools")
+    sizes = values.get("customSizes")
+    return StackConfig.model_construct(
+        cloud=cloud,
+        cluster=valid(ClusterConfig, values.get("cluster")),
+        gpu_pools=[valid(GpuPoolConfig, pool) for pool in pools] if isinstance(pools, list) else [],
+        gpu_software=software,
+        custom_sizes={k: v for k, v in ((k, valid(CustomSize, v)) for k, v in sizes.items()) if v is not None}
+        if isinstance(sizes, dict) else {},
+        tags={},
+    )
 
 
 def field_path(*parts: str | int) -> str:
@@ -68,8 +106,10 @@ def _strip_namespace(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Probl
         return values, [Problem(f"{NAMESPACE}:", f"config must be a mapping, got {type(raw).__name__}")]
     for key, value in raw.items():
         key = str(key)
-        namespace, _, name = key.rpartition(":")
-        if namespace in ("", NAMESPACE):
+        namespace, colon, name = key.partition(":")
+        if not colon:
+            values[key] = value
+        elif namespace == NAMESPACE:
             values[name] = value
         # Other namespaces (azure-native:location, aws:region, ...) belong to providers, not to us.
     return values, problems
@@ -80,11 +120,11 @@ def _shape_problems(error: pydantic.ValidationError) -> list[Problem]:
     merged: dict[str, list[str]] = {}
     given: dict[str, Any] = {}
     for item in error.errors(include_url=False):
-        loc = [part for part in item["loc"] if _is_key(part)]
+        loc = _user_location(item["loc"])
         path = field_path(*loc) if loc else f"{NAMESPACE}:"
         if item["type"] == "extra_forbidden":
             allowed = _allowed_keys(loc[:-1])
-            message = f"unknown key '{loc[-1]}'" + (f"; allowed keys: {', '.join(allowed)}" if allowed else "")
+            message = f"unknown key {str(loc[-1])!r}" + (f"; allowed keys: {', '.join(allowed)}" if allowed else "")
         elif item["type"] == "missing":
             message = "is required"
         else:
@@ -99,12 +139,18 @@ def _shape_problems(error: pydantic.ValidationError) -> list[Problem]:
     ]
 
 
-def _is_key(part: Any) -> bool:
-    """Pydantic adds union members such as 'str' or 'dict[str,int]' to error locations; they are not keys."""
-    return isinstance(part, int) or (isinstance(part, str) and part not in _TYPE_TAGS and "[" not in part)
+def _user_location(loc: tuple[str | int, ...]) -> list[str | int]:
+    """The error location as the user wrote it, without the member names pydantic adds after a union field."""
+    parts: list[str | int] = []
+    for part in loc:
+        if parts and parts[-1] in _UNION_FIELDS and isinstance(part, str) and (part == "str" or "[" in part):
+            continue
+        parts.append(part)
+    return parts
 
 
-_TYPE_TAGS = frozenset({"str", "int", "bool", "float"})
+# Fields whose type is a union of plain types; pydantic names the member ('str', 'dict[str,int]') in locations.
+_UNION_FIELDS = frozenset({"layout"})
 
 
 def _short(value: Any) -> bool:
@@ -114,15 +160,19 @@ def _short(value: Any) -> bool:
 def _allowed_keys(loc: list[str | int]) -> list[str]:
     """The camelCase keys a mapping at ``loc`` accepts, for 'unknown key' messages."""
     model: Any = StackConfig
-    for part in loc:
+    parts = iter(loc)
+    for part in parts:
         if isinstance(part, int):
             continue
         fields = {info.alias or name: info for name, info in model.model_fields.items()}
         if part not in fields:
             return []
-        model = _model_in(fields[part].annotation)
+        annotation = fields[part].annotation
+        model = _model_in(annotation)
         if model is None:
             return []
+        if get_origin(annotation) is dict:
+            next(parts, None)  # the user's own key, e.g. a size name under customSizes
     return sorted(info.alias or name for name, info in model.model_fields.items())
 
 
@@ -147,6 +197,8 @@ def _apply_rules(config: StackConfig) -> tuple[Stack, list[Problem]]:
     pools: list[ResolvedPool] = []
     seen: dict[str, int] = {}
     for index, pool in enumerate(config.gpu_pools):
+        if pool is None:  # malformed, already reported by its shape errors
+            continue
         name_problems = _name_problems(config.cloud, index, pool.name, seen)
         resolved, pool_problems = _resolve_pool(config, index, pool, custom, warnings)
         problems += name_problems + pool_problems
@@ -175,6 +227,8 @@ def _software_problems(config: StackConfig) -> list[Problem]:
 
 def _cluster_problems(config: StackConfig) -> list[Problem]:
     cluster, problems = config.cluster, []
+    if cluster is None:  # malformed, already reported by its shape errors
+        return problems
     if config.cloud == "azure":
         if not cluster.resource_group:
             problems.append(Problem(field_path("cluster", "resourceGroup"), "is required on azure"))
