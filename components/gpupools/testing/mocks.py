@@ -1,0 +1,278 @@
+"""Pulumi mocks that record every resource and function call a program makes, with plausible fake outputs.
+
+``RecordingMocks`` answers the engine's questions (ids, outputs, function results) the way the real
+providers would, closely enough for programs that read outputs (cluster names, kubeconfigs, ARNs) to run.
+``SafeMockMonitor`` fixes what the stock ``MockMonitor`` gets wrong for this project. It turns off
+resource references and output values: with references on, ``ManagedNodeGroup(cluster=cluster)``
+fails now and then with "Future ... attached to a different loop", because resource objects rebuilt on an
+executor thread bind futures to that thread's event loop. With them off, references reach the mocks as
+URNs (components) or ids (custom resources). It answers resource methods such as
+``eks.Cluster.get_kubeconfig()`` (``Call``, which the stock monitor lacks) and tells the mocks each
+resource's URN and parent.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+import pulumi
+from google.protobuf import json_format
+from pulumi.output import Unknown
+from pulumi.runtime import rpc
+from pulumi.runtime.mocks import MockCallArgs, MockMonitor, MockResourceArgs, _resolve_callbacks
+from pulumi.runtime.proto import provider_pb2, resource_pb2
+from pulumi.runtime.settings import get_project, get_stack
+from pulumi.runtime.sync_await import _sync_await
+
+SECRET = "[secret]"
+UNKNOWN = "[unknown]"
+
+MOCK_ACCOUNT_ID = "123456789012"
+MOCK_REGION = "us-east-1"
+MOCK_AZURE_LOCATION = "eastus"
+MOCK_KUBECONFIG = """\
+apiVersion: v1
+kind: Config
+clusters:
+- name: mock
+  cluster: {server: "https://mock-cluster.invalid:443"}
+contexts:
+- name: mock
+  context: {cluster: mock, user: mock}
+current-context: mock
+users:
+- name: mock
+  user: {token: mock-token}
+"""
+
+# The input holding the physical name, for types whose ``name`` output is not the logical name.
+_NAME_INPUTS = {
+    "azure-native:resources:ResourceGroup": "resourceGroupName",
+    "azure-native:containerservice:ManagedCluster": "resourceName",
+    "azure-native:containerservice:AgentPool": "agentPoolName",
+}
+
+
+@dataclass(frozen=True)
+class RecordedResource:
+    """One ``RegisterResource`` (or ``ReadResource``) as the engine would have seen it.
+
+    ``inputs`` are the wire form: camelCase keys, numbers as floats, and resource references as URNs
+    or ids. Each secret becomes ``"[secret]"`` where it sits, and each preview unknown becomes
+    ``"[unknown]"``. ``parent`` is the parent's URN, or None for resources parented by the stack.
+    """
+
+    type: str
+    name: str
+    urn: str
+    parent: str | None
+    inputs: dict[str, Any]
+    provider: str | None
+    custom: bool
+
+
+@dataclass(frozen=True)
+class RecordedCall:
+    """One provider function invoke or resource method call, with its arguments sanitised like inputs."""
+
+    token: str
+    args: dict[str, Any]
+    provider: str | None
+
+
+class ParentedResourceArgs(MockResourceArgs):
+    """``MockResourceArgs`` plus what the stock monitor drops: the resource's URN and its parent's URN."""
+
+    def __init__(self, *, urn: str, parent: str | None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.urn = urn
+        self.parent = parent
+
+
+def sanitize(value: Any) -> Any:
+    """Replaces secrets with ``"[secret]"`` and preview unknowns with ``"[unknown]"``, deeply."""
+    if rpc.is_rpc_secret(value):
+        return SECRET
+    if isinstance(value, Unknown) or value == rpc.UNKNOWN:
+        return UNKNOWN
+    if isinstance(value, dict):
+        return {key: sanitize(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [sanitize(item) for item in value]
+    return value
+
+
+def computed_outputs(type_: str, name: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """Outputs a real provider would compute, for the few that programs commonly read."""
+    physical = inputs.get(_NAME_INPUTS.get(type_, ""), name)
+    if type_ == "azure-native:containerservice:ManagedCluster":
+        location = inputs.get("location", MOCK_AZURE_LOCATION)
+        return {
+            "name": physical,
+            "fqdn": f"{physical}-dns.hcp.{location}.azmk8s.io",
+            "nodeResourceGroup": f"MC_{inputs.get('resourceGroupName', 'rg')}_{physical}_{location}",
+            "provisioningState": "Succeeded",
+        }
+    if type_.startswith("azure-native:"):
+        return {"name": physical}
+    if type_ == "eks:index:Cluster":
+        return {"kubeconfigJson": json.dumps({"mock": MOCK_KUBECONFIG}), "kubeconfig": {"mock": MOCK_KUBECONFIG}}
+    if type_.startswith("aws:"):
+        service = type_.split(":")[1].split("/")[0]
+        return {"arn": f"arn:aws:{service}:{MOCK_REGION}:{MOCK_ACCOUNT_ID}:{name}", "name": inputs.get("name", name)}
+    if type_.startswith("kubernetes:") and isinstance(inputs.get("metadata", {}), dict):
+        return {"metadata": {"name": name, **inputs.get("metadata", {})}}
+    return {}
+
+
+def call_result(token: str, args: dict[str, Any]) -> dict[str, Any]:
+    """Fake results for the provider functions this project calls; ``{}`` for anything else."""
+    if token == "azure-native:containerservice:listManagedClusterUserCredentials":
+        kubeconfig = base64.b64encode(MOCK_KUBECONFIG.encode()).decode()
+        return {"kubeconfigs": [{"name": "clusterUser", "value": kubeconfig}]}
+    if token == "azure-native:containerservice:getManagedCluster":
+        name = args.get("resourceName", "cluster")
+        return {
+            "name": name,
+            "location": MOCK_AZURE_LOCATION,
+            "fqdn": f"{name}-dns.hcp.{MOCK_AZURE_LOCATION}.azmk8s.io",
+            "kubernetesVersion": "1.33",
+            "agentPoolProfiles": [],
+        }
+    if token == "aws:index/getCallerIdentity:getCallerIdentity":
+        return {
+            "accountId": MOCK_ACCOUNT_ID,
+            "arn": f"arn:aws:iam::{MOCK_ACCOUNT_ID}:user/mock",
+            "userId": "AIDAMOCK",
+            "id": MOCK_ACCOUNT_ID,
+        }
+    if token == "aws:index/getRegion:getRegion":
+        return {
+            "name": MOCK_REGION, "region": MOCK_REGION, "id": MOCK_REGION, "endpoint": f"ec2.{MOCK_REGION}.amazonaws.com",
+        }
+    if token == "aws:iam/getPolicyDocument:getPolicyDocument":
+        return {"json": "{}", "minifiedJson": "{}"}
+    if token == "eks:index:Cluster/getKubeconfig":
+        return {"result": MOCK_KUBECONFIG}
+    return {}
+
+
+class RecordingMocks(pulumi.runtime.Mocks):
+    """Records each resource and call; ids are ``"<name>-id"`` and state is the inputs plus computed outputs."""
+
+    def __init__(self) -> None:
+        self.resources: list[RecordedResource] = []
+        self.calls: list[RecordedCall] = []
+
+    def new_resource(self, args: MockResourceArgs) -> tuple[str, dict[str, Any]]:
+        self.resources.append(
+            RecordedResource(
+                type=args.typ,
+                name=args.name,
+                urn=getattr(args, "urn", ""),
+                parent=getattr(args, "parent", None),
+                inputs=sanitize(args.inputs),
+                provider=args.provider or None,
+                custom=bool(args.custom),
+            )
+        )
+        # Secrets and unknowns stay as they are in the returned state, so the program sees them as such.
+        return f"{args.name}-id", {**args.inputs, **computed_outputs(args.typ, args.name, sanitize(args.inputs))}
+
+    def call(self, args: MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
+        self.calls.append(RecordedCall(token=args.token, args=sanitize(args.args), provider=args.provider or None))
+        return call_result(args.token, args.args), []
+
+
+class SafeMockMonitor(MockMonitor):
+    """A ``MockMonitor`` that behaves more like the engine; see the module docstring.
+
+    Beyond the stock monitor it computes URNs by the engine's rule (the parent's whole qualified type,
+    without the root stack), fails on a duplicate URN as ``pulumi up`` would, and hands resource inputs
+    to the mocks in wire form: secrets stay wrapped where they sit instead of making the whole top-level
+    property secret, and preview unknowns are the ``rpc.UNKNOWN`` sentinel.
+    """
+
+    _DISABLED_FEATURES = frozenset({"outputValues", "resourceReferences"})
+
+    def __init__(self, mocks: pulumi.runtime.Mocks) -> None:
+        super().__init__(mocks)
+        self._lock = threading.Lock()
+
+    def make_urn(self, parent: str, type_: str, name: str) -> str:
+        if self._parent(parent):
+            type_ = f"{parent.split('::')[2]}${type_}"
+        return f"urn:pulumi:{get_stack()}::{get_project()}::{type_}::{name}"
+
+    def SupportsFeature(self, request: resource_pb2.SupportsFeatureRequest) -> Any:
+        has_support = request.id not in self._DISABLED_FEATURES
+        return type("SupportsFeatureResponse", (object,), {"hasSupport": has_support})
+
+    def GetDeploymentInfo(self, request: Any) -> resource_pb2.DeploymentInfo:
+        features = super().GetDeploymentInfo(request).supportedFeatures
+        return resource_pb2.DeploymentInfo(
+            supportedFeatures=[f for f in features if f != resource_pb2.RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES]
+        )
+
+    def Call(self, request: resource_pb2.ResourceCallRequest) -> provider_pb2.CallResponse:
+        args = rpc.deserialize_properties(request.args)
+        answer = self.mocks.call(MockCallArgs(token=request.tok, args=args, provider=request.provider))
+        result, failures = (answer, []) if isinstance(answer, dict) else answer
+        return provider_pb2.CallResponse(
+            **{
+                "return": _sync_await(rpc.serialize_properties(result, {})),
+                "failures": [provider_pb2.CheckFailure(property=p, reason=r) for p, r in failures or []],
+            }
+        )
+
+    def RegisterResource(self, request: resource_pb2.RegisterResourceRequest) -> resource_pb2.RegisterResourceResponse:
+        urn = self.make_urn(request.parent, request.type, request.name)
+        if request.type == "pulumi:pulumi:Stack":
+            return resource_pb2.RegisterResourceResponse(urn=urn)
+        with self._lock:
+            if urn in self.resources:
+                raise ValueError(f"Duplicate resource URN '{urn}'; try giving it a unique name")
+            self.resources[urn] = MockMonitor.ResourceRegistration(urn, "", {})
+        id_, state = self.mocks.new_resource(
+            ParentedResourceArgs(
+                urn=urn,
+                parent=self._parent(request.parent),
+                typ=request.type,
+                name=request.name,
+                inputs=json_format.MessageToDict(request.object),
+                provider=request.provider,
+                resource_id=request.importId,
+                custom=request.custom,
+                transforms=_resolve_callbacks(request.transforms),
+            )
+        )
+        self.resources[urn] = MockMonitor.ResourceRegistration(urn, id_, state)
+        return resource_pb2.RegisterResourceResponse(
+            urn=urn, id=id_, object=_sync_await(rpc.serialize_properties(state, {}))
+        )
+
+    def ReadResource(self, request: resource_pb2.ReadResourceRequest) -> resource_pb2.ReadResourceResponse:
+        urn = self.make_urn(request.parent, request.type, request.name)
+        id_, state = self.mocks.new_resource(
+            ParentedResourceArgs(
+                urn=urn,
+                parent=self._parent(request.parent),
+                typ=request.type,
+                name=request.name,
+                inputs=json_format.MessageToDict(request.properties),
+                provider=request.provider,
+                resource_id=request.id,
+                custom=True,
+            )
+        )
+        self.resources[urn] = MockMonitor.ResourceRegistration(urn, id_, state)
+        return resource_pb2.ReadResourceResponse(urn=urn, properties=_sync_await(rpc.serialize_properties(state, {})))
+
+    @staticmethod
+    def _parent(parent_urn: str) -> str | None:
+        """The stack is every resource's implicit root, so being its child counts as having no parent."""
+        return None if not parent_urn or parent_urn.split("::")[2] == "pulumi:pulumi:Stack" else parent_urn
