@@ -4,26 +4,27 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from gpupools.capacity import advertised_resources
-from gpupools.charts.device_plugin import device_plugin_values
-from gpupools.charts.gpu_operator import gpu_operator_values
+from gpupools.charts.values import chart_values
 from gpupools.config import Stack
 from gpupools.kubernetes import GpuSmokeTest, NvidiaDevicePlugin, NvidiaGpuOperator
 from gpupools.pools import GPU_TAINT_KEY
+from gpupools.scheduling import placement_problems
 from gpupools.workloads import pool_node_selector
 
-CHART_COMPONENTS = {
-    "device-plugin": (NvidiaDevicePlugin, device_plugin_values),
-    "gpu-operator": (NvidiaGpuOperator, gpu_operator_values),
-}
+CHART_COMPONENTS = {"device-plugin": NvidiaDevicePlugin, "gpu-operator": NvidiaGpuOperator}
 
 
-def install(stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource]):
+def install(stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource]) -> pulumi.ComponentResource:
     software = stack.config.gpu_software
-    component, values = CHART_COMPONENTS[software.installer]
-    return component(software.installer, {
+    values = chart_values(stack)
+    problems = placement_problems(stack, values)
+    if problems:
+        # A pool no device plugin reaches would advertise nothing: stop before creating anything.
+        raise pulumi.RunError("NVIDIA daemonsets would be misplaced:\n" + "\n".join(problems))
+    return CHART_COMPONENTS[software.installer](software.installer, {
         "version": software.resolved_version,
         "namespace": software.resolved_namespace,
-        "values": values(stack),
+        "values": values,
     }, pulumi.ResourceOptions(providers=[provider], depends_on=pools))
 
 

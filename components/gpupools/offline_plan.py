@@ -14,8 +14,10 @@ from typing import Any
 import yaml
 
 from .capacity import PoolCapacity, stack_capacity
+from .charts.values import chart_values
 from .config import ConfigError, Problem, load_stack
 from .config.loading import StackFile, find_project_root
+from .scheduling import Placement, placements
 
 SOURCE_PROJECT = Path(__file__).resolve().parents[2]  # the repository, for an editable install
 
@@ -30,17 +32,27 @@ class Plan:
     capacity: list[PoolCapacity]
     warnings: list[str]
     outputs: dict[str, Any]
+    placements: list[Placement]
 
     def to_json(self) -> dict[str, Any]:
         return {
             "stack": self.stack, "cloud": self.cloud, "resources": self.resources,
             "capacity": [pool.to_json() for pool in self.capacity], "warnings": self.warnings,
+            "placements": [
+                {"pool": p.pool, "daemonset": p.daemonset, "schedules": p.schedules, "expected": p.expected,
+                 "reason": p.reason} for p in self.placements
+            ],
+            "outputs": self.outputs,
         }
 
 
 def plan_stack(stack_file: StackFile) -> Plan:
     """Validate, then run the program offline; raises ``ConfigError`` before running it on bad config."""
     stack = load_stack(stack_file.config)
+    placed = placements(stack, chart_values(stack))
+    misplaced = [Problem("gpupools:gpuSoftware", row.problem) for row in placed if not row.ok]
+    if misplaced:
+        raise ConfigError(misplaced)
     from .testing.runner import dump_resources, run_program  # loads Pulumi only once config is known good
 
     project_root, program = program_location(stack_file.path)
@@ -53,7 +65,7 @@ def plan_stack(stack_file: StackFile) -> Plan:
     )
     return Plan(
         stack_file.stack, stack.cloud, dump_resources(run),
-        stack_capacity(stack.pools, stack.config.gpu_software.mig_strategy), stack.warnings, run.outputs,
+        stack_capacity(stack.pools, stack.config.gpu_software.mig_strategy), stack.warnings, run.outputs, placed,
     )
 
 

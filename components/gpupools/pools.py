@@ -23,9 +23,12 @@ GPU_TAINT_EFFECT = "NoSchedule"
 POOL_LABEL = "gpupools.io/pool"
 GPU_PRESENT_LABEL = "nvidia.com/gpu.present"
 MIG_CONFIG_LABEL = "nvidia.com/mig.config"
-MIG_CONFIG_STATE_LABEL = "nvidia.com/mig.config.state"
 MIG_MANAGER_DEPLOY_LABEL = "nvidia.com/gpu.deploy.mig-manager"
 DEVICE_PLUGIN_CONFIG_LABEL = "nvidia.com/device-plugin.config"
+# The MPS control daemon of both charts selects it; only GFD would set it, so MPS pools carry it themselves.
+MPS_CAPABLE_LABEL = "nvidia.com/mps.capable"
+# The device plugin config of nodes without the config label; a sharing pool's config takes the pool's name.
+DEFAULT_DEVICE_PLUGIN_CONFIG = "default"
 
 AKS_GPU_INSTANCE_PROFILES = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
 

@@ -7,14 +7,14 @@ from typing import Any
 
 from ..offline_plan import Plan, plan_stack
 from ..config.loading import StackFile
-from .render import capacity_lines, markdown_capacity
+from .render import capacity_lines, markdown_capacity, placement_lines
 
 # The inputs worth reading per resource type; JSON output keeps them all.
 KEY_INPUTS: dict[str, tuple[str, ...]] = {
     "azure-native:resources:ResourceGroup": ("resourceGroupName", "location"),
     "azure-native:containerservice:ManagedCluster": ("resourceName", "kubernetesVersion", "agentPoolProfiles"),
     "azure-native:containerservice:AgentPool": (
-        "agentPoolName", "vmSize", "count", "gpuInstanceProfile", "gpuProfile", "osSKU", "mode",
+        "agentPoolName", "resourceName", "vmSize", "count", "gpuInstanceProfile", "gpuProfile", "osSKU", "mode",
         "enableAutoScaling", "minCount", "maxCount", "nodeTaints", "nodeLabels",
     ),
     "eks:index:Cluster": ("name", "version", "createOidcProvider", "authenticationMode", "skipDefaultNodeGroup"),
@@ -44,12 +44,17 @@ def text_plan(plan: Plan) -> list[str]:
     lines = [f"stack {plan.stack} ({plan.cloud}): {len(plan.resources)} resources", ""]
     lines += _tree(plan.resources)
     lines += ["", "GPU resources advertised:"] + capacity_lines(plan.capacity, plan.warnings)
+    lines += ["", "NVIDIA daemonset placement (chart values merged with the chart defaults):"]
+    lines += placement_lines(plan.placements)
+    lines += ["", "Outputs:"] + [f"  {key} = {_compact(value)}" for key, value in plan.outputs.items()]
     return lines
 
 
 def markdown_plan(plan: Plan) -> list[str]:
     lines = [f"### gpupools plan: stack `{plan.stack}` ({plan.cloud}), {len(plan.resources)} resources", ""]
     lines += markdown_capacity(plan.capacity, plan.warnings)
+    lines += ["", "<details><summary>NVIDIA daemonset placement</summary>", "", "```"]
+    lines += placement_lines(plan.placements) + ["```", "", "</details>"]
     lines += ["", "<details><summary>Resources and key inputs</summary>", "", "```"] + _tree(plan.resources)
     return lines + ["```", "", "</details>"]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..capacity import PoolCapacity
+from ..scheduling import PLAIN_POD, Placement
 
 
 def _resources(resources: dict[str, int]) -> str:
@@ -27,3 +28,14 @@ def markdown_capacity(capacity: list[PoolCapacity], warnings: list[str]) -> list
         for c in capacity
     ]
     return lines + [f"\n> warning: {warning}" for warning in warnings]
+
+
+def placement_lines(placements: list[Placement]) -> list[str]:
+    """Per pool, where each NVIDIA daemonset lands: ``ok`` means as it should, on or off the pool."""
+    lines = []
+    for row in placements:
+        verdict = "ok" if row.ok else "PROBLEM"
+        where = "schedules" if row.schedules else "stays off"
+        who = f"{row.daemonset} (must stay off)" if row.daemonset == PLAIN_POD else row.daemonset
+        lines.append(f"  {row.pool}: {who}: {where} [{verdict}]")
+    return lines

@@ -13,11 +13,13 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from ..charts.refs import DEVICE_PLUGIN, GPU_OPERATOR
+
 Installer = Literal["device-plugin", "gpu-operator"]
 MigStrategy = Literal["none", "single", "mixed"]
 
-DEFAULT_VERSIONS: dict[str, str] = {"device-plugin": "0.20.0", "gpu-operator": "v26.7.0"}
-DEFAULT_NAMESPACES: dict[str, str] = {"device-plugin": "nvidia-device-plugin", "gpu-operator": "gpu-operator"}
+DEFAULT_VERSIONS: dict[str, str] = {"device-plugin": DEVICE_PLUGIN.default_version, "gpu-operator": GPU_OPERATOR.default_version}
+DEFAULT_NAMESPACES: dict[str, str] = {"device-plugin": DEVICE_PLUGIN.name, "gpu-operator": GPU_OPERATOR.name}
 # Chart versions as the Helm repositories publish them: the device plugin without a "v", the operator with one.
 PINNED_VERSION = {"device-plugin": re.compile(r"^\d+\.\d+\.\d+$"), "gpu-operator": re.compile(r"^v\d+\.\d+\.\d+$")}
 MAX_NODES_PER_POOL = 1000

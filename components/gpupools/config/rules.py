@@ -14,8 +14,8 @@ import pydantic
 
 from ..catalog import GPU_MODELS, GpuModel, InstanceSize, cloud_of_size_name, resolve_size, sizes_for
 from ..pools import (
-    AKS_GPU_INSTANCE_PROFILES, DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, MIG_CONFIG_LABEL,
-    MIG_MANAGER_DEPLOY_LABEL, POOL_LABEL, MigPlan, ResolvedPool,
+    AKS_GPU_INSTANCE_PROFILES, DEFAULT_DEVICE_PLUGIN_CONFIG, DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, MIG_CONFIG_LABEL,
+    MIG_MANAGER_DEPLOY_LABEL, MPS_CAPABLE_LABEL, POOL_LABEL, MigPlan, ResolvedPool,
 )
 from .errors import ConfigError, Problem
 from .models import DEFAULT_VERSIONS, PINNED_VERSION, ClusterConfig, CustomSize, GpuPoolConfig, StackConfig
@@ -316,7 +316,7 @@ def _resolve_pool(
     if problems:
         return None, problems
     dp_config = pool.name if pool.sharing is not None else None
-    resolved = ResolvedPool(pool.name, config.cloud, size, pool, mig, dp_config, _labels(config, pool, mig, dp_config))
+    resolved = ResolvedPool(pool.name, config.cloud, size, pool, mig, dp_config, _labels(config, pool, size.gpu, mig, dp_config))
     if mig and mig.applied_by == "aks" and config.gpu_software.installer == "gpu-operator":
         warnings.append(f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU Operator's MIG "
                         f"manager is kept off these nodes ({MIG_MANAGER_DEPLOY_LABEL}=false) so it never undoes it")
@@ -401,7 +401,12 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
     for name, devices in gpu.layouts.items():
         if devices == layout:
             return dict(layout), name, False, []
-    return dict(layout), f"gpupools-{pool.name}", True, []
+    name = f"gpupools-{pool.name}"
+    if len(name) > 63:
+        return {}, "", True, [Problem(path("mig", "layout"), f"a custom layout is named '{name}' on the node label "
+                                                             "nvidia.com/mig.config, longer than Kubernetes' 63 "
+                                                             "characters; use a pool name of at most 54 characters")]
+    return dict(layout), name, True, []
 
 
 def layout_fit_problems(gpu: GpuModel, layout: Mapping[str, int]) -> list[str]:
@@ -462,6 +467,9 @@ def _strategy_problems(config: StackConfig, pool: GpuPoolConfig, mig: MigPlan | 
 
 
 def _sharing_problems(pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Problem]:
+    if pool.sharing and pool.name == DEFAULT_DEVICE_PLUGIN_CONFIG:
+        return [Problem(path("name"), f"a pool with sharing cannot be named '{pool.name}': its device plugin config "
+                                      "would replace the default config every other node uses")]
     mps = pool.sharing.mps if pool.sharing else None
     if mps is None:
         return []
@@ -484,13 +492,18 @@ def _label_problems(pool: GpuPoolConfig, path) -> list[Problem]:
     ]
 
 
-def _labels(config: StackConfig, pool: GpuPoolConfig, mig: MigPlan | None, dp_config: str | None) -> dict[str, str]:
+def _labels(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, mig: MigPlan | None,
+            dp_config: str | None) -> dict[str, str]:
     """Node labels: who the pool is, that it has GPUs (device plugin affinity without NFD), and MIG/sharing selectors."""
     labels = {**pool.labels, POOL_LABEL: pool.name, GPU_PRESENT_LABEL: "true"}
     if mig and mig.applied_by == "operator":
         labels[MIG_CONFIG_LABEL] = mig.layout_name
-    if mig and mig.applied_by == "aks" and config.gpu_software.installer == "gpu-operator":
-        labels[MIG_MANAGER_DEPLOY_LABEL] = "false"
+    if config.gpu_software.installer == "gpu-operator" and gpu.mig_capable:
+        # The operator deploys its MIG manager where GFD reports MIG; saying so here keeps that true with gfd
+        # off. Where AKS applied the profile, the MIG manager must stay away or it would reset it.
+        labels[MIG_MANAGER_DEPLOY_LABEL] = "false" if mig and mig.applied_by == "aks" else "true"
     if dp_config:
         labels[DEVICE_PLUGIN_CONFIG_LABEL] = dp_config
+    if pool.sharing and pool.sharing.mps:
+        labels[MPS_CAPABLE_LABEL] = "true"
     return labels

@@ -9,8 +9,8 @@ from typing import Any, NotRequired, Optional, TypedDict
 import pulumi
 import pulumi_kubernetes as k8s
 
-DEVICE_PLUGIN_REPO = "https://nvidia.github.io/k8s-device-plugin"
-GPU_OPERATOR_REPO = "https://helm.ngc.nvidia.com/nvidia"
+from ..charts.refs import DEVICE_PLUGIN, GPU_OPERATOR
+
 
 
 class NvidiaChartArgs(TypedDict):
@@ -70,14 +70,14 @@ class _NvidiaChart(pulumi.ComponentResource):
 class NvidiaDevicePlugin(_NvidiaChart):
     """The NVIDIA device plugin chart (with GPU feature discovery when enabled in values)."""
 
-    _chart = "nvidia-device-plugin"
-    _repo = DEVICE_PLUGIN_REPO
+    _chart = DEVICE_PLUGIN.name
+    _repo = DEVICE_PLUGIN.repo
     _type_token = "gpupools:index:NvidiaDevicePlugin"
 
 
 class NvidiaGpuOperator(_NvidiaChart):
     """The NVIDIA GPU Operator chart (device plugin, GFD, MIG manager, DCGM exporter, optionally driver and toolkit)."""
 
-    _chart = "gpu-operator"
-    _repo = GPU_OPERATOR_REPO
+    _chart = GPU_OPERATOR.name
+    _repo = GPU_OPERATOR.repo
     _type_token = "gpupools:index:NvidiaGpuOperator"

@@ -1,0 +1,49 @@
+"""Values for the standalone NVIDIA device plugin chart (0.20.0), and the node label its MPS daemon needs.
+
+Set here: what the chart cannot guess (MIG strategy, GFD, per-pool sharing configs) and the placement
+of its pods (tolerations, affinity), written out even where they equal the chart defaults so that the
+values alone say which nodes the plugin serves, and the placement check verifies exactly that.
+Everything else keeps the chart default.
+"""
+
+from __future__ import annotations
+
+from copy import deepcopy
+from typing import TYPE_CHECKING, Any
+
+from ..pools import GPU_PRESENT_LABEL, GPU_TAINT, ResolvedPool
+from .defaults import DEVICE_PLUGIN_DEFAULTS
+from .device_plugin_config import DEFAULT_CONFIG, device_plugin_configs, sharing_pools
+
+if TYPE_CHECKING:
+    from ..config import Stack
+
+# Our pools carry nvidia.com/gpu.present=true, so the plugin reaches them without NFD.
+POOL_AFFINITY_TERM = {"matchExpressions": [{"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]}]}
+
+
+def device_plugin_values(stack: Stack) -> dict[str, Any]:
+    """Helm values for the device plugin chart, from the stack's GPU software and pools."""
+    software = stack.config.gpu_software
+    values: dict[str, Any] = {
+        "migStrategy": software.mig_strategy,
+        "gfd": {"enabled": software.gfd},
+        "tolerations": _tolerations(),
+        "affinity": _affinity(),
+    }
+    if sharing_pools(stack):
+        values["config"] = {"map": device_plugin_configs(stack), "default": DEFAULT_CONFIG}
+    return values
+
+
+def _tolerations() -> list[dict[str, str]]:
+    """The chart's default tolerations, kept explicitly: the GPU taint with ``Exists`` whatever its value."""
+    return [{"key": "CriticalAddonsOnly", "operator": "Exists"}, GPU_TAINT.kubernetes_toleration()]
+
+
+def _affinity() -> dict[str, Any]:
+    """Required node affinity: our pools' label, or any of the chart's NFD-based terms."""
+    chart_terms = DEVICE_PLUGIN_DEFAULTS.values["affinity"]["nodeAffinity"][
+        "requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+    terms = [deepcopy(POOL_AFFINITY_TERM), *(deepcopy(term) for term in chart_terms if term != POOL_AFFINITY_TERM)]
+    return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}}}

@@ -1,0 +1,62 @@
+"""Values for the NVIDIA GPU Operator chart (v26.7.0).
+
+Key names are those of the chart's values.yaml at v26.7.0. What we set and why:
+
+* ``driver``/``toolkit`` off when the node image ships them (AKS GPU images, EKS NVIDIA AMIs); on AKS
+  also ``operator.runtimeClass=nvidia-container-runtime``, the runtime handler AKS images configure
+  (NVIDIA's microsoft-aks.rst, "Installing the Operator for Preinstalled Driver and Toolkit").
+* ``migManager`` only when some pool's MIG layout is the operator's job. A pool whose MIG profile AKS
+  set at creation carries ``nvidia.com/gpu.deploy.mig-manager=false``, which the operator keeps (it only
+  adds deploy labels a node lacks), so the MIG manager never runs there and never undoes the profile.
+  ``WITH_REBOOT=true`` is what NVIDIA documents for cloud VMs (gpu-operator-mig.rst), and a custom
+  mig-parted ConfigMap is created only when a pool uses a custom layout.
+* ``daemonsets.tolerations``: every operand tolerates our GPU taint (the chart default, kept explicit).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..pools import GPU_TAINT
+from .device_plugin_config import DEFAULT_CONFIG, device_plugin_configs, sharing_pools
+from .mig_parted import ALL_DISABLED, MIG_PARTED_CONFIGMAP, mig_parted_configmap_data, operator_mig_pools
+
+if TYPE_CHECKING:
+    from ..config import Stack
+
+DEVICE_PLUGIN_CONFIGMAP = "gpupools-device-plugin-config"
+AKS_RUNTIME_CLASS = "nvidia-container-runtime"
+WITH_REBOOT = {"name": "WITH_REBOOT", "value": "true"}
+
+
+def gpu_operator_values(stack: Stack) -> dict[str, Any]:
+    """Helm values for the GPU Operator chart, from the stack's GPU software and pools."""
+    software = stack.config.gpu_software
+    preinstalled = software.driver == "preinstalled"
+    values: dict[str, Any] = {
+        "mig": {"strategy": software.mig_strategy},
+        "driver": {"enabled": not preinstalled},
+        "toolkit": {"enabled": not preinstalled},
+    }
+    if preinstalled and stack.cloud == "azure":
+        values["operator"] = {"runtimeClass": AKS_RUNTIME_CLASS}
+    values["migManager"] = _mig_manager(stack)
+    if sharing_pools(stack):
+        values["devicePlugin"] = {"config": {
+            "name": DEVICE_PLUGIN_CONFIGMAP, "create": True, "data": device_plugin_configs(stack),
+            "default": DEFAULT_CONFIG,
+        }}
+    values["gfd"] = {"enabled": software.gfd}
+    values["nfd"] = {"enabled": True}
+    values["daemonsets"] = {"tolerations": [GPU_TAINT.kubernetes_toleration()]}
+    return values
+
+
+def _mig_manager(stack: Stack) -> dict[str, Any]:
+    if not operator_mig_pools(stack):
+        return {"enabled": False}
+    manager: dict[str, Any] = {"enabled": True, "env": [dict(WITH_REBOOT)]}
+    data = mig_parted_configmap_data(stack)
+    if data is not None:
+        manager["config"] = {"name": MIG_PARTED_CONFIGMAP, "create": True, "data": data, "default": ALL_DISABLED}
+    return manager
