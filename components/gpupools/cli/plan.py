@@ -70,7 +70,11 @@ def _tree(resources: list[dict[str, Any]]) -> list[str]:
             indent = "  " * depth
             lines.append(f"{indent}+ {resource['type']}  {resource['name']}")
             for key, value in _key_inputs(resource):
-                lines.append(f"{indent}    {key} = {value}")
+                if "\n" in value:  # embedded files (device plugin configs) keep their own layout
+                    lines.append(f"{indent}    {key} = |")
+                    lines.extend(f"{indent}        {line}" for line in value.rstrip().splitlines())
+                else:
+                    lines.append(f"{indent}    {key} = {value}")
             walk(resource["name"], depth + 1)
 
     walk(None, 0)
