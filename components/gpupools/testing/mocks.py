@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 import json
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pulumi
@@ -64,6 +64,8 @@ class RecordedResource:
     ``inputs`` are the wire form: camelCase keys, numbers as floats, and resource references as URNs
     or ids. Each secret becomes ``"[secret]"`` where it sits, and each preview unknown becomes
     ``"[unknown]"``. ``parent`` is the parent's URN, or None for resources parented by the stack.
+    ``options`` holds the resource options the request carried that decide what ``pulumi up`` may do
+    (see ``resource_options``); options left at their defaults are absent.
     """
 
     type: str
@@ -73,6 +75,7 @@ class RecordedResource:
     inputs: dict[str, Any]
     provider: str | None
     custom: bool
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -85,12 +88,42 @@ class RecordedCall:
 
 
 class ParentedResourceArgs(MockResourceArgs):
-    """``MockResourceArgs`` plus what the stock monitor drops: the resource's URN and its parent's URN."""
+    """``MockResourceArgs`` plus what the stock monitor drops: the URN, the parent's URN and the options."""
 
-    def __init__(self, *, urn: str, parent: str | None, **kwargs: Any) -> None:
+    def __init__(self, *, urn: str, parent: str | None, options: dict[str, Any] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.urn = urn
         self.parent = parent
+        self.options = options or {}
+
+
+def resource_options(request: Any) -> dict[str, Any]:
+    """The options of a ``RegisterResource`` (or ``ReadResource``) request that matter for safety, non-default only.
+
+    ``replaceOnChanges``, ``ignoreChanges``, ``additionalSecretOutputs`` and ``dependencies`` (URNs) are
+    lists; ``deleteBeforeReplace``, ``protect`` and ``retainOnDelete`` are bools (present when set, even
+    to false); ``deletedWith`` is a URN; ``provider`` is a provider reference (``<urn>::<id>``) and
+    ``providers`` maps packages to references (components).
+    """
+    options: dict[str, Any] = {}
+    fields = {descriptor.name for descriptor in request.DESCRIPTOR.fields}
+    for name in ("replaceOnChanges", "ignoreChanges", "additionalSecretOutputs"):
+        if name in fields and list(getattr(request, name)):
+            options[name] = list(getattr(request, name))
+    if request.dependencies:  # the SDK gathers them in a set: sorted, so dumps are stable run to run
+        options["dependencies"] = sorted(request.dependencies)
+    if "deleteBeforeReplace" in fields and (request.deleteBeforeReplace or request.deleteBeforeReplaceDefined):
+        options["deleteBeforeReplace"] = bool(request.deleteBeforeReplace)
+    for name in ("protect", "retainOnDelete"):
+        if name in fields and request.HasField(name):
+            options[name] = bool(getattr(request, name))
+    if "deletedWith" in fields and request.deletedWith:
+        options["deletedWith"] = request.deletedWith
+    if request.provider:
+        options["provider"] = request.provider
+    if "providers" in fields and request.providers:
+        options["providers"] = dict(request.providers)
+    return options
 
 
 def sanitize(value: Any) -> Any:
@@ -178,6 +211,7 @@ class RecordingMocks(pulumi.runtime.Mocks):
                 inputs=sanitize(args.inputs),
                 provider=args.provider or None,
                 custom=bool(args.custom),
+                options=dict(getattr(args, "options", {})),
             )
         )
         # Secrets and unknowns stay as they are in the returned state, so the program sees them as such.
@@ -243,6 +277,7 @@ class SafeMockMonitor(MockMonitor):
                 parent=self._parent(request.parent),
                 typ=request.type,
                 name=request.name,
+                options=resource_options(request),
                 inputs=json_format.MessageToDict(request.object),
                 provider=request.provider,
                 resource_id=request.importId,
@@ -263,6 +298,7 @@ class SafeMockMonitor(MockMonitor):
                 parent=self._parent(request.parent),
                 typ=request.type,
                 name=request.name,
+                options=resource_options(request),
                 inputs=json_format.MessageToDict(request.properties),
                 provider=request.provider,
                 resource_id=request.id,

@@ -212,7 +212,8 @@ def dump_resources(run: ProgramRun) -> list[dict[str, Any]]:
 
     Resources come in tree order (each parent before its children, siblings by type and name) so the
     dump is stable however the monitor's threads interleaved. ``parent`` is the parent's logical name
-    (None under the stack); whole floats become ints.
+    (None under the stack); whole floats become ints. ``options`` (replaceOnChanges, deleteBeforeReplace,
+    ignoreChanges, protect, dependencies, providers, ...) is there only when the resource set any.
     """
     by_urn = {resource.urn: resource for resource in run.resources}
 
@@ -226,6 +227,7 @@ def dump_resources(run: ProgramRun) -> list[dict[str, Any]]:
             "name": resource.name,
             "parent": by_urn[resource.parent].name if resource.parent in by_urn else None,
             "inputs": _plain(resource.inputs),
+            **({"options": _plain(resource.options)} if resource.options else {}),
         }
         for resource in sorted(run.resources, key=tree_path)
     ]
