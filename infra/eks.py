@@ -1,5 +1,8 @@
 """EKS wiring: the cluster and one ``EksGpuNodeGroup`` per validated pool."""
 
+import pulumi
+import pulumi_aws as aws
+
 from gpupools.aws import EksCluster, EksGpuNodeGroup
 from gpupools.config import Stack
 from gpupools.pools import ResolvedPool
@@ -10,6 +13,8 @@ OPERATOR_DRIVER_AMI = "AL2023_x86_64_STANDARD"
 def build(stack: Stack) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
     cluster_config = stack.config.cluster
     system = cluster_config.system_pool
+    # The region in gpupools:cluster is the one used, whatever aws:region or the environment say.
+    region = pulumi.ResourceOptions(providers=[aws.Provider("aws", region=cluster_config.region)])
     cluster = EksCluster(cluster_config.name, {
         "name": cluster_config.name,
         "create": cluster_config.create,
@@ -18,8 +23,8 @@ def build(stack: Stack) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
         "system_node_count": system.count if system else None,
         "subnet_ids": cluster_config.subnet_ids,
         "tags": stack.config.tags,
-    })
-    groups = [EksGpuNodeGroup(pool.name, _group_args(stack, pool, cluster)) for pool in stack.pools]
+    }, region)
+    groups = [EksGpuNodeGroup(pool.name, _group_args(stack, pool, cluster), region) for pool in stack.pools]
     return cluster, groups
 
 

@@ -159,6 +159,18 @@ def test_eks_stack(eks):
     assert eks.outputs["kubeconfig"] == "[secret]" and not [r for r in eks.resources if r["type"].startswith("azure")]
 
 
+def test_eks_resources_deploy_to_the_configured_region(eks):
+    # gpupools:cluster.region (us-east-1 in Pulumi.eks.yaml) decides, not aws:region or the environment.
+    provider = _one(eks, "pulumi:providers:aws")
+    assert provider["inputs"]["region"] == "us-east-1"
+    aws_side = [r for r in eks.resources if r["type"].startswith(("aws:", "eks:"))]
+    assert aws_side
+    for resource in aws_side:
+        options = resource.get("options", {})
+        used = options.get("provider") or options.get("providers", {}).get("aws")
+        assert used and used.split("::")[-2] == provider["name"], resource["name"]
+
+
 def test_existing_cluster_is_not_created(existing):
     types = {r["type"] for r in existing.resources}
     assert not types & {"azure-native:containerservice:ManagedCluster", "azure-native:resources:ResourceGroup"}
