@@ -33,6 +33,7 @@ def _group_args(stack: Stack, pool: ResolvedPool, cluster: EksCluster) -> dict:
     default_ami = OPERATOR_DRIVER_AMI if stack.config.gpu_software.driver == "operator" else None
     return {
         "cluster": cluster.cluster,
+        "node_role": cluster.node_role,  # one node role for the cluster, as its access entry already allows it
         "node_group_name": pool.name,
         "instance_type": pool.size.name,
         "desired_size": pool.nodes,

@@ -145,6 +145,9 @@ def test_eks_stack(eks):
     assert group["inputs"]["labels"]["nvidia.com/mig.config"] == "all-balanced"
     assert group["inputs"]["instanceTypes"] == ["p4d.24xlarge"]
     assert group["inputs"]["amiType"] == "AL2023_x86_64_NVIDIA"
+    # GPU node groups share the cluster's node role (its access entry already lets those nodes join).
+    (cluster_role,) = [r for r in _of_type(eks, "aws:iam/role:Role")]
+    assert group["inputs"]["nodeRole"] == f"{cluster_role['name']}-id"
     release = _one(eks, RELEASE)["inputs"]
     assert release["chart"] == "gpu-operator" and release["version"] == "v26.7.0"
     values = release["values"]

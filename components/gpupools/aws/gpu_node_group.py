@@ -35,6 +35,8 @@ class EksGpuNodeGroupArgs(TypedDict):
 
     cluster: eks.Cluster
     """The pulumi-eks cluster the node group joins."""
+    node_role: NotRequired[aws.iam.Role]
+    """IAM role of the nodes (e.g. the cluster's); by default the group gets its own with the managed policies."""
     node_group_name: str
     """EKS node group name."""
     instance_type: str
@@ -68,7 +70,7 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
     def __init__(self, name: str, args: EksGpuNodeGroupArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
         super().__init__(TYPE_TOKEN, name, None, opts)
         tags = args.get("tags") or {}
-        role = node_role(f"{name}-nodes", self, tags)
+        role = args.get("node_role") or node_role(f"{name}-nodes", self, tags)
         desired = args["desired_size"]
         group = eks.ManagedNodeGroup(
             f"{name}-ng",

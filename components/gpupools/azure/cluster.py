@@ -12,6 +12,8 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_azure_native import containerservice, resources
 
+from .aliases import without_sdk_aliases
+
 TYPE_TOKEN = "gpupools:index:AksCluster"
 
 
@@ -49,11 +51,12 @@ class AksCluster(pulumi.ComponentResource):
     def __init__(self, name: str, args: AksClusterArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
         super().__init__(TYPE_TOKEN, name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
+        azure_child = pulumi.ResourceOptions(parent=self, transformations=[without_sdk_aliases])
         tags = args.get("tags") or {}
         if args.get("create", True):
             group = resources.ResourceGroup(
                 f"{name}-rg", resource_group_name=args["resource_group_name"], location=args["location"], tags=tags,
-                opts=child,
+                opts=azure_child,
             )
             cluster = containerservice.ManagedCluster(
                 f"{name}-aks",
@@ -75,7 +78,7 @@ class AksCluster(pulumi.ComponentResource):
                 )],
                 tags=tags,
                 # GPU pools are separate AgentPool resources; without this the cluster would try to remove them.
-                opts=pulumi.ResourceOptions(parent=self, ignore_changes=["agentPoolProfiles"]),
+                opts=pulumi.ResourceOptions.merge(azure_child, pulumi.ResourceOptions(ignore_changes=["agentPoolProfiles"])),
             )
             self.cluster_name = cluster.name
             self.resource_group_name = group.name

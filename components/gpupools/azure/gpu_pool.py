@@ -10,6 +10,8 @@ from typing import NotRequired, Optional, TypedDict
 import pulumi
 from pulumi_azure_native import containerservice
 
+from .aliases import without_sdk_aliases
+
 TYPE_TOKEN = "gpupools:index:AksGpuPool"
 # Inputs Azure cannot change in place on an existing pool: changing them must replace the pool.
 REPLACE_ON_CHANGES = ["gpuInstanceProfile", "vmSize", "osSKU", "gpuProfile"]
@@ -85,7 +87,8 @@ class AksGpuPool(pulumi.ComponentResource):
             node_labels=args.get("node_labels") or {},
             node_taints=args.get("node_taints") or [],
             tags=args.get("tags") or {},
-            opts=pulumi.ResourceOptions(parent=self, replace_on_changes=REPLACE_ON_CHANGES, delete_before_replace=True),
+            opts=pulumi.ResourceOptions(parent=self, replace_on_changes=REPLACE_ON_CHANGES, delete_before_replace=True,
+                                        transformations=[without_sdk_aliases]),
         )
         self.pool_name = pool.name
         self.vm_size = pool.vm_size
