@@ -1,0 +1,399 @@
+"""Benchmark ``gpupools plan``: wall time and peak memory of the offline plan against the SDK import floor.
+
+For the AKS and the EKS stack and for 1, 10 and 50 GPU pools, this prints the plan's median wall time and
+peak RSS beside the time it takes just to import the SDK modules that plan needed, and checks the targets:
+
+- the plan takes at most 2x its import floor (checked at the smallest pool count measured);
+- each added pool costs under 20 ms (slope from the smallest to the largest pool count, (t50 - t1) / 49).
+
+Every measurement runs in a fresh ``sys.executable`` subprocess, so imports are cold and the peak RSS
+(``ru_maxrss``) belongs to that measurement alone. Each is repeated ``--repeat`` times (interleaved, after
+one unmeasured warm-up per cloud that warms the OS file cache) and the median wall time is reported.
+
+Wall times are taken inside the subprocess with ``time.perf_counter``, from before the first import to the
+end of the work, so interpreter start-up is in neither the plan nor the floor:
+
+- plan: ``read_stack_file`` + ``offline_plan.plan_stack`` (validation, the real ``infra/`` program under
+  mocks, the resource dump), on a ``Pulumi.<stack>.yaml`` generated in a temporary folder with no
+  ``Pulumi.yaml``, so the program is the repository's ``infra/`` (checked);
+- floor: ``import pulumi, pydantic, gpupools``, then every ``pulumi_*`` module the plan actually executed
+  (reported by the plan subprocess; modules Pulumi registered lazily but never loaded are left out, as
+  they are left unloaded by ``import <package>`` in the floor too).
+
+Usage: ``python benchmarks/plan.py [--repeat 3] [--pools 1,10,50] [--json] [--strict] [--profile]``.
+Exit status is 0 whatever the results, unless ``--strict`` is given and a target is missed (then 1).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+COMPONENTS = REPO / "components"
+MAX_RATIO = 2.0
+MAX_SLOPE_MS = 20.0
+DEFAULT_POOLS = (1, 10, 50)
+MAX_POOLS = 50  # gpupools:gpuPools allows at most 50 pools
+
+AKS_PROFILES = ("MIG1g", "MIG2g", "MIG3g")
+EKS_LAYOUTS = ("all-balanced", "all-1g.5gb", "all-3g.20gb")
+
+
+# --- stack configs ---------------------------------------------------------------------------------------
+
+def aks_config(pools: int) -> dict[str, Any]:
+    return {
+        "azure-native:location": "southcentralus",
+        "gpupools:cloud": "azure",
+        "gpupools:cluster": {
+            "name": "gpu-bench", "create": True, "resourceGroup": "gpu-bench-rg", "location": "southcentralus",
+            "kubernetesVersion": "1.33", "systemPool": {"size": "Standard_D4s_v5", "count": 2},
+        },
+        "gpupools:gpuPools": [
+            {"name": f"pool{i}", "size": "Standard_ND96asr_v4", "count": 1,
+             "mig": {"profile": AKS_PROFILES[i % len(AKS_PROFILES)]}}
+            for i in range(pools)
+        ],
+        "gpupools:gpuSoftware": {
+            "installer": "device-plugin", "version": "0.20.0", "migStrategy": "mixed", "gfd": True,
+        },
+    }
+
+
+def eks_config(pools: int) -> dict[str, Any]:
+    return {
+        "aws:region": "us-east-1",
+        "gpupools:cloud": "aws",
+        "gpupools:cluster": {
+            "name": "gpu-bench", "create": True, "region": "us-east-1", "kubernetesVersion": "1.33",
+            "systemPool": {"size": "m6i.large", "count": 2},
+        },
+        "gpupools:gpuPools": [
+            {"name": f"pool{i}", "size": "p4d.24xlarge", "count": 1,
+             "mig": {"layout": EKS_LAYOUTS[i % len(EKS_LAYOUTS)]}}
+            for i in range(pools)
+        ],
+        "gpupools:gpuSoftware": {
+            "installer": "gpu-operator", "version": "v26.7.0", "migStrategy": "mixed", "gfd": True,
+        },
+    }
+
+
+STACKS = {"aks": aks_config, "eks": eks_config}
+
+
+def write_stack(folder: Path, stack: str, pools: int) -> Path:
+    """``Pulumi.<stack>-<pools>.yaml``; JSON is YAML, so no YAML library is needed in this process."""
+    path = folder / f"Pulumi.{stack}-{pools}.yaml"
+    path.write_text(json.dumps({"config": STACKS[stack](pools)}, indent=1), encoding="utf-8")
+    return path
+
+
+# --- the measured subprocesses -------------------------------------------------------------------------
+
+def _peak_rss_kib() -> int:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
+
+
+def _lazy_module_types() -> tuple[type, ...]:
+    """The classes of modules registered but not yet executed: the stdlib's and Pulumi's own copy of it.
+
+    The SDKs' ``_utilities.lazy_import`` uses ``pulumi._utils.lazy_import`` (a private ``_LazyModule``);
+    the stdlib's ``importlib.util.LazyLoader`` is its fallback.
+    """
+    import importlib.util
+
+    types = [importlib.util._LazyModule]  # type: ignore[attr-defined]
+    utils = sys.modules.get("pulumi._utils")
+    if utils is not None and hasattr(utils, "_LazyModule"):
+        types.append(utils._LazyModule)
+    return tuple(types)
+
+
+def _loaded_modules(prefix: str) -> list[str]:
+    """Modules under ``prefix`` that were executed, not just registered lazily by ``_utilities.lazy_import``.
+
+    ``type()`` (unlike ``isinstance``) does not touch the module's attributes, so it does not load a lazy one.
+    """
+    lazy = _lazy_module_types()
+    return sorted(name for name, module in list(sys.modules.items())
+                  if name.startswith(prefix) and module is not None and type(module) not in lazy)
+
+
+def _profiled(func):
+    """Run ``func`` under cProfile in this thread and in every thread it starts (the mock run uses threads)."""
+    import cProfile
+    import threading
+
+    profiles: list[cProfile.Profile] = []
+    original_run = threading.Thread.run
+
+    def run(self: threading.Thread) -> None:
+        profile = cProfile.Profile()
+        profiles.append(profile)
+        profile.enable()
+        try:
+            original_run(self)
+        finally:
+            profile.disable()
+
+    threading.Thread.run = run  # type: ignore[method-assign]
+    main = cProfile.Profile()
+    profiles.append(main)
+    main.enable()
+    try:
+        result = func()
+    finally:
+        main.disable()
+        threading.Thread.run = original_run  # type: ignore[method-assign]
+    return result, profiles
+
+
+def child_plan(stack_path: str, out: str, profile_out: str | None) -> None:
+    start = time.perf_counter()
+
+    def plan():
+        sys.path.insert(0, str(COMPONENTS))
+        from gpupools.config import read_stack_file
+        from gpupools.offline_plan import plan_stack
+
+        return plan_stack(read_stack_file(Path(stack_path)))
+
+    if profile_out:
+        result, profiles = _profiled(plan)
+        import pstats
+
+        stats = pstats.Stats(profiles[0])
+        for profile in profiles[1:]:
+            stats.add(profile)
+        stats.dump_stats(profile_out)
+    else:
+        result = plan()
+    wall = time.perf_counter() - start
+    rss = _peak_rss_kib()
+    from gpupools.offline_plan import program_location
+
+    _, program = program_location(Path(stack_path))
+    Path(out).write_text(json.dumps({
+        "wall_ms": wall * 1000, "peak_rss_kib": rss, "resources": len(result.resources),
+        "program": str(program.resolve()), "sdk_modules": _loaded_modules("pulumi_"),
+    }))
+
+
+def child_floor(modules_file: str, out: str) -> None:
+    modules = json.loads(Path(modules_file).read_text())
+    start = time.perf_counter()
+    import importlib
+
+    import pulumi  # noqa: F401
+    import pydantic  # noqa: F401
+
+    sys.path.insert(0, str(COMPONENTS))
+    import gpupools  # noqa: F401
+
+    lazy = _lazy_module_types()
+    for name in modules:  # sorted: parents before children
+        module = importlib.import_module(name)
+        if type(module) in lazy:
+            # Any attribute but the introspection ones (__dict__, __name__, ...) executes a lazy module.
+            getattr(module, "__gpupools_bench_load__", None)
+    wall = time.perf_counter() - start
+    rss = _peak_rss_kib()
+    missing = [name for name in modules if type(sys.modules.get(name)) in lazy]
+    Path(out).write_text(json.dumps({"wall_ms": wall * 1000, "peak_rss_kib": rss, "not_loaded": missing}))
+
+
+def run_child(args: list[str], work: Path) -> dict[str, Any]:
+    out = Path(tempfile.mkstemp(dir=work, suffix=".json")[1])
+    proc = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--child", *args, "--out", str(out)],
+        capture_output=True, text=True, cwd=work,
+    )
+    if proc.returncode != 0 or not out.stat().st_size:
+        raise SystemExit(f"benchmark subprocess failed ({' '.join(args)}):\n{proc.stderr[-4000:]}")
+    return json.loads(out.read_text())
+
+
+# --- orchestration ---------------------------------------------------------------------------------------
+
+def measure(pool_counts: list[int], repeat: int, work: Path, log, warmup: bool = True) -> dict[str, Any]:
+    stacks = {(stack, n): write_stack(work, stack, n) for stack in STACKS for n in pool_counts}
+    plans: dict[tuple[str, int], list[dict[str, Any]]] = {key: [] for key in stacks}
+    for stack in STACKS if warmup else ():  # warm-up: OS file cache, not measured
+        log(f"warm-up {stack}")
+        run_child(["plan", str(stacks[(stack, pool_counts[0])])], work)
+    for round_ in range(repeat):  # interleaved, so drift hits every configuration alike
+        for (stack, n), path in stacks.items():
+            log(f"plan {stack} pools={n} run {round_ + 1}/{repeat}")
+            result = run_child(["plan", str(path)], work)
+            if Path(result["program"]) != (REPO / "infra").resolve():
+                raise SystemExit(f"plan ran {result['program']}, not this repository's infra/")
+            plans[(stack, n)].append(result)
+
+    floors: dict[str, list[dict[str, Any]]] = {}
+    modules: dict[str, list[str]] = {}
+    for stack in STACKS:
+        runs = [run for (name, _), stack_runs in plans.items() if name == stack for run in stack_runs]
+        modules[stack] = sorted({module for run in runs for module in run["sdk_modules"]})
+        (work / f"modules-{stack}.json").write_text(json.dumps(modules[stack]))
+        floors[stack] = []
+    for round_ in range(repeat):
+        for stack in STACKS:
+            log(f"floor {stack} run {round_ + 1}/{repeat}")
+            floors[stack].append(run_child(["floor", str(work / f"modules-{stack}.json")], work))
+
+    results: dict[str, Any] = {"repeat": repeat, "pools": pool_counts, "targets": {
+        "max_ratio": MAX_RATIO, "max_slope_ms": MAX_SLOPE_MS}, "python": sys.version.split()[0], "stacks": {}}
+    for stack in STACKS:
+        floor_ms = statistics.median(r["wall_ms"] for r in floors[stack])
+        rows = []
+        for n in pool_counts:
+            runs = plans[(stack, n)]
+            wall = statistics.median(r["wall_ms"] for r in runs)
+            rows.append({
+                "pools": n, "resources": runs[0]["resources"], "plan_ms": wall,
+                "plan_ms_runs": [r["wall_ms"] for r in runs],
+                "peak_rss_mib": max(r["peak_rss_kib"] for r in runs) / 1024,
+                "ratio": wall / floor_ms,
+            })
+        base, top = rows[0], rows[-1]
+        slope = (top["plan_ms"] - base["plan_ms"]) / (top["pools"] - base["pools"]) if len(rows) > 1 else None
+        ratio_ok = base["ratio"] <= MAX_RATIO
+        slope_ok = slope is None or slope < MAX_SLOPE_MS
+        results["stacks"][stack] = {
+            "cloud": "azure" if stack == "aks" else "aws",
+            "floor_ms": floor_ms,
+            "floor_ms_runs": [r["wall_ms"] for r in floors[stack]],
+            "floor_peak_rss_mib": max(r["peak_rss_kib"] for r in floors[stack]) / 1024,
+            "floor_modules": len(modules[stack]),
+            "floor_packages": sorted({m.split(".")[0] for m in modules[stack]}),
+            "rows": rows,
+            "slope_ms_per_pool": slope,
+            "ratio_ok": ratio_ok, "slope_ok": slope_ok, "pass": ratio_ok and slope_ok,
+        }
+    results["pass"] = all(s["pass"] for s in results["stacks"].values())
+    return results
+
+
+def render(results: dict[str, Any]) -> str:
+    head = ("stack", "pools", "resources", "plan ms", "peak MiB", "floor ms", "plan/floor", "ms/pool", "target")
+    lines = []
+    for stack, data in results["stacks"].items():
+        rows = data["rows"]
+        for i, row in enumerate(rows):
+            target = ""
+            if i == 0:
+                target = f"ratio {'PASS' if data['ratio_ok'] else 'FAIL'}"
+            if i == len(rows) - 1 and data["slope_ms_per_pool"] is not None:
+                target = (target + ", " if target else "") + f"slope {'PASS' if data['slope_ok'] else 'FAIL'}"
+            slope = data["slope_ms_per_pool"]
+            lines.append((
+                stack, str(row["pools"]), str(row["resources"]), f"{row['plan_ms']:.0f}", f"{row['peak_rss_mib']:.0f}",
+                f"{data['floor_ms']:.0f}", f"{row['ratio']:.2f}",
+                f"{slope:.1f}" if slope is not None and i == len(rows) - 1 else "", target,
+            ))
+    widths = [max(len(r[c]) for r in [head, *lines]) for c in range(len(head))]
+    def fmt(row: tuple[str, ...]) -> str:  # text columns (stack, target) left-aligned, numbers right-aligned
+        return "  ".join(v.ljust(w) if c in (0, 8) else v.rjust(w) for c, (v, w) in enumerate(zip(row, widths)))
+
+    out = [fmt(head), fmt(tuple("-" * w for w in widths)), *map(fmt, lines), ""]
+    pools = results["pools"]
+    for stack, data in results["stacks"].items():
+        slope = data["slope_ms_per_pool"]
+        slope_text = (f"slope {slope:.1f} ms/pool ((t{pools[-1]} - t{pools[0]}) / {pools[-1] - pools[0]}, "
+                      f"target < {MAX_SLOPE_MS:.0f})" if slope is not None else "slope n/a (one pool count)")
+        out.append(
+            f"{stack}: {'PASS' if data['pass'] else 'FAIL'}  "
+            f"ratio {data['rows'][0]['ratio']:.2f} at {pools[0]} pool(s) "
+            f"(target <= {MAX_RATIO}), {slope_text}; floor = {data['floor_modules']} modules of "
+            f"{', '.join(data['floor_packages'])} + pulumi, pydantic, gpupools ({data['floor_peak_rss_mib']:.0f} MiB)"
+        )
+    out.append(f"median of {results['repeat']} fresh subprocesses each; Python {results['python']}")
+    return "\n".join(out)
+
+
+def profile(pools: int, work: Path, top: int = 25) -> str:
+    """One cProfile'd plan per cloud at ``pools`` pools: where the time goes, cumulative and own time."""
+    import io
+    import pstats
+
+    text = io.StringIO()
+    for stack in STACKS:
+        path = write_stack(work, stack, pools)
+        stats_file = work / f"{stack}-{pools}.prof"
+        result = run_child(["plan", str(path), "--profile-out", str(stats_file)], work)
+        text.write(f"\n=== {stack}, {pools} pools: {result['wall_ms']:.0f} ms under cProfile ===\n")
+        stats = pstats.Stats(str(stats_file), stream=text).strip_dirs()
+        stats.sort_stats("cumulative").print_stats(top)
+        stats.sort_stats("tottime").print_stats(top)
+    return text.getvalue()
+
+
+def parse_pools(text: str) -> list[int]:
+    try:
+        counts = sorted({int(part) for part in text.split(",") if part.strip()})
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a comma-separated list of pool counts: {text!r}") from None
+    if not counts or counts[0] < 1 or counts[-1] > MAX_POOLS:
+        raise argparse.ArgumentTypeError(f"pool counts must be between 1 and {MAX_POOLS}")
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--child"]:
+        child = argparse.ArgumentParser()
+        child.add_argument("kind", choices=["plan", "floor"])
+        child.add_argument("input")
+        child.add_argument("--out", required=True)
+        child.add_argument("--profile-out")
+        args = child.parse_args(argv[1:])
+        if args.kind == "plan":
+            child_plan(args.input, args.out, args.profile_out)
+        else:
+            child_floor(args.input, args.out)
+        return 0
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=3, help="fresh subprocesses per measurement (median; default 3)")
+    parser.add_argument("--pools", type=parse_pools, default=list(DEFAULT_POOLS),
+                        help="comma-separated pool counts to measure (default 1,10,50)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
+    parser.add_argument("--profile", action="store_true",
+                        help="also cProfile one plan per cloud at the largest pool count and print the top functions")
+    parser.add_argument("--no-warmup", action="store_true", help="skip the unmeasured warm-up plan per cloud")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    args = parser.parse_args(argv)
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
+
+    log = (lambda message: None) if args.quiet else (lambda message: print(message, file=sys.stderr, flush=True))
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="gpupools-bench-") as tmp:
+        work = Path(tmp)
+        results = measure(args.pools, args.repeat, work, log, warmup=not args.no_warmup)
+        results["total_s"] = time.perf_counter() - started
+        profile_text = profile(args.pools[-1], work) if args.profile else ""
+    if args.json:
+        print(json.dumps(results, indent=2))
+    else:
+        print(render(results))
+        print(f"total benchmark time {results['total_s']:.1f} s")
+    if profile_text:
+        print(profile_text, file=sys.stderr if args.json else sys.stdout)
+    return 1 if args.strict and not results["pass"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
