@@ -1,4 +1,4 @@
-"""Values for the standalone NVIDIA device plugin chart (0.20.0), and the node label its MPS daemon needs.
+"""Values for the standalone NVIDIA device plugin chart (0.20.0).
 
 Set here: what the chart cannot guess (MIG strategy, GFD, per-pool sharing configs) and the placement
 of its pods (tolerations, affinity), written out even where they equal the chart defaults so that the
