@@ -11,7 +11,7 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
-from ..pools import GPU_PRESENT_LABEL, GPU_TAINT, ResolvedPool
+from ..pools import GPU_PRESENT_LABEL, GPU_TAINT
 from .defaults import DEVICE_PLUGIN_DEFAULTS
 from .device_plugin_config import DEFAULT_CONFIG, device_plugin_configs, sharing_pools
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+NAMESPACE = "gpupools"
+
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -23,3 +25,11 @@ class ConfigError(ValueError):
     def __init__(self, problems: list[Problem]):
         self.problems = sorted(set(problems), key=lambda p: (p.field, p.message))
         super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def field_path(*parts: str | int) -> str:
+    """``("gpuPools", 0, "mig")`` -> ``gpupools:gpuPools[0].mig``: how the user finds the key in YAML."""
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
+    return f"{NAMESPACE}:{text}"

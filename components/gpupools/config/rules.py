@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Mapping, get_args, get_origin
+from typing import Any, Mapping
 
 import pydantic
 
@@ -17,10 +17,10 @@ from ..pools import (
     AKS_GPU_INSTANCE_PROFILES, DEFAULT_DEVICE_PLUGIN_CONFIG, DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, MIG_CONFIG_LABEL,
     MIG_MANAGER_DEPLOY_LABEL, MPS_CAPABLE_LABEL, POOL_LABEL, MigPlan, ResolvedPool,
 )
-from .errors import ConfigError, Problem
-from .models import DEFAULT_VERSIONS, PINNED_VERSION, ClusterConfig, CustomSize, GpuPoolConfig, StackConfig
+from .errors import ConfigError, Problem, field_path
+from .models import DEFAULT_VERSIONS, PINNED_VERSION, GpuPoolConfig, StackConfig
+from .shape import shape_problems, strip_namespace, well_formed_part
 
-NAMESPACE = "gpupools"
 AKS_POOL_NAME = re.compile(r"^[a-z][a-z0-9]{0,11}$")
 EKS_NODE_GROUP_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$")
 AKS_PROFILE = re.compile(r"^MIG(\d)g$")
@@ -46,12 +46,12 @@ def load_stack(raw: Mapping[str, Any]) -> Stack:
     Shape errors do not hide rule errors: the sections that are well formed still go through the
     catalog rules, so one run reports every problem.
     """
-    values, problems = _strip_namespace(raw)
+    values, problems = strip_namespace(raw)
     try:
         config = StackConfig.model_validate(values)
     except pydantic.ValidationError as error:
-        problems += _shape_problems(error)
-        partial = _well_formed_part(values)
+        problems += shape_problems(error)
+        partial = well_formed_part(values)
         if partial is not None:
             problems += _apply_rules(partial)[1]
         raise ConfigError(problems) from None
@@ -59,132 +59,6 @@ def load_stack(raw: Mapping[str, Any]) -> Stack:
     if problems or rule_problems:
         raise ConfigError(problems + rule_problems)
     return stack
-
-
-def _well_formed_part(values: dict[str, Any]) -> StackConfig | None:
-    """The sections that validate on their own, for the rules; None when cloud or GPU software is unusable."""
-    def valid(model: type[pydantic.BaseModel], value: Any) -> Any:
-        # Unknown keys are already reported; without them the rest of the section can still be checked.
-        if isinstance(value, dict):
-            known = {info.alias or name for name, info in model.model_fields.items()}
-            value = {key: item for key, item in value.items() if key in known}
-        try:
-            return model.model_validate(value)
-        except pydantic.ValidationError:
-            return None
-
-    fields = StackConfig.model_fields
-    cloud = values.get("cloud")
-    software = valid(fields["gpu_software"].annotation, values.get("gpuSoftware"))
-    if cloud not in ("azure", "aws") or software is None:
-        return None
-    pools = values.get("gpuPools")
-    sizes = values.get("customSizes")
-    return StackConfig.model_construct(
-        cloud=cloud,
-        cluster=valid(ClusterConfig, values.get("cluster")),
-        gpu_pools=[valid(GpuPoolConfig, pool) for pool in pools] if isinstance(pools, list) else [],
-        gpu_software=software,
-        custom_sizes={k: v for k, v in ((k, valid(CustomSize, v)) for k, v in sizes.items()) if v is not None}
-        if isinstance(sizes, dict) else {},
-        tags={},
-    )
-
-
-def field_path(*parts: str | int) -> str:
-    """``("gpuPools", 0, "mig")`` -> ``gpupools:gpuPools[0].mig``: how the user finds the key in YAML."""
-    text = ""
-    for part in parts:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else part)
-    return f"{NAMESPACE}:{text}"
-
-
-def _strip_namespace(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
-    values: dict[str, Any] = {}
-    problems: list[Problem] = []
-    if not isinstance(raw, Mapping):
-        return values, [Problem(f"{NAMESPACE}:", f"config must be a mapping, got {type(raw).__name__}")]
-    for key, value in raw.items():
-        key = str(key)
-        namespace, colon, name = key.partition(":")
-        if not colon:
-            values[key] = value
-        elif namespace == NAMESPACE:
-            values[name] = value
-        # Other namespaces (azure-native:location, aws:region, ...) belong to providers, not to us.
-    return values, problems
-
-
-def _shape_problems(error: pydantic.ValidationError) -> list[Problem]:
-    """Pydantic's errors as one line per field; alternatives of a union are merged into one line."""
-    merged: dict[str, list[str]] = {}
-    given: dict[str, Any] = {}
-    for item in error.errors(include_url=False):
-        loc = _user_location(item["loc"])
-        path = field_path(*loc) if loc else f"{NAMESPACE}:"
-        if item["type"] == "extra_forbidden":
-            allowed = _allowed_keys(loc[:-1])
-            message = f"unknown key {str(loc[-1])!r}" + (f"; allowed keys: {', '.join(allowed)}" if allowed else "")
-        elif item["type"] == "missing":
-            message = "is required"
-        else:
-            message = item["msg"].removeprefix("Value error, ")
-            given[path] = item.get("input")
-        merged.setdefault(path, [])
-        if message not in merged[path]:
-            merged[path].append(message)
-    return [
-        Problem(path, " or ".join(messages) + (f" (got {given[path]!r})" if path in given and _short(given[path]) else ""))
-        for path, messages in merged.items()
-    ]
-
-
-def _user_location(loc: tuple[str | int, ...]) -> list[str | int]:
-    """The error location as the user wrote it, without the member names pydantic adds after a union field."""
-    parts: list[str | int] = []
-    for part in loc:
-        if parts and parts[-1] in _UNION_FIELDS and isinstance(part, str) and (part == "str" or "[" in part):
-            continue
-        parts.append(part)
-    return parts
-
-
-# Fields whose type is a union of plain types; pydantic names the member ('str', 'dict[str,int]') in locations.
-_UNION_FIELDS = frozenset({"layout"})
-
-
-def _short(value: Any) -> bool:
-    return not isinstance(value, (dict, list)) and len(repr(value)) <= 80
-
-
-def _allowed_keys(loc: list[str | int]) -> list[str]:
-    """The camelCase keys a mapping at ``loc`` accepts, for 'unknown key' messages."""
-    model: Any = StackConfig
-    parts = iter(loc)
-    for part in parts:
-        if isinstance(part, int):
-            continue
-        fields = {info.alias or name: info for name, info in model.model_fields.items()}
-        if part not in fields:
-            return []
-        annotation = fields[part].annotation
-        model = _model_in(annotation)
-        if model is None:
-            return []
-        if get_origin(annotation) is dict:
-            next(parts, None)  # the user's own key, e.g. a size name under customSizes
-    return sorted(info.alias or name for name, info in model.model_fields.items())
-
-
-def _model_in(annotation: Any) -> Any:
-    if isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel):
-        return annotation
-    if get_origin(annotation) is not None or get_args(annotation):
-        for arg in get_args(annotation):
-            found = _model_in(arg)
-            if found is not None:
-                return found
-    return None
 
 
 def _apply_rules(config: StackConfig) -> tuple[Stack, list[Problem]]:

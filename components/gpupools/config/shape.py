@@ -1,0 +1,132 @@
+"""Turning raw stack config into pydantic's input, and pydantic's errors into one ``Problem`` per field.
+
+Also finds the sections that are well formed despite errors elsewhere, so the catalog rules can still
+report their problems in the same run.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, get_args, get_origin
+
+import pydantic
+
+from .errors import NAMESPACE, Problem, field_path
+from .models import ClusterConfig, CustomSize, GpuPoolConfig, StackConfig
+
+
+def well_formed_part(values: dict[str, Any]) -> StackConfig | None:
+    """The sections that validate on their own, for the rules; None when cloud or GPU software is unusable."""
+    def valid(model: type[pydantic.BaseModel], value: Any) -> Any:
+        # Unknown keys are already reported; without them the rest of the section can still be checked.
+        if isinstance(value, dict):
+            known = {info.alias or name for name, info in model.model_fields.items()}
+            value = {key: item for key, item in value.items() if key in known}
+        try:
+            return model.model_validate(value)
+        except pydantic.ValidationError:
+            return None
+
+    fields = StackConfig.model_fields
+    cloud = values.get("cloud")
+    software = valid(fields["gpu_software"].annotation, values.get("gpuSoftware"))
+    if cloud not in ("azure", "aws") or software is None:
+        return None
+    pools = values.get("gpuPools")
+    sizes = values.get("customSizes")
+    return StackConfig.model_construct(
+        cloud=cloud,
+        cluster=valid(ClusterConfig, values.get("cluster")),
+        gpu_pools=[valid(GpuPoolConfig, pool) for pool in pools] if isinstance(pools, list) else [],
+        gpu_software=software,
+        custom_sizes={k: v for k, v in ((k, valid(CustomSize, v)) for k, v in sizes.items()) if v is not None}
+        if isinstance(sizes, dict) else {},
+        tags={},
+    )
+
+
+def strip_namespace(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
+    values: dict[str, Any] = {}
+    problems: list[Problem] = []
+    if not isinstance(raw, Mapping):
+        return values, [Problem(f"{NAMESPACE}:", f"config must be a mapping, got {type(raw).__name__}")]
+    for key, value in raw.items():
+        key = str(key)
+        namespace, colon, name = key.partition(":")
+        if not colon:
+            values[key] = value
+        elif namespace == NAMESPACE:
+            values[name] = value
+        # Other namespaces (azure-native:location, aws:region, ...) belong to providers, not to us.
+    return values, problems
+
+
+def shape_problems(error: pydantic.ValidationError) -> list[Problem]:
+    """Pydantic's errors as one line per field; alternatives of a union are merged into one line."""
+    merged: dict[str, list[str]] = {}
+    given: dict[str, Any] = {}
+    for item in error.errors(include_url=False):
+        loc = _user_location(item["loc"])
+        path = field_path(*loc) if loc else f"{NAMESPACE}:"
+        if item["type"] == "extra_forbidden":
+            allowed = _allowed_keys(loc[:-1])
+            message = f"unknown key {str(loc[-1])!r}" + (f"; allowed keys: {', '.join(allowed)}" if allowed else "")
+        elif item["type"] == "missing":
+            message = "is required"
+        else:
+            message = item["msg"].removeprefix("Value error, ")
+            given[path] = item.get("input")
+        merged.setdefault(path, [])
+        if message not in merged[path]:
+            merged[path].append(message)
+    return [
+        Problem(path, " or ".join(messages) + (f" (got {given[path]!r})" if path in given and _short(given[path]) else ""))
+        for path, messages in merged.items()
+    ]
+
+
+def _user_location(loc: tuple[str | int, ...]) -> list[str | int]:
+    """The error location as the user wrote it, without the member names pydantic adds after a union field."""
+    parts: list[str | int] = []
+    for part in loc:
+        if parts and parts[-1] in _UNION_FIELDS and isinstance(part, str) and (part == "str" or "[" in part):
+            continue
+        parts.append(part)
+    return parts
+
+
+# Fields whose type is a union of plain types; pydantic names the member ('str', 'dict[str,int]') in locations.
+_UNION_FIELDS = frozenset({"layout"})
+
+
+def _short(value: Any) -> bool:
+    return not isinstance(value, (dict, list)) and len(repr(value)) <= 80
+
+
+def _allowed_keys(loc: list[str | int]) -> list[str]:
+    """The camelCase keys a mapping at ``loc`` accepts, for 'unknown key' messages."""
+    model: Any = StackConfig
+    parts = iter(loc)
+    for part in parts:
+        if isinstance(part, int):
+            continue
+        fields = {info.alias or name: info for name, info in model.model_fields.items()}
+        if part not in fields:
+            return []
+        annotation = fields[part].annotation
+        model = _model_in(annotation)
+        if model is None:
+            return []
+        if get_origin(annotation) is dict:
+            next(parts, None)  # the user's own key, e.g. a size name under customSizes
+    return sorted(info.alias or name for name, info in model.model_fields.items())
+
+
+def _model_in(annotation: Any) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, pydantic.BaseModel):
+        return annotation
+    if get_origin(annotation) is not None or get_args(annotation):
+        for arg in get_args(annotation):
+            found = _model_in(arg)
+            if found is not None:
+                return found
+    return None
