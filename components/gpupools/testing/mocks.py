@@ -271,27 +271,18 @@ class SafeMockMonitor(MockMonitor):
             if urn in self.resources:
                 raise ValueError(f"Duplicate resource URN '{urn}'; try giving it a unique name")
             self.resources[urn] = MockMonitor.ResourceRegistration(urn, "", {})
-        id_, state = self.mocks.new_resource(
-            ParentedResourceArgs(
-                urn=urn,
-                parent=self._parent(request.parent),
-                typ=request.type,
-                name=request.name,
-                options=resource_options(request),
-                inputs=json_format.MessageToDict(request.object),
-                provider=request.provider,
-                resource_id=request.importId,
-                custom=request.custom,
-                transforms=_resolve_callbacks(request.transforms),
-            )
+        id_, state = self._new_resource(
+            urn, request, request.object, request.importId, request.custom,
+            transforms=_resolve_callbacks(request.transforms),
         )
-        self.resources[urn] = MockMonitor.ResourceRegistration(urn, id_, state)
         return resource_pb2.RegisterResourceResponse(
             urn=urn, id=id_, object=_sync_await(rpc.serialize_properties(state, {}))
         )
 
-    def ReadResource(self, request: resource_pb2.ReadResourceRequest) -> resource_pb2.ReadResourceResponse:
-        urn = self.make_urn(request.parent, request.type, request.name)
+    def _new_resource(
+        self, urn: str, request: Any, properties: Any, resource_id: str, custom: bool, **extra: Any
+    ) -> tuple[str, dict[str, Any]]:
+        """Asks the mocks for a registered or read resource's id and state, and remembers them."""
         id_, state = self.mocks.new_resource(
             ParentedResourceArgs(
                 urn=urn,
@@ -299,13 +290,19 @@ class SafeMockMonitor(MockMonitor):
                 typ=request.type,
                 name=request.name,
                 options=resource_options(request),
-                inputs=json_format.MessageToDict(request.properties),
+                inputs=json_format.MessageToDict(properties),
                 provider=request.provider,
-                resource_id=request.id,
-                custom=True,
+                resource_id=resource_id,
+                custom=custom,
+                **extra,
             )
         )
         self.resources[urn] = MockMonitor.ResourceRegistration(urn, id_, state)
+        return id_, state
+
+    def ReadResource(self, request: resource_pb2.ReadResourceRequest) -> resource_pb2.ReadResourceResponse:
+        urn = self.make_urn(request.parent, request.type, request.name)
+        id_, state = self._new_resource(urn, request, request.properties, request.id, True)
         return resource_pb2.ReadResourceResponse(urn=urn, properties=_sync_await(rpc.serialize_properties(state, {})))
 
     @staticmethod
