@@ -165,6 +165,44 @@ def test_aks_cluster_existing_is_only_read():
 # --- EKS ---------------------------------------------------------------------------------------------
 
 
+def test_eks_cluster_existing_is_only_read_and_authenticates_through_the_aws_cli():
+    import json
+
+    from gpupools.aws import EksCluster
+
+    def program():
+        cluster = EksCluster("shared", {"name": "shared-eks", "create": False})
+        pulumi.export("clusterName", cluster.cluster_name)
+        pulumi.export("config", cluster.kubeconfig.apply(json.loads))
+        built = pulumi.Output.unsecret(cluster.kubeconfig).apply(json.loads)
+        pulumi.export("cluster", built.apply(lambda config: config["clusters"][0]["cluster"]))
+
+    run = _run(program)
+    assert not [r for r in run.resources if r.type.startswith(("eks:", "aws:"))]
+    (call,) = run.calls
+    assert call.token == "aws:eks/getCluster:getCluster" and call.args["name"] == "shared-eks"
+    assert run.outputs["clusterName"] == "shared-eks" and run.outputs["config"] == SECRET
+    # Endpoint and CA come from the looked-up cluster (the mock answers like EKS's DescribeCluster).
+    assert run.outputs["cluster"] == {"server": "https://shared-eks.gr7.us-east-1.eks.amazonaws.com",
+                                      "certificate-authority-data": "bW9jay1jYQ=="}
+    (provider,) = [r for r in run.resources if r.type == "pulumi:providers:kubernetes"]
+    assert provider.inputs["kubeconfig"] == SECRET
+
+
+def test_existing_eks_kubeconfig_holds_no_credential():
+    import json
+
+    from gpupools.aws.cluster import _exec_kubeconfig
+
+    config = json.loads(_exec_kubeconfig("shared-eks", "https://example.invalid", "Q0E="))
+    (cluster,) = config["clusters"]
+    assert cluster["cluster"] == {"server": "https://example.invalid", "certificate-authority-data": "Q0E="}
+    (user,) = config["users"]
+    assert user["user"]["exec"]["command"] == "aws"
+    assert user["user"]["exec"]["args"] == ["eks", "get-token", "--cluster-name", "shared-eks", "--output", "json"]
+    assert "token" not in user["user"]
+
+
 @pytest.fixture(scope="module")
 def eks_run():
     from gpupools.aws import EksCluster, EksGpuNodeGroup

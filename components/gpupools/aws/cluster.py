@@ -83,9 +83,9 @@ class EksCluster(pulumi.ComponentResource):
             self.node_role = None
             existing = aws.eks.get_cluster_output(name=args["name"], opts=pulumi.InvokeOptions(parent=self))
             self.cluster_name = existing.name
-            kubeconfig = pulumi.Output.all(existing.name, existing.endpoint, existing.certificate_authorities).apply(
-                lambda parts: _exec_kubeconfig(parts[0], parts[1], parts[2][0]["data"])
-            )
+            kubeconfig = pulumi.Output.all(
+                existing.name, existing.endpoint, existing.certificate_authorities.apply(lambda cas: cas[0].data),
+            ).apply(lambda parts: _exec_kubeconfig(*parts))
         self.kubeconfig = pulumi.Output.secret(kubeconfig)
         self.provider = k8s.Provider(f"{name}-k8s", kubeconfig=self.kubeconfig, opts=child)
         self.register_outputs({"clusterName": self.cluster_name, "kubeconfig": self.kubeconfig})

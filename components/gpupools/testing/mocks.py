@@ -189,6 +189,12 @@ def call_result(token: str, args: dict[str, Any]) -> dict[str, Any]:
         }
     if token == "aws:iam/getPolicyDocument:getPolicyDocument":
         return {"json": "{}", "minifiedJson": "{}"}
+    if token == "aws:eks/getCluster:getCluster":
+        name = args.get("name", "cluster")
+        return {
+            "name": name, "id": name, "endpoint": f"https://{name}.gr7.{MOCK_REGION}.eks.amazonaws.com",
+            "certificateAuthorities": [{"data": base64.b64encode(b"mock-ca").decode()}], "version": "1.33",
+        }
     if token == "eks:index:Cluster/getKubeconfig":
         return {"result": MOCK_KUBECONFIG}
     return {}
