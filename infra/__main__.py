@@ -25,5 +25,5 @@ import outputs  # noqa: E402
 
 cluster, pools = cloud.build(stack)
 software = nvidia.install(stack, cluster.provider, pools)
-smoke_tests = nvidia.smoke_tests(stack, cluster.provider, software)
+nvidia.smoke_tests(stack, cluster.provider, software)
 outputs.export(stack, cluster)
