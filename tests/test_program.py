@@ -206,11 +206,12 @@ def test_sharing_and_smoke_test(sharing):
 
 
 def test_program_location(tmp_path, sharing_file):
-    assert program_location(sharing_file) == (ROOT, ROOT / "infra")  # no Pulumi.yaml beside it: this repository
+    # No Pulumi.yaml beside it: this repository's project (named in its Pulumi.yaml) and program.
+    assert program_location(sharing_file) == ("gpupools", ROOT / "infra")
     (tmp_path / "prog").mkdir()
     (tmp_path / "prog" / "__main__.py").write_text("")
     (tmp_path / "Pulumi.yaml").write_text("name: mine\nruntime: python\nmain: prog/\n")
-    assert program_location(tmp_path / "Pulumi.x.yaml") == (tmp_path, tmp_path / "prog")
+    assert program_location(tmp_path / "Pulumi.x.yaml") == ("mine", tmp_path / "prog")
 
 
 def test_bad_config_registers_nothing(tmp_path, monkeypatch):

@@ -55,10 +55,10 @@ def plan_stack(stack_file: StackFile) -> Plan:
         raise ConfigError(misplaced)
     from .testing.runner import dump_resources, run_program  # loads Pulumi only once config is known good
 
-    project_root, program = program_location(stack_file.path)
+    project, program = program_location(stack_file.path)
     run = run_program(
         program,
-        project=project_name(project_root),
+        project=project,
         stack=stack_file.stack,
         config=pulumi_config_values(stack_file.config),
         secret_keys=stack_file.secret_keys,
@@ -69,19 +69,16 @@ def plan_stack(stack_file: StackFile) -> Plan:
     )
 
 
-def program_location(stack_path: Path) -> tuple[Path, Path]:
-    """The project folder and its program folder: the stack file's project, else this repository's."""
+def program_location(stack_path: Path) -> tuple[str, Path]:
+    """The project's name and its program folder: the stack file's project, else this repository's."""
     for root in (find_project_root(stack_path.resolve().parent), SOURCE_PROJECT):
         project_file = root / "Pulumi.yaml"
         if project_file.is_file():
-            main = (yaml.safe_load(project_file.read_text()) or {}).get("main", ".")
+            project = yaml.safe_load(project_file.read_text()) or {}
+            main = project.get("main", ".")
             if (root / main / "__main__.py").is_file():
-                return root, root / main
+                return project.get("name", root.name), root / main
     raise ConfigError([Problem(str(stack_path), "no Pulumi project with a Python program found beside this stack file")])
-
-
-def project_name(root: Path) -> str:
-    return (yaml.safe_load((root / "Pulumi.yaml").read_text()) or {}).get("name", root.name)
 
 
 def pulumi_config_values(config: dict[str, Any]) -> dict[str, str]:

@@ -39,6 +39,10 @@ class Taint:
     value: str
     effect: str
 
+    def aks_node_taint(self) -> str:
+        """How AKS node pools spell a taint: ``key=value:Effect``."""
+        return f"{self.key}={self.value}:{self.effect}"
+
     def kubernetes_toleration(self) -> dict[str, str]:
         """The toleration a workload needs: ``Exists`` so it keeps working whatever the value."""
         return {"key": self.key, "operator": "Exists", "effect": self.effect}

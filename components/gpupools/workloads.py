@@ -50,8 +50,10 @@ def find_pool(stack: Stack, name: str) -> ResolvedPool:
 def slice_workload(stack: Stack, pool_name: str, profile: str | None = None, count: int = 1) -> GpuWorkload:
     """Scheduling for ``count`` slices of ``profile`` (or of the pool's only resource) on ``pool_name``."""
     pool = find_pool(stack, pool_name)
-    resource = _resource_for(stack, pool, profile)
-    per_node = advertised_resources(pool, stack.config.gpu_software.mig_strategy)[resource]
+    strategy = stack.config.gpu_software.mig_strategy
+    advertised = advertised_resources(pool, strategy)
+    resource = _resource_for(pool, strategy, advertised, profile)
+    per_node = advertised[resource]
     if not isinstance(count, int) or count < 1:
         raise WorkloadError(f"count must be a whole number of at least 1 (GPU resources are whole units), got {count!r}")
     if count > per_node:
@@ -62,8 +64,7 @@ def slice_workload(stack: Stack, pool_name: str, profile: str | None = None, cou
     return GpuWorkload(pool.name, [gpu_toleration()], pool_node_selector(pool), {resource: str(count)})
 
 
-def _resource_for(stack: Stack, pool: ResolvedPool, profile: str | None) -> str:
-    advertised = advertised_resources(pool, stack.config.gpu_software.mig_strategy)
+def _resource_for(pool: ResolvedPool, strategy: str, advertised: dict[str, int], profile: str | None) -> str:
     if profile is None:
         if len(advertised) == 1:
             return next(iter(advertised))
@@ -71,7 +72,7 @@ def _resource_for(stack: Stack, pool: ResolvedPool, profile: str | None) -> str:
     if pool.mig is None or pool.mig.devices.get(profile) is None:
         offered = ", ".join(pool.mig.profiles) if pool.mig else "whole GPUs only"
         raise WorkloadError(f"pool {pool.name} has no {profile} slices; it offers {offered}")
-    base = GPU_RESOURCE if stack.config.gpu_software.mig_strategy == "single" else mig_resource_name(profile)
+    base = GPU_RESOURCE if strategy == "single" else mig_resource_name(profile)
     for name in (base, f"{base}.shared"):
         if name in advertised:
             return name
