@@ -39,6 +39,6 @@ def _pool_args(stack: Stack, pool: ResolvedPool, cluster: AksCluster) -> dict:
         "max_count": autoscaling.max_count if autoscaling else None,
         "os_disk_size_gb": pool.config.disk_size_gb,
         "node_labels": pool.labels,
-        "node_taints": [taint.aks_node_taint() for taint in pool.taints],
+        "node_taints": [str(taint) for taint in pool.taints],
         "tags": stack.config.tags,
     }

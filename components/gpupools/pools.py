@@ -39,8 +39,8 @@ class Taint:
     value: str
     effect: str
 
-    def aks_node_taint(self) -> str:
-        """How AKS node pools spell a taint: ``key=value:Effect``."""
+    def __str__(self) -> str:
+        """``key=value:Effect``: how kubectl and AKS node pools spell a taint."""
         return f"{self.key}={self.value}:{self.effect}"
 
     def kubernetes_toleration(self) -> dict[str, str]:

@@ -153,7 +153,7 @@ def _fits(pod: _Pod, labels: Mapping[str, str], taints: Iterable[Taint]) -> tupl
     taints = list(taints)
     untolerated = _untolerated(pod.tolerations, taints)
     if untolerated:
-        return False, "does not tolerate taint " + ", ".join(_describe(t) for t in untolerated)
+        return False, "does not tolerate taint " + ", ".join(map(str, untolerated))
     missing = {key: value for key, value in (pod.node_selector or {}).items() if labels.get(key) != value}
     if missing:
         return False, "nodeSelector " + ", ".join(
@@ -166,7 +166,7 @@ def _fits(pod: _Pod, labels: Mapping[str, str], taints: Iterable[Taint]) -> tupl
     if not blocking:
         return True, "the nodes carry no NoSchedule/NoExecute taint"
     selected = " and matches its node selector/affinity" if pod.node_selector or pod.affinity else ""
-    return True, "tolerates " + ", ".join(_describe(t) for t in blocking) + selected
+    return True, "tolerates " + ", ".join(map(str, blocking)) + selected
 
 
 def _untolerated(tolerations: Iterable[Mapping[str, Any]], taints: Iterable[Taint]) -> list[Taint]:
@@ -202,10 +202,6 @@ def _expression_matches(expression: Mapping[str, Any], labels: Mapping[str, str]
     if operator == "DoesNotExist":
         return key not in labels
     raise ValueError(f"node selector operator {operator!r} is not supported by the placement check")
-
-
-def _describe(taint: Taint) -> str:
-    return f"{taint.key}={taint.value}:{taint.effect}"
 
 
 def _pod_of(ds: DaemonSet, values: Mapping[str, Any]) -> _Pod:

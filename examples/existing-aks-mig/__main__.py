@@ -37,7 +37,7 @@ gpu_pool = AksGpuPool(pool.name, {
     "count": pool.nodes,
     "gpu_instance_profile": pool.mig.aks_profile,
     "node_labels": pool.labels,
-    "node_taints": [taint.aks_node_taint() for taint in pool.taints],
+    "node_taints": [str(taint) for taint in pool.taints],
 })
 
 provider = k8s.Provider("platform-cluster", kubeconfig=platform.require_output("kubeconfig"))
