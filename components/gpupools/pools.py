@@ -86,6 +86,8 @@ class ResolvedPool:
     device_plugin_config: str | None = None
     labels: dict[str, str] = field(default_factory=dict)
     taints: tuple[Taint, ...] = (GPU_TAINT,)
+    # AKS: the pods per node the pool is created with (from config, or computed from its slices); None on EKS.
+    max_pods: int | None = None
 
     @property
     def gpu(self) -> GpuModel:

@@ -51,6 +51,8 @@ class ClusterConfig(Strict):
     kubernetes_version: str = Field(default="1.33", pattern=r"^1\.\d{2}$")
     system_pool: SystemPool | None = None
     subnet_ids: list[str] = Field(default_factory=list)
+    # aws: the VPC of subnet_ids; pulumi-eks would otherwise put the cluster security group in the default VPC.
+    vpc_id: str | None = None
 
 
 class MigConfig(Strict):
@@ -134,6 +136,19 @@ class GpuPoolConfig(Strict):
     disk_size_gb: int = Field(default=256, ge=64, le=4096)
     labels: dict[str, str] = Field(default_factory=dict)
     smoke_test: bool = False
+    # azure: pods per node; None computes one from the pool's slices and daemonsets (see rules).
+    max_pods: int | None = None
+    # Where and how capacity is bought. azure: zones "1".."3", a capacity reservation group, Spot.
+    availability_zones: list[str] = Field(default_factory=list)
+    capacity_reservation_group_id: str | None = None
+    priority: Literal["Regular", "Spot"] | None = None
+    eviction_policy: Literal["Delete", "Deallocate"] | None = None
+    spot_max_price: float | None = None
+    # aws: the node group's capacity type, an ODCR id or reservation group ARN, its own subnets, EFA.
+    capacity_type: Literal["ON_DEMAND", "SPOT", "CAPACITY_BLOCK"] | None = None
+    capacity_reservation: str | None = None
+    subnet_ids: list[str] = Field(default_factory=list)
+    efa: bool = False
 
     @field_validator("labels")
     @classmethod
