@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic.alias_generators import to_camel
 
 from ..charts.refs import DEVICE_PLUGIN, GPU_OPERATOR
+from .names import LABEL_KEY, LABEL_VALUE
 
 Installer = Literal["device-plugin", "gpu-operator"]
 MigStrategy = Literal["none", "single", "mixed"]
@@ -23,8 +24,6 @@ DEFAULT_NAMESPACES: dict[str, str] = {"device-plugin": DEVICE_PLUGIN.name, "gpu-
 # Chart versions as the Helm repositories publish them: the device plugin without a "v", the operator with one.
 PINNED_VERSION = {"device-plugin": re.compile(r"^\d+\.\d+\.\d+$"), "gpu-operator": re.compile(r"^v\d+\.\d+\.\d+$")}
 MAX_NODES_PER_POOL = 1000
-LABEL_KEY = re.compile(r"^([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$")
-LABEL_VALUE = re.compile(r"^([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?$")
 
 
 class Strict(BaseModel):
@@ -153,7 +152,7 @@ class GpuPoolConfig(Strict):
     @field_validator("labels")
     @classmethod
     def _kubernetes_labels(cls, labels: dict[str, str]) -> dict[str, str]:
-        bad = [f"{k}={v}" for k, v in labels.items() if not LABEL_KEY.match(k) or not LABEL_VALUE.match(v)]
+        bad = [f"{k}={v}" for k, v in labels.items() if not LABEL_KEY.fullmatch(k) or not LABEL_VALUE.fullmatch(v)]
         if bad:
             raise ValueError(f"not valid Kubernetes labels: {', '.join(bad)}")
         return labels

@@ -19,12 +19,10 @@ from ..pools import (
 )
 from .errors import ConfigError, Problem, field_path
 from .models import DEFAULT_VERSIONS, PINNED_VERSION, GpuPoolConfig, StackConfig
+from .names import AKS_POOL_NAME, EKS_NODE_GROUP_NAME, RESERVED_LABEL_PREFIXES
 from .shape import shape_problems, strip_namespace, well_formed_part
 
-AKS_POOL_NAME = re.compile(r"^[a-z][a-z0-9]{0,11}$")
-EKS_NODE_GROUP_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$")
 AKS_PROFILE = re.compile(r"^MIG(\d)g$")
-RESERVED_LABEL_PREFIXES = ("nvidia.com/", "kubernetes.azure.com/", "eks.amazonaws.com/", "gpupools.io/")
 
 
 @dataclass
@@ -147,12 +145,12 @@ def _custom_sizes(config: StackConfig) -> tuple[dict[str, InstanceSize], list[Pr
 def _name_problems(cloud: str, index: int, name: str, seen: dict[str, int]) -> list[Problem]:
     problems = []
     path = field_path("gpuPools", index, "name")
-    if cloud == "azure" and not AKS_POOL_NAME.match(name):
+    if cloud == "azure" and not AKS_POOL_NAME.fullmatch(name):
         problems.append(Problem(path, f"'{name}' is not a valid AKS pool name; allowed: lowercase letters and digits, "
                                       "starting with a letter, at most 12 characters"))
     elif cloud == "azure" and name == "system":
         problems.append(Problem(path, "'system' is the name of the cluster's system pool"))
-    elif cloud == "aws" and not EKS_NODE_GROUP_NAME.match(name):
+    elif cloud == "aws" and not EKS_NODE_GROUP_NAME.fullmatch(name):
         problems.append(Problem(path, f"'{name}' is not a valid EKS node group name; allowed: letters, digits, - and _, "
                                       "at most 63 characters"))
     if name in seen:
