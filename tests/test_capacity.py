@@ -173,6 +173,9 @@ def test_to_json_shape():
         "pool": "p4d", "size": "p4d.24xlarge", "gpu": "A100-40GB", "nodes": 2, "gpusPerNode": 8,
         "perNode": {"nvidia.com/mig-1g.5gb": 16, "nvidia.com/mig-2g.10gb": 8, "nvidia.com/mig-3g.20gb": 8},
         "total": {"nvidia.com/mig-1g.5gb": 32, "nvidia.com/mig-2g.10gb": 16, "nvidia.com/mig-3g.20gb": 16},
+        # EKS sets max pods itself (from the instance's ENIs): no cap; the operator's daemonsets that land there.
+        "advertisedPerNode": {"nvidia.com/mig-1g.5gb": 16, "nvidia.com/mig-2g.10gb": 8, "nvidia.com/mig-3g.20gb": 8},
+        "maxPods": None, "daemonsetPods": 6,
     }
 
 
@@ -237,11 +240,15 @@ def test_property_total_is_nodes_times_gpus_times_instances(case, sharing):
     count = config["gpupools:gpuPools"][0]["count"]
     cap = single_pool(config)
     assert cap.nodes == count and cap.gpus_per_node == gpus
-    assert sum(cap.total.values()) == count * gpus * sum(per_gpu.values()) * replicas
-    assert sum(cap.per_node.values()) == gpus * sum(per_gpu.values()) * replicas
+    advertised = gpus * sum(per_gpu.values()) * replicas
+    assert sum(cap.advertised.values()) == advertised
+    # Usable slices: all advertised ones unless AKS's maxPods (at most 250 pods, daemonsets included) is shorter.
+    room = None if cap.max_pods is None else cap.max_pods - cap.daemonset_pods
+    assert sum(cap.per_node.values()) == (advertised if room is None else min(advertised, room))
+    assert sum(cap.total.values()) == count * sum(cap.per_node.values())
     suffix = ".shared" if rename else ""
     expected_names = {f"nvidia.com/mig-{name.replace('+', '.')}{suffix}" for name in per_gpu}
-    assert set(cap.per_node) == expected_names
+    assert set(cap.advertised) == expected_names
     for name, per_node in cap.per_node.items():
         assert RESOURCE_NAME.match(name), name
         assert cap.total[name] == per_node * count

@@ -424,11 +424,13 @@ def test_twelve_character_aks_pool_name_is_fine(azure):
     assert load_stack(azure).pools[0].name == "abcdefghijkl"
 
 
-def test_eks_node_group_names_are_more_permissive(aws):
-    pool(aws)["name"] = "P4d_Balanced-1"
-    assert load_stack(aws).pools[0].name == "P4d_Balanced-1"
-    pool(aws)["name"] = "bad name"
-    problem_at(aws, "gpupools:gpuPools[0].name", "bad name")
+def test_eks_pool_names_must_also_name_kubernetes_objects(aws):
+    # EKS accepts P4d_Balanced-1, but the pool name also becomes a Job (<pool>-smoke) and label values: DNS-1123 only.
+    pool(aws)["name"] = "p4d-balanced-1"
+    assert load_stack(aws).pools[0].name == "p4d-balanced-1"
+    for bad in ("P4d_Balanced-1", "bad name", "x" * 55, "-p4d", "p4d\n"):
+        pool(aws)["name"] = bad
+        problem_at(aws, "gpupools:gpuPools[0].name")
 
 
 # --------------------------------------------------------------------------------------------------

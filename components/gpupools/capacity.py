@@ -1,18 +1,30 @@
-"""What Kubernetes will advertise for each pool: resource names and counts per node and in total.
+"""What Kubernetes will advertise for each pool, and how much of it pods can use: per node and in total.
 
 The rules are the device plugin's (README, v0.20.0): ``none`` advertises whole GPUs as ``nvidia.com/gpu``;
 ``single`` advertises every MIG device as ``nvidia.com/gpu``; ``mixed`` advertises one
 ``nvidia.com/mig-<profile>`` per profile. Time-slicing and MPS multiply each advertised device by their
 replicas and, with ``renameByDefault``, suffix the name with ``.shared``.
+
+Every GPU pod takes at least one slice and one pod slot, so on AKS, where a node holds at most ``maxPods``
+pods, the slices usable at once are capped by the pod room: ``maxPods`` minus the daemonset pods on the
+node. When a pool advertises several resources and the room is short, the room is shared in proportion to
+each resource's count (largest remainders get the leftover slots), so no profile is starved.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .pools import ResolvedPool
 
 GPU_RESOURCE = "nvidia.com/gpu"
+# AKS node pools: maxPods range and the pods its own per-node daemonsets take (kube-proxy, cloud-node-manager,
+# the Azure Disk and Azure File CSI nodes, azure-ip-masq-agent, the CNI's own agent, and room for monitoring
+# add-ons such as ama-logs / ama-metrics-node). Ours: AKS publishes no fixed figure; 10 is a generous count.
+AKS_MIN_PODS, AKS_MAX_PODS = 10, 250
+AKS_SYSTEM_DAEMONSET_PODS = 10
+# Pods beyond slices and daemonsets in the computed default: rollouts, debug pods, non-GPU helpers. Ours.
+MAX_PODS_HEADROOM = 10
 
 
 def mig_resource_name(profile: str) -> str:
@@ -22,7 +34,11 @@ def mig_resource_name(profile: str) -> str:
 
 @dataclass(frozen=True)
 class PoolCapacity:
-    """Advertised resources of one pool; ``per_node`` times ``nodes`` equals ``total``."""
+    """Usable resources of one pool; ``per_node`` times ``nodes`` equals ``total``.
+
+    ``advertised`` is what the device plugin announces per node; ``per_node`` is what pods can use at once,
+    less than ``advertised`` only when ``max_pods`` leaves too little room.
+    """
 
     pool: str
     size: str
@@ -30,15 +46,23 @@ class PoolCapacity:
     nodes: int
     gpus_per_node: int
     per_node: dict[str, int]
+    advertised: dict[str, int] = field(default_factory=dict)
+    max_pods: int | None = None
+    daemonset_pods: int = 0
 
     @property
     def total(self) -> dict[str, int]:
         return {name: count * self.nodes for name, count in self.per_node.items()}
 
+    @property
+    def cut(self) -> bool:
+        return sum(self.per_node.values()) < sum(self.advertised.values())
+
     def to_json(self) -> dict:
         return {
             "pool": self.pool, "size": self.size, "gpu": self.gpu, "nodes": self.nodes,
             "gpusPerNode": self.gpus_per_node, "perNode": dict(self.per_node), "total": self.total,
+            "advertisedPerNode": dict(self.advertised), "maxPods": self.max_pods, "daemonsetPods": self.daemonset_pods,
         }
 
 
@@ -63,9 +87,34 @@ def advertised_resources(pool: ResolvedPool, strategy: str) -> dict[str, int]:
     return {f"{name}{suffix}": count * mode.replicas for name, count in resources.items()}
 
 
+def pod_room(max_pods: int | None, daemonset_pods: int) -> int | None:
+    """Pods per node left for workloads; None when the cloud sets no limit we know (EKS)."""
+    return None if max_pods is None else max(max_pods - daemonset_pods, 0)
+
+
+def usable_resources(advertised: dict[str, int], room: int | None) -> dict[str, int]:
+    """The slices pods can hold at once: all of them, or ``room`` shared in proportion to each resource's count."""
+    total = sum(advertised.values())
+    if room is None or total <= room:
+        return dict(advertised)
+    shares = {name: room * count / total for name, count in advertised.items()}
+    usable = {name: int(share) for name, share in shares.items()}
+    leftover = room - sum(usable.values())
+    for name in sorted(shares, key=lambda n: (-(shares[n] - usable[n]), n))[:leftover]:
+        usable[name] += 1
+    return usable
+
+
+def default_max_pods(slices_per_node: int, daemonset_pods: int) -> int:
+    """AKS maxPods for a pool: every slice, every daemonset pod and some headroom, within AKS's 10..250."""
+    return max(AKS_MIN_PODS, min(AKS_MAX_PODS, slices_per_node + daemonset_pods + MAX_PODS_HEADROOM))
+
+
 def pool_capacity(pool: ResolvedPool, strategy: str) -> PoolCapacity:
-    return PoolCapacity(pool.name, pool.size.name, pool.gpu.name, pool.nodes, pool.gpus_per_node,
-                        advertised_resources(pool, strategy))
+    advertised = advertised_resources(pool, strategy)
+    usable = usable_resources(advertised, pod_room(pool.max_pods, pool.daemonset_pods))
+    return PoolCapacity(pool.name, pool.size.name, pool.gpu.name, pool.nodes, pool.gpus_per_node, usable,
+                        advertised, pool.max_pods, pool.daemonset_pods)
 
 
 def stack_capacity(pools: list[ResolvedPool], strategy: str) -> list[PoolCapacity]:

@@ -49,6 +49,8 @@ class Taint:
 
 
 GPU_TAINT = Taint(GPU_TAINT_KEY, GPU_TAINT_VALUE, GPU_TAINT_EFFECT)
+# AKS puts this taint on every node of a Spot pool itself (AKS "Add an Azure Spot node pool", limitations).
+AKS_SPOT_TAINT = Taint("kubernetes.azure.com/scalesetpriority", "spot", "NoSchedule")
 
 
 @dataclass(frozen=True)
@@ -85,9 +87,19 @@ class ResolvedPool:
     mig: MigPlan | None = None
     device_plugin_config: str | None = None
     labels: dict[str, str] = field(default_factory=dict)
+    # The taints we ask the cloud to set (components pass exactly these).
     taints: tuple[Taint, ...] = (GPU_TAINT,)
+    # Taints the cloud adds by itself (AKS Spot pools); never passed to the cloud, but tolerated by our charts.
+    cloud_taints: tuple[Taint, ...] = ()
     # AKS: the pods per node the pool is created with (from config, or computed from its slices); None on EKS.
     max_pods: int | None = None
+    # Daemonset pods per node: the NVIDIA ones the placement check lands here, plus AKS's own (azure only).
+    daemonset_pods: int = 0
+
+    @property
+    def node_taints(self) -> tuple[Taint, ...]:
+        """Every taint the nodes carry: ours and the cloud's; what pods must tolerate."""
+        return self.taints + self.cloud_taints
 
     @property
     def gpu(self) -> GpuModel:

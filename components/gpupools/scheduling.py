@@ -9,7 +9,7 @@ Kubernetes scheduling rules over them before anything is deployed:
 * every ``nodeSelector`` label must be on the node;
 * one of the required node-affinity terms must match (all of its expressions).
 
-The node labels are those a pool's nodes end up with, built in the order they appear: the cloud's, ours
+The node taints are ours and the cloud's (AKS Spot pools' ``scalesetpriority`` taint). The node labels are those a pool's nodes end up with, built in the order they appear: the cloud's, ours
 (``ResolvedPool.labels``), NFD's GPU label if an NFD worker runs there,
 the GPU Operator's deploy labels, GFD's labels if GFD and an NFD worker run there, and last the
 operator's MIG manager label, which depends on GFD's ``nvidia.com/mig.capable``.
@@ -103,9 +103,9 @@ def placements(stack: Stack, values: Mapping[str, Any]) -> list[Placement]:
     for pool in stack.pools:
         labels = _node_labels(stack, pool, chart, deployed, pods)
         for ds in deployed:
-            schedules, reason = _fits(pods[ds.name], labels, pool.taints)
+            schedules, reason = _fits(pods[ds.name], labels, pool.node_taints)
             rows.append(Placement(pool.name, ds.name, schedules, _belongs(ds, pool), reason))
-        schedules, reason = _fits(_Pod(), labels, pool.taints)
+        schedules, reason = _fits(_Pod(), labels, pool.node_taints)
         rows.append(Placement(pool.name, PLAIN_POD, schedules, False, reason))
     return rows
 
@@ -130,7 +130,7 @@ def _node_labels(
     labels = {**CLOUD_GPU_LABELS[stack.cloud], **pool.labels}
 
     def runs(role: str) -> bool:
-        return any(ds.role == role and _fits(pods[ds.name], labels, pool.taints)[0] for ds in deployed)
+        return any(ds.role == role and _fits(pods[ds.name], labels, pool.node_taints)[0] for ds in deployed)
 
     nfd_here = runs("nfd-worker")
     if nfd_here:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .capacity import GPU_RESOURCE, advertised_resources, mig_resource_name
+from .capacity import GPU_RESOURCE, mig_resource_name, pool_capacity
 from .config.rules import Stack
 from .pools import GPU_TAINT, POOL_LABEL, ResolvedPool
 
@@ -51,7 +51,7 @@ def slice_workload(stack: Stack, pool_name: str, profile: str | None = None, cou
     """Scheduling for ``count`` slices of ``profile`` (or of the pool's only resource) on ``pool_name``."""
     pool = find_pool(stack, pool_name)
     strategy = stack.config.gpu_software.mig_strategy
-    advertised = advertised_resources(pool, strategy)
+    advertised = pool_capacity(pool, strategy).per_node  # usable at once: maxPods may cap the slices
     resource = _resource_for(pool, strategy, advertised, profile)
     per_node = advertised[resource]
     if not isinstance(count, int) or count < 1:
@@ -61,7 +61,8 @@ def slice_workload(stack: Stack, pool_name: str, profile: str | None = None, cou
                             "would stay Pending")
     if count > 1 and _fails_multiple(pool):
         raise WorkloadError(f"pool {pool.name} time-slices with failRequestsGreaterThanOne; request 1 {resource}")
-    return GpuWorkload(pool.name, [gpu_toleration()], pool_node_selector(pool), {resource: str(count)})
+    tolerations = [taint.kubernetes_toleration() for taint in pool.node_taints]
+    return GpuWorkload(pool.name, tolerations, pool_node_selector(pool), {resource: str(count)})
 
 
 def _resource_for(pool: ResolvedPool, strategy: str, advertised: dict[str, int], profile: str | None) -> str:

@@ -20,12 +20,13 @@ CLOUDS: tuple[str, ...] = ("azure", "aws")
 
 @dataclass(frozen=True)
 class InstanceSize:
-    """A node size: its cloud, GPU model and GPUs per node."""
+    """A node size: its cloud, GPU model, GPUs per node and (EC2) EFA interfaces."""
 
     name: str
     cloud: str
     gpu: GpuModel
     gpus: int
+    efa_interfaces: int = 0  # EC2 "maximum EFA interfaces"; 0 = no EFA (every Azure size)
 
 
 def _family(cloud: str, gpu: GpuModel, counts: Mapping[str, int]) -> list[InstanceSize]:
@@ -37,7 +38,18 @@ def _azure(gpu: GpuModel, **counts: int) -> list[InstanceSize]:
 
 
 def _aws(gpu: GpuModel, counts: Mapping[str, int]) -> list[InstanceSize]:
-    return _family("aws", gpu, counts)
+    return [InstanceSize(name, "aws", gpu, n, EFA_INTERFACES.get(name, 0)) for name, n in counts.items()]
+
+
+# EFA interfaces per EC2 instance type (EC2 User Guide, "Supported instance types" for EFA and the accelerated
+# computing network specifications); types absent here have none.
+EFA_INTERFACES: dict[str, int] = {
+    "p4d.24xlarge": 4, "p4de.24xlarge": 4, "p5.48xlarge": 32, "p5e.48xlarge": 32, "p5en.48xlarge": 16,
+    "p6-b200.48xlarge": 8,
+    "g5.8xlarge": 1, "g5.12xlarge": 1, "g5.16xlarge": 1, "g5.24xlarge": 1, "g5.48xlarge": 1,
+    "g6.8xlarge": 1, "g6.12xlarge": 1, "g6.16xlarge": 1, "g6.24xlarge": 1, "g6.48xlarge": 1,
+    "g6e.8xlarge": 1, "g6e.12xlarge": 1, "g6e.16xlarge": 1, "g6e.24xlarge": 2, "g6e.48xlarge": 4,
+}
 
 
 _AZURE = [

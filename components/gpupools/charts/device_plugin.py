@@ -11,7 +11,7 @@ from __future__ import annotations
 from copy import deepcopy
 from typing import TYPE_CHECKING, Any
 
-from ..pools import GPU_PRESENT_LABEL, GPU_TAINT
+from ..pools import GPU_PRESENT_LABEL, GPU_TAINT, Taint
 from .defaults import DEVICE_PLUGIN_DEFAULTS
 from .device_plugin_config import DEFAULT_CONFIG, device_plugin_configs, sharing_pools
 
@@ -28,17 +28,31 @@ def device_plugin_values(stack: Stack) -> dict[str, Any]:
     values: dict[str, Any] = {
         "migStrategy": software.mig_strategy,
         "gfd": {"enabled": software.gfd},
-        "tolerations": _tolerations(),
+        "tolerations": _tolerations(stack),
         "affinity": _affinity(),
     }
+    cloud = cloud_taint_tolerations(stack)
+    if cloud and software.gfd:
+        # The NFD worker (deployed with GFD) must reach Spot nodes too; keep the chart's own tolerations.
+        nfd_defaults = DEVICE_PLUGIN_DEFAULTS.values["nfd"]["worker"]["tolerations"]
+        values["nfd"] = {"worker": {"tolerations": [*deepcopy(nfd_defaults), *cloud]}}
     if sharing_pools(stack):
         values["config"] = {"map": device_plugin_configs(stack), "default": DEFAULT_CONFIG}
     return values
 
 
-def _tolerations() -> list[dict[str, str]]:
-    """The chart's default tolerations, kept explicitly: the GPU taint with ``Exists`` whatever its value."""
-    return [{"key": "CriticalAddonsOnly", "operator": "Exists"}, GPU_TAINT.kubernetes_toleration()]
+def _tolerations(stack: Stack) -> list[dict[str, str]]:
+    """The chart's default tolerations, kept explicitly (the GPU taint with ``Exists``), plus the cloud's taints."""
+    return [{"key": "CriticalAddonsOnly", "operator": "Exists"}, GPU_TAINT.kubernetes_toleration(),
+            *cloud_taint_tolerations(stack)]
+
+
+def cloud_taint_tolerations(stack: Stack) -> list[dict[str, str]]:
+    """One toleration per taint the cloud puts on some pool (AKS Spot), so the NVIDIA daemonsets reach those nodes."""
+    taints: list[Taint] = []
+    for pool in stack.pools:
+        taints += [taint for taint in pool.cloud_taints if taint not in taints]
+    return [taint.kubernetes_toleration() for taint in taints]
 
 
 def _affinity() -> dict[str, Any]:

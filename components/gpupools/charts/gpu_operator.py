@@ -10,7 +10,8 @@ Key names are those of the chart's values.yaml at v26.7.0. What we set and why:
   adds deploy labels a node lacks), so the MIG manager never runs there and never undoes the profile.
   ``WITH_REBOOT=true`` is what NVIDIA documents for cloud VMs (gpu-operator-mig.rst), and a custom
   mig-parted ConfigMap is created only when a pool uses a custom layout.
-* ``daemonsets.tolerations``: every operand tolerates our GPU taint (the chart default, kept explicit).
+* ``daemonsets.tolerations``: every operand tolerates our GPU taint (the chart default, kept explicit) and
+  the taints the cloud adds (AKS Spot pools), as do the NFD workers.
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..pools import GPU_TAINT
+from .defaults import GPU_OPERATOR_DEFAULTS
+from .device_plugin import cloud_taint_tolerations
 from .device_plugin_config import DEFAULT_CONFIG, device_plugin_configs, sharing_pools
 from .mig_parted import ALL_DISABLED, MIG_PARTED_CONFIGMAP, mig_parted_configmap_data, operator_mig_pools
 
@@ -48,7 +51,12 @@ def gpu_operator_values(stack: Stack) -> dict[str, Any]:
         }}
     values["gfd"] = {"enabled": software.gfd}
     values["nfd"] = {"enabled": True}
-    values["daemonsets"] = {"tolerations": [GPU_TAINT.kubernetes_toleration()]}
+    cloud = cloud_taint_tolerations(stack)
+    values["daemonsets"] = {"tolerations": [GPU_TAINT.kubernetes_toleration(), *cloud]}
+    if cloud:
+        # NFD workers must reach Spot nodes too; keep the chart's own tolerations.
+        nfd_defaults = GPU_OPERATOR_DEFAULTS.values["node-feature-discovery"]["worker"]["tolerations"]
+        values["node-feature-discovery"] = {"worker": {"tolerations": [*(dict(t) for t in nfd_defaults), *cloud]}}
     return values
 
 

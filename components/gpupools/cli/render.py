@@ -10,10 +10,23 @@ def _resources(resources: dict[str, int]) -> str:
     return ", ".join(f"{count}x {name}" for name, count in resources.items()) or "-"
 
 
+def _max_pods(c: PoolCapacity) -> str:
+    """``79 (13 ds)``: the pods a node may hold and how many of them are daemonsets; ``-`` where the cloud decides."""
+    return "-" if c.max_pods is None else f"{c.max_pods} ({c.daemonset_pods} ds)"
+
+
+def _per_node(c: PoolCapacity) -> str:
+    """Usable slices per node, with the advertised count when maxPods cuts them."""
+    if not c.cut:
+        return _resources(c.per_node)
+    return ", ".join(f"{count}x {name} (of {c.advertised.get(name, count)})" for name, count in c.per_node.items())
+
+
 def capacity_lines(capacity: list[PoolCapacity], warnings: list[str]) -> list[str]:
-    header = ("POOL", "SIZE", "GPU", "NODES", "GPUS/NODE", "PER NODE", "TOTAL")
+    """The capacity table: usable slices per node and in total, never more than the node's pods can take."""
+    header = ("POOL", "SIZE", "GPU", "NODES", "GPUS/NODE", "MAX PODS", "PER NODE", "TOTAL")
     rows = [header] + [
-        (c.pool, c.size, c.gpu, str(c.nodes), str(c.gpus_per_node), _resources(c.per_node), _resources(c.total))
+        (c.pool, c.size, c.gpu, str(c.nodes), str(c.gpus_per_node), _max_pods(c), _per_node(c), _resources(c.total))
         for c in capacity
     ]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
@@ -22,9 +35,10 @@ def capacity_lines(capacity: list[PoolCapacity], warnings: list[str]) -> list[st
 
 
 def markdown_capacity(capacity: list[PoolCapacity], warnings: list[str]) -> list[str]:
-    lines = ["| pool | size | GPU | nodes | GPUs/node | per node | total |", "|---|---|---|---|---|---|---|"]
+    lines = ["| pool | size | GPU | nodes | GPUs/node | max pods | per node | total |", "|---|---|---|---|---|---|---|---|"]
     lines += [
-        f"| {c.pool} | {c.size} | {c.gpu} | {c.nodes} | {c.gpus_per_node} | {_resources(c.per_node)} | {_resources(c.total)} |"
+        f"| {c.pool} | {c.size} | {c.gpu} | {c.nodes} | {c.gpus_per_node} | {_max_pods(c)} | {_per_node(c)} | "
+        f"{_resources(c.total)} |"
         for c in capacity
     ]
     return lines + [f"\n> warning: {warning}" for warning in warnings]

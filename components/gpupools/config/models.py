@@ -8,13 +8,14 @@ Keys are camelCase like every Pulumi config; unknown keys are refused so a typo 
 from __future__ import annotations
 
 import re
-from typing import Literal
+import unicodedata
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
 from ..charts.refs import DEVICE_PLUGIN, GPU_OPERATOR
-from .names import LABEL_KEY, LABEL_VALUE
+from .names import CLUSTER_NAMESPACES, DNS1123_LABEL, label_key_problem, label_value_problem
 
 Installer = Literal["device-plugin", "gpu-operator"]
 MigStrategy = Literal["none", "single", "mixed"]
@@ -26,27 +27,61 @@ PINNED_VERSION = {"device-plugin": re.compile(r"^\d+\.\d+\.\d+$"), "gpu-operator
 MAX_NODES_PER_POOL = 1000
 
 
-class Strict(BaseModel):
-    """Base for every config mapping: camelCase keys, unknown keys rejected, immutable once read."""
+def _control_character(text: str) -> str | None:
+    """The first control or format character in ``text`` (newline, tab, NUL, zero-width space...), escaped."""
+    for char in text:
+        if unicodedata.category(char) in ("Cc", "Cf"):
+            return repr(char)[1:-1] if char.isascii() else f"U+{ord(char):04X}"
+    return None
 
-    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True, frozen=True)
+
+def _strings_in(value: Any) -> list[str]:
+    """Every str directly in a field value: itself, list items, dict keys and values (nested models check themselves)."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [text for item in value for text in _strings_in(item)]
+    if isinstance(value, dict):
+        return [text for key, item in value.items() for text in (*_strings_in(key), *_strings_in(item))]
+    return []
+
+
+class Strict(BaseModel):
+    """Base for every config mapping: camelCase keys only, unknown keys rejected, no type coercion, immutable.
+
+    ``strict``: ``count: true``, ``count: "3"`` and ``count: 2.0`` are not counts. Keys are matched by their
+    camelCase alias only, so ``os_sku`` is an unknown key like any typo.
+    """
+
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=False, frozen=True, strict=True)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _no_control_characters(cls, value: Any, info: ValidationInfo) -> Any:
+        for text in _strings_in(value):
+            found = _control_character(text)
+            if found is not None:
+                shown = text if len(text) <= 40 else text[:37] + "..."
+                raise ValueError(f"contains the control character {found} in {shown!r}; allowed: printable characters only")
+        return value
 
 
 class SystemPool(Strict):
     """The small CPU pool that runs system pods (AKS system pool, EKS managed node group)."""
 
     size: str = Field(min_length=1)
-    count: int = Field(default=2, ge=1, le=100)
+    count: int = Field(default=2, ge=1, le=100)  # AKS system pools and EKS node groups: our bound
 
 
 class ClusterConfig(Strict):
     """The cluster to create, or to use when ``create`` is false."""
 
-    name: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_-]{0,62}$")
+    # Name, resource group, location and region syntax are cloud rules (names.py), checked in the rules modules.
+    name: str = Field(min_length=1)
     create: bool = True
-    resource_group: str | None = Field(default=None, min_length=1, max_length=90)
+    resource_group: str | None = Field(default=None, min_length=1)
     location: str | None = Field(default=None, min_length=1)
-    region: str | None = Field(default=None, pattern=r"^[a-z]{2}(-[a-z]+)+-\d$")
+    region: str | None = Field(default=None, min_length=1)
     kubernetes_version: str = Field(default="1.33", pattern=r"^1\.\d{2}$")
     system_pool: SystemPool | None = None
     subnet_ids: list[str] = Field(default_factory=list)
@@ -130,42 +165,72 @@ class GpuPoolConfig(Strict):
     autoscaling: Autoscaling | None = None
     mig: MigConfig | None = None
     sharing: Sharing | None = None
-    os_sku: Literal["Ubuntu", "Ubuntu2204", "Ubuntu2404", "AzureLinux"] | None = Field(default=None, alias="osSku")
-    ami_type: Literal["AL2023_x86_64_NVIDIA", "BOTTLEROCKET_x86_64_NVIDIA", "AL2023_x86_64_STANDARD"] | None = None
+    # Allowed values are tables in azure_rules / aws_rules, so refused ones (Ubuntu2404, Bottlerocket) get a reason.
+    os_sku: str | None = Field(default=None, alias="osSku", min_length=1)
+    ami_type: str | None = Field(default=None, min_length=1)
     disk_size_gb: int = Field(default=256, ge=64, le=4096)
     labels: dict[str, str] = Field(default_factory=dict)
     smoke_test: bool = False
     # azure: pods per node; None computes one from the pool's slices and daemonsets (see rules).
-    max_pods: int | None = None
+    # AKS allows 10..250 pods per node (AKSNodeClass maxPods "Range: 10-250").
+    max_pods: int | None = Field(default=None, ge=10, le=250)
     # Where and how capacity is bought. azure: zones "1".."3", a capacity reservation group, Spot.
-    availability_zones: list[str] = Field(default_factory=list)
-    capacity_reservation_group_id: str | None = None
+    availability_zones: list[Literal["1", "2", "3"]] = Field(default_factory=list)
+    capacity_reservation_group_id: str | None = Field(default=None, min_length=1)
     priority: Literal["Regular", "Spot"] | None = None
     eviction_policy: Literal["Delete", "Deallocate"] | None = None
     spot_max_price: float | None = None
     # aws: the node group's capacity type, an ODCR id or reservation group ARN, its own subnets, EFA.
     capacity_type: Literal["ON_DEMAND", "SPOT", "CAPACITY_BLOCK"] | None = None
-    capacity_reservation: str | None = None
+    capacity_reservation: str | None = Field(default=None, min_length=1)
     subnet_ids: list[str] = Field(default_factory=list)
     efa: bool = False
 
     @field_validator("labels")
     @classmethod
     def _kubernetes_labels(cls, labels: dict[str, str]) -> dict[str, str]:
-        bad = [f"{k}={v}" for k, v in labels.items() if not LABEL_KEY.fullmatch(k) or not LABEL_VALUE.fullmatch(v)]
+        bad = []
+        for key, value in labels.items():
+            why = label_key_problem(key) or label_value_problem(value)
+            if why:
+                bad.append(f"{key}={value} ({why})")
         if bad:
-            raise ValueError(f"not valid Kubernetes labels: {', '.join(bad)}")
+            raise ValueError(f"not valid Kubernetes labels: {'; '.join(bad)}")
         return labels
+
+    @field_validator("availability_zones", "subnet_ids")
+    @classmethod
+    def _unique(cls, items: list[str]) -> list[str]:
+        repeated = sorted({item for item in items if items.count(item) > 1})
+        if repeated:
+            raise ValueError(f"lists {', '.join(repeated)} more than once; each entry at most once")
+        return items
+
+    @field_validator("spot_max_price")
+    @classmethod
+    def _spot_price(cls, price: float | None) -> float | None:
+        # AKS: "the value must be -1 or a positive value with up to five decimal places".
+        if price is not None and price != -1 and not (price > 0 and round(price, 5) == price):
+            raise ValueError(f"{price} is not a Spot max price; allowed: -1 (up to the on-demand price) or a "
+                             "positive price in US dollars with at most five decimals")
+        return price
+
+    @property
+    def resolved_eviction_policy(self) -> str | None:
+        """Spot pools only: what AKS does with an evicted node (AKS's default is Delete)."""
+        if self.priority != "Spot":
+            return None
+        return self.eviction_policy or "Delete"
 
 
 class GpuSoftware(Strict):
     """Which NVIDIA software exposes the GPUs to Kubernetes, and how it names MIG devices."""
 
     installer: Installer
-    version: str | None = None
+    version: str | None = Field(default=None, min_length=1)
     mig_strategy: MigStrategy = "single"
     gfd: bool = True
-    namespace: str | None = Field(default=None, pattern=r"^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$")
+    namespace: str | None = None
     # preinstalled: the node image ships driver and toolkit (AKS default images, EKS NVIDIA AMIs);
     # operator: the GPU Operator installs them (AKS pools are then created with gpuProfile.driver None).
     driver: Literal["preinstalled", "operator"] = "preinstalled"
@@ -173,6 +238,9 @@ class GpuSoftware(Strict):
     @field_validator("namespace")
     @classmethod
     def _own_namespace(cls, namespace: str | None) -> str | None:
+        if namespace is not None and not DNS1123_LABEL.fullmatch(namespace):
+            raise ValueError(f"'{namespace}' is not a Kubernetes namespace name; allowed: at most 63 lowercase letters, "
+                             "digits and '-', starting and ending with a letter or digit")
         if namespace == "default":
             raise ValueError("namespace 'default' is refused: the NVIDIA charts want their own namespace")
         return namespace
@@ -185,11 +253,16 @@ class GpuSoftware(Strict):
     def resolved_namespace(self) -> str:
         return self.namespace or DEFAULT_NAMESPACES[self.installer]
 
+    @property
+    def creates_namespace(self) -> bool:
+        """False for namespaces every cluster already has (kube-system...): the release uses them, never creates them."""
+        return self.resolved_namespace not in CLUSTER_NAMESPACES
+
 
 class CustomSize(Strict):
     """A node size missing from the built-in catalog: its GPU model (catalog name) and GPUs per node."""
 
-    gpu: str
+    gpu: str = Field(min_length=1)
     gpus: int = Field(ge=1, le=16)
 
 

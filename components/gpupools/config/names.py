@@ -1,16 +1,118 @@
-"""Name and label syntax the clouds and Kubernetes accept: one table per rule, read by config and components alike.
+"""Name, id, label and tag syntax the clouds and Kubernetes accept: one table per rule, read by config and components.
 
 Every pattern is used with ``fullmatch`` so a trailing newline or any other extra character is refused.
+The ``*_problem`` helpers return why a value breaks a rule (``None`` when it does not), so the rules modules
+only have to name the field. Sources for each rule: ``docs/sources.md``.
 """
 
 from __future__ import annotations
 
 import re
 
+# --- Kubernetes object names -------------------------------------------------------------------------------------
+DNS1123_LABEL = re.compile(r"[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?")
+DNS1123_SUBDOMAIN_MAX = 253
+DNS1123_SUBDOMAIN = re.compile(r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*")
+# Names we derive from a pool name: the smoke-test Job ``<pool>-smoke``, the custom MIG layout
+# ``gpupools-<pool>`` (a label value) and the device plugin config ``<pool>``. The longest prefix or suffix
+# is 9 characters and a label value or Job name holds 63, so a pool name may have 54.
+DERIVED_NAME_AFFIXES = ("gpupools-", "-smoke")
+POOL_NAME_MAX = 63 - max(len(affix) for affix in DERIVED_NAME_AFFIXES)
+
+# --- Pool names per cloud ----------------------------------------------------------------------------------------
 AKS_POOL_NAME = re.compile(r"[a-z][a-z0-9]{0,11}")
-EKS_NODE_GROUP_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,62}")
-LABEL_KEY = re.compile(r"([a-z0-9]([-a-z0-9.]*[a-z0-9])?/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?")
+# EKS accepts letters, digits, '-' and '_' (1..63); we also need the name in Kubernetes object names, so only
+# the DNS-1123 label subset, short enough for every derived name.
+EKS_NODE_GROUP_NAME = re.compile(rf"[a-z0-9]([-a-z0-9]{{0,{POOL_NAME_MAX - 2}}}[a-z0-9])?")
+
+# --- Cluster and cloud names -------------------------------------------------------------------------------------
+# AKS uses the cluster name as its dnsPrefix: 1..54 letters, digits and hyphens, alphanumeric at both ends.
+AKS_DNS_PREFIX = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9]{0,52}[A-Za-z0-9])?")
+# EKS CreateCluster: 1..100 letters, digits, hyphens, underscores, starting alphanumeric.
+EKS_CLUSTER_NAME = re.compile(r"[A-Za-z0-9][-A-Za-z0-9_]{0,99}")
+# Azure resource groups: 1..90 letters, digits, underscores, hyphens, periods, parentheses; not ending in '.'.
+AZURE_RESOURCE_GROUP = re.compile(r"[-\w.()]{0,89}[-\w()]")
+# Azure locations as the ARM API spells them: eastus, southcentralus, westeurope, eastus2.
+AZURE_LOCATION = re.compile(r"[a-z][a-z0-9]{1,39}")
+AWS_REGION = re.compile(r"[a-z]{2}(-[a-z]+)+-\d")
+
+# --- Cloud resource ids ------------------------------------------------------------------------------------------
+VPC_ID = re.compile(r"vpc-([0-9a-f]{8}|[0-9a-f]{17})")
+SUBNET_ID = re.compile(r"subnet-([0-9a-f]{8}|[0-9a-f]{17})")
+CAPACITY_RESERVATION_ID = re.compile(r"cr-[0-9a-f]{17}")
+CAPACITY_RESERVATION_GROUP_ARN = re.compile(
+    r"arn:aws(-cn|-us-gov)?:resource-groups:(?P<region>[a-z]{2}(-[a-z]+)+-\d):\d{12}:group/[A-Za-z0-9_.-]{1,300}"
+)
+AZURE_CAPACITY_RESERVATION_GROUP_ID = re.compile(
+    r"/subscriptions/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/resourceGroups/[-\w.()]{1,90}"
+    r"/providers/Microsoft\.Compute/capacityReservationGroups/[-\w.]{1,80}",
+    re.IGNORECASE,
+)
+
+# --- Kubernetes labels -------------------------------------------------------------------------------------------
+LABEL_NAME = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?")
 LABEL_VALUE = re.compile(r"([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?")
-RESERVED_LABEL_PREFIXES = ("nvidia.com/", "kubernetes.azure.com/", "eks.amazonaws.com/", "gpupools.io/")
+# Label key prefixes that belong to Kubernetes, the clouds or us; a domain listed here also reserves its subdomains.
+RESERVED_LABEL_DOMAINS = ("kubernetes.io", "k8s.io", "kubernetes.azure.com", "eks.amazonaws.com", "nvidia.com", "gpupools.io")
+
+# --- Namespaces --------------------------------------------------------------------------------------------------
 # Namespaces every cluster already has: a release may go there, but they are never created (or deleted) by us.
 CLUSTER_NAMESPACES = frozenset({"default", "kube-system", "kube-public", "kube-node-lease"})
+
+# --- Cloud tags --------------------------------------------------------------------------------------------------
+MAX_TAGS = 50
+AZURE_TAG_KEY_MAX, AZURE_TAG_VALUE_MAX = 512, 256
+AZURE_TAG_FORBIDDEN = "<>%&\\?/"
+AZURE_RESERVED_TAG_PREFIXES = ("microsoft", "azure", "windows")
+AWS_TAG_KEY_MAX, AWS_TAG_VALUE_MAX = 128, 256
+AWS_RESERVED_TAG_PREFIX = "aws:"
+
+
+def label_key_problem(key: str) -> str | None:
+    """Why ``key`` is not a Kubernetes label key (``[prefix/]name``), or None."""
+    prefix, slash, name = key.rpartition("/")
+    if slash and not (len(prefix) <= DNS1123_SUBDOMAIN_MAX and DNS1123_SUBDOMAIN.fullmatch(prefix)):
+        return (f"prefix '{prefix}' is not a DNS subdomain (lowercase letters, digits, '-' and '.', "
+                f"at most {DNS1123_SUBDOMAIN_MAX} characters)")
+    if not LABEL_NAME.fullmatch(name):
+        return ("name part must be 1..63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit")
+    return None
+
+
+def label_value_problem(value: str) -> str | None:
+    if not LABEL_VALUE.fullmatch(value):
+        return "value must be empty or 1..63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
+    return None
+
+
+def reserved_label_domain(key: str) -> str | None:
+    """The reserved domain a label key's prefix falls under (``node-role.kubernetes.io`` -> ``kubernetes.io``)."""
+    prefix = key.rpartition("/")[0]
+    for domain in RESERVED_LABEL_DOMAINS:
+        if prefix == domain or prefix.endswith("." + domain):
+            return domain
+    return None
+
+
+def tag_problems(cloud: str, tags: dict[str, str]) -> list[tuple[str | None, str]]:
+    """(tag key or None for the whole map, why) for each way ``tags`` breaks the cloud's tag rules."""
+    problems: list[tuple[str | None, str]] = []
+    if len(tags) > MAX_TAGS:
+        problems.append((None, f"{len(tags)} tags; {cloud} allows at most {MAX_TAGS} per resource"))
+    key_max, value_max = (AZURE_TAG_KEY_MAX, AZURE_TAG_VALUE_MAX) if cloud == "azure" else (AWS_TAG_KEY_MAX, AWS_TAG_VALUE_MAX)
+    for key, value in tags.items():
+        if not key:
+            problems.append((key, "an empty tag key is refused"))
+        if len(key) > key_max:
+            problems.append((key, f"key has {len(key)} characters; {cloud} allows at most {key_max}"))
+        if len(value) > value_max:
+            problems.append((key, f"value has {len(value)} characters; {cloud} allows at most {value_max}"))
+        if cloud == "azure":
+            bad = sorted({c for c in key if c in AZURE_TAG_FORBIDDEN})
+            if bad:
+                problems.append((key, f"key contains {' '.join(bad)}; Azure tag names cannot contain {AZURE_TAG_FORBIDDEN}"))
+            if key.lower().startswith(AZURE_RESERVED_TAG_PREFIXES):
+                problems.append((key, f"key starts with a prefix Azure reserves ({', '.join(AZURE_RESERVED_TAG_PREFIXES)})"))
+        elif key.lower().startswith(AWS_RESERVED_TAG_PREFIX):
+            problems.append((key, f"key starts with '{AWS_RESERVED_TAG_PREFIX}', which AWS reserves"))
+    return problems

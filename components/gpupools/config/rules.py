@@ -1,28 +1,43 @@
-"""Validation that needs the GPU catalog, and the resolution of each pool into a ``ResolvedPool``.
+"""Validation that needs the GPU catalog, the resolution of each pool into a ``ResolvedPool``, and the MIG rules.
 
 ``load_stack`` is the single entry point: raw ``gpupools:*`` config in, a ``Stack`` out, or a
-``ConfigError`` listing every problem at once (shape errors from pydantic, then the rules below).
+``ConfigError`` listing every problem at once (shape errors from pydantic, then the rules below, then the
+daemonset placement check). Rules one cloud imposes live in ``azure_rules`` and ``aws_rules``.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import pydantic
 
-from ..catalog import GPU_MODELS, GpuModel, InstanceSize, cloud_of_size_name, resolve_size, sizes_for
-from ..pools import (
-    AKS_GPU_INSTANCE_PROFILES, DEFAULT_DEVICE_PLUGIN_CONFIG, DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, MIG_CONFIG_LABEL,
-    MIG_MANAGER_DEPLOY_LABEL, MPS_CAPABLE_LABEL, POOL_LABEL, MigPlan, ResolvedPool,
+from ..capacity import (
+    AKS_SYSTEM_DAEMONSET_PODS, advertised_resources, default_max_pods, pod_room, usable_resources,
 )
+from ..catalog import GPU_MODELS, INSTANCE_SIZES, GpuModel, InstanceSize, cloud_of_size_name, resolve_size, sizes_for
+from ..charts.values import chart_values
+from ..pools import (
+    AKS_GPU_INSTANCE_PROFILES, AKS_SPOT_TAINT, DEFAULT_DEVICE_PLUGIN_CONFIG, DEVICE_PLUGIN_CONFIG_LABEL,
+    GPU_PRESENT_LABEL, MIG_CONFIG_LABEL, MIG_MANAGER_DEPLOY_LABEL, MPS_CAPABLE_LABEL, POOL_LABEL, MigPlan, ResolvedPool,
+)
+from ..scheduling import PLAIN_POD, placements
+from . import aws_rules, azure_rules
 from .errors import ConfigError, Problem, field_path
 from .models import DEFAULT_VERSIONS, PINNED_VERSION, GpuPoolConfig, StackConfig
-from .names import AKS_POOL_NAME, EKS_NODE_GROUP_NAME, RESERVED_LABEL_PREFIXES
+from .names import reserved_label_domain, tag_problems
 from .shape import shape_problems, strip_namespace, well_formed_part
 
 AKS_PROFILE = re.compile(r"^MIG(\d)g$")
+CLOUD_RULES = {"azure": azure_rules, "aws": aws_rules}
+# Pool keys that only one cloud understands; the other cloud refuses them instead of ignoring them.
+CLOUD_POOL_KEYS = {
+    "azure": ("osSku", "maxPods", "availabilityZones", "capacityReservationGroupId", "priority", "evictionPolicy",
+              "spotMaxPrice"),
+    "aws": ("amiType", "capacityType", "capacityReservation", "subnetIds", "efa"),
+}
 
 
 @dataclass
@@ -42,7 +57,8 @@ def load_stack(raw: Mapping[str, Any]) -> Stack:
     """Validate raw ``gpupools:`` config (keys with or without the namespace) and resolve it.
 
     Shape errors do not hide rule errors: the sections that are well formed still go through the
-    catalog rules, so one run reports every problem.
+    catalog rules, so one run reports every problem. A stack that passes every rule then goes through
+    the daemonset placement check, which also sizes each AKS pool's ``maxPods``.
     """
     values, problems = strip_namespace(raw)
     try:
@@ -56,6 +72,9 @@ def load_stack(raw: Mapping[str, Any]) -> Stack:
     stack, rule_problems = _apply_rules(config)
     if problems or rule_problems:
         raise ConfigError(problems + rule_problems)
+    stack, placement_problems = _place_daemonsets(stack)
+    if placement_problems:
+        raise ConfigError(placement_problems)
     return stack
 
 
@@ -64,26 +83,71 @@ def _apply_rules(config: StackConfig) -> tuple[Stack, list[Problem]]:
     warnings: list[str] = []
     problems += _software_problems(config)
     problems += _cluster_problems(config)
+    problems += [Problem(field_path("tags", key) if key is not None else field_path("tags"), message)
+                 for key, message in tag_problems(config.cloud, dict(config.tags or {}))]
     custom, custom_problems = _custom_sizes(config)
     problems += custom_problems
     pools: list[ResolvedPool] = []
+    well_formed: dict[int, GpuPoolConfig] = {}
     seen: dict[str, int] = {}
     for index, pool in enumerate(config.gpu_pools):
         if pool is None:  # malformed, already reported by its shape errors
             continue
+        well_formed[index] = pool
         name_problems = _name_problems(config.cloud, index, pool.name, seen)
         resolved, pool_problems = _resolve_pool(config, index, pool, custom, warnings)
         problems += name_problems + pool_problems
         if resolved is not None:
             pools.append(resolved)
+    if config.cloud == "azure" and config.cluster is not None:
+        problems += azure_rules.stack_problems(config, well_formed)
     return Stack(config, pools, warnings), problems
+
+
+def _place_daemonsets(stack: Stack) -> tuple[Stack, list[Problem]]:
+    """Run the placement check over the chart values; size each AKS pool's maxPods from what lands on it."""
+    rows = placements(stack, chart_values(stack))
+    problems = [Problem(field_path("gpuSoftware"), row.problem) for row in rows if not row.ok]
+    if problems:
+        return stack, problems
+    landing: dict[str, int] = {}
+    for row in rows:
+        if row.daemonset != PLAIN_POD and row.schedules:
+            landing[row.pool] = landing.get(row.pool, 0) + 1
+    strategy = stack.config.gpu_software.mig_strategy
+    pools = []
+    for index, pool in enumerate(stack.pools):
+        if pool.cloud != "azure":
+            pools.append(dataclasses.replace(pool, daemonset_pods=landing.get(pool.name, 0)))
+            continue
+        daemonsets = landing.get(pool.name, 0) + AKS_SYSTEM_DAEMONSET_PODS
+        advertised = advertised_resources(pool, strategy)
+        slices = sum(advertised.values())
+        max_pods = pool.config.max_pods or default_max_pods(slices, daemonsets)
+        room = pod_room(max_pods, daemonsets)
+        if room == 0:
+            problems.append(Problem(_pool_path(stack, pool, "maxPods"),
+                                    f"{max_pods} leaves no room for GPU pods: {daemonsets} daemonset pods run on each "
+                                    f"node; allowed: {daemonsets + 1}..250"))
+        elif sum(usable_resources(advertised, room).values()) < slices:
+            warnings = stack.warnings
+            warnings.append(f"pool {pool.name}: maxPods {max_pods} leaves room for {room} GPU pods per node "
+                            f"({daemonsets} daemonset pods), fewer than its {slices} advertised slices; "
+                            "the capacity table shows the usable share")
+        pools.append(dataclasses.replace(pool, max_pods=max_pods, daemonset_pods=daemonsets))
+    return Stack(stack.config, pools, stack.warnings), problems
+
+
+def _pool_path(stack: Stack, pool: ResolvedPool, key: str) -> str:
+    index = next(i for i, p in enumerate(stack.config.gpu_pools) if p is not None and p.name == pool.name)
+    return field_path("gpuPools", index, key)
 
 
 def _software_problems(config: StackConfig) -> list[Problem]:
     software = config.gpu_software
     problems = []
     version = software.resolved_version
-    if not PINNED_VERSION[software.installer].match(version):
+    if not PINNED_VERSION[software.installer].fullmatch(version):
         problems.append(Problem(
             field_path("gpuSoftware", "version"),
             f"'{version}' is not a pinned {software.installer} chart version; "
@@ -94,6 +158,8 @@ def _software_problems(config: StackConfig) -> list[Problem]:
             field_path("gpuSoftware", "driver"),
             "'operator' needs installer 'gpu-operator'; the device plugin does not install drivers (allowed: preinstalled)",
         ))
+    elif config.cloud == "aws":
+        problems += aws_rules.software_problems(config)
     return problems
 
 
@@ -101,23 +167,7 @@ def _cluster_problems(config: StackConfig) -> list[Problem]:
     cluster, problems = config.cluster, []
     if cluster is None:  # malformed, already reported by its shape errors
         return problems
-    if config.cloud == "azure":
-        if not cluster.resource_group:
-            problems.append(Problem(field_path("cluster", "resourceGroup"), "is required on azure"))
-        if cluster.create and not cluster.location:
-            problems.append(Problem(field_path("cluster", "location"), "is required on azure when create is true"))
-        if cluster.region:
-            problems.append(Problem(field_path("cluster", "region"), "is for aws; on azure use location"))
-    else:
-        if not cluster.region:
-            problems.append(Problem(field_path("cluster", "region"), "is required on aws (e.g. us-east-1)"))
-        if not cluster.create:
-            problems.append(Problem(field_path("cluster", "create"), "false is supported on azure only; on aws the GPU "
-                                                                     "node groups need the pulumi-eks cluster: use "
-                                                                     "gpupools.aws.EksGpuNodeGroup in the stack that owns it"))
-        for key, value in (("resourceGroup", cluster.resource_group), ("location", cluster.location)):
-            if value:
-                problems.append(Problem(field_path("cluster", key), "is for azure; on aws use region"))
+    problems += CLOUD_RULES[config.cloud].cluster_problems(config)
     if cluster.create and cluster.system_pool is None:
         problems.append(Problem(field_path("cluster", "systemPool"), "is required when create is true"))
     if cluster.system_pool and cloud_of_size_name(cluster.system_pool.size) != config.cloud:
@@ -131,6 +181,12 @@ def _cluster_problems(config: StackConfig) -> list[Problem]:
 def _custom_sizes(config: StackConfig) -> tuple[dict[str, InstanceSize], list[Problem]]:
     sizes, problems = {}, []
     for name, custom in config.custom_sizes.items():
+        if name in INSTANCE_SIZES:
+            known = INSTANCE_SIZES[name]
+            problems.append(Problem(field_path("customSizes", name),
+                                    f"'{name}' is in the catalog ({known.gpus}x {known.gpu.name}); customSizes is for "
+                                    "sizes missing from it: remove this entry"))
+            continue
         gpu = GPU_MODELS.get(custom.gpu)
         if gpu is None:
             problems.append(Problem(
@@ -144,17 +200,12 @@ def _custom_sizes(config: StackConfig) -> tuple[dict[str, InstanceSize], list[Pr
 
 def _name_problems(cloud: str, index: int, name: str, seen: dict[str, int]) -> list[Problem]:
     problems = []
-    path = field_path("gpuPools", index, "name")
-    if cloud == "azure" and not AKS_POOL_NAME.fullmatch(name):
-        problems.append(Problem(path, f"'{name}' is not a valid AKS pool name; allowed: lowercase letters and digits, "
-                                      "starting with a letter, at most 12 characters"))
-    elif cloud == "azure" and name == "system":
-        problems.append(Problem(path, "'system' is the name of the cluster's system pool"))
-    elif cloud == "aws" and not EKS_NODE_GROUP_NAME.fullmatch(name):
-        problems.append(Problem(path, f"'{name}' is not a valid EKS node group name; allowed: letters, digits, - and _, "
-                                      "at most 63 characters"))
+    problem = CLOUD_RULES[cloud].pool_name_problem(index, name)
+    if problem is not None:
+        problems.append(problem)
     if name in seen:
-        problems.append(Problem(path, f"'{name}' is already the name of gpuPools[{seen[name]}]; pool names must be unique"))
+        problems.append(Problem(field_path("gpuPools", index, "name"),
+                                f"'{name}' is already the name of gpuPools[{seen[name]}]; pool names must be unique"))
     else:
         seen[name] = index
     return problems
@@ -172,7 +223,11 @@ def _resolve_pool(
                                             "or declare it under gpupools:customSizes with its gpu and gpus")]
     if size.cloud != config.cloud:
         return None, [Problem(path("size"), f"'{pool.size}' is an {size.cloud} size but cloud is {config.cloud}")]
-    problems += _os_problems(config, pool, path)
+    problems += _cloud_scope_problems(config.cloud, pool, path)
+    if config.cloud == "azure":
+        problems += azure_rules.pool_problems(config, pool, size, path)
+    else:
+        problems += aws_rules.pool_problems(config, pool, size, path, warnings)
     mig: MigPlan | None = None
     if pool.mig is not None:
         mig, mig_problems = _plan_mig(config, pool, size.gpu, path)
@@ -188,26 +243,26 @@ def _resolve_pool(
     if problems:
         return None, problems
     dp_config = pool.name if pool.sharing is not None else None
-    resolved = ResolvedPool(pool.name, config.cloud, size, pool, mig, dp_config, _labels(config, pool, size.gpu, mig, dp_config))
+    cloud_taints = (AKS_SPOT_TAINT,) if config.cloud == "azure" and pool.priority == "Spot" else ()
+    resolved = ResolvedPool(pool.name, config.cloud, size, pool, mig, dp_config,
+                            _labels(config, pool, size.gpu, mig, dp_config), cloud_taints=cloud_taints,
+                            max_pods=pool.max_pods)
     if mig and mig.applied_by == "aks" and config.gpu_software.installer == "gpu-operator":
         warnings.append(f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU Operator's MIG "
                         f"manager is kept off these nodes ({MIG_MANAGER_DEPLOY_LABEL}=false) so it never undoes it")
     return resolved, problems
 
 
-def _os_problems(config: StackConfig, pool: GpuPoolConfig, path) -> list[Problem]:
+def _cloud_scope_problems(cloud: str, pool: GpuPoolConfig, path) -> list[Problem]:
+    """Keys of the other cloud are refused, not silently ignored."""
+    given = {GpuPoolConfig.model_fields[name].alias or name for name in pool.model_fields_set}
     problems = []
-    if config.cloud == "azure" and pool.ami_type:
-        problems.append(Problem(path("amiType"), "is for aws node groups; on azure use osSku"))
-    if config.cloud == "aws" and pool.os_sku:
-        problems.append(Problem(path("osSku"), "is for azure pools; on aws use amiType"))
-    driver = config.gpu_software.driver
-    if config.cloud == "aws" and pool.ami_type == "AL2023_x86_64_STANDARD" and driver != "operator":
-        problems.append(Problem(path("amiType"), "AL2023_x86_64_STANDARD has no NVIDIA driver; use an NVIDIA AMI "
-                                                 "or gpuSoftware.driver: operator"))
-    if config.cloud == "aws" and driver == "operator" and pool.ami_type not in (None, "AL2023_x86_64_STANDARD"):
-        problems.append(Problem(path("amiType"), f"'{pool.ami_type}' ships its own NVIDIA driver, but gpuSoftware.driver "
-                                                 "is operator; allowed: AL2023_x86_64_STANDARD"))
+    for other, keys in CLOUD_POOL_KEYS.items():
+        if other == cloud:
+            continue
+        for key in keys:
+            if key in given:
+                problems.append(Problem(path(key), f"is for {other} pools; cloud is {cloud}"))
     return problems
 
 
@@ -231,10 +286,8 @@ def _plan_mig(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, path) -> 
                                                     f"{'/'.join(AKS_GPU_INSTANCE_PROFILES)}, every GPU fully cut); "
                                                     f"{_describe(devices)} needs the GPU Operator's MIG manager: set "
                                                     "gpuSoftware.installer gpu-operator and gpuSoftware.driver operator")]
+        # Azure Linux on these sizes is refused for every pool (azure_rules), MIG or not.
         aks_problems = []
-        if pool.os_sku == "AzureLinux":
-            aks_problems.append(Problem(path("osSku"), "AKS MIG pools do not support AzureLinux; allowed: Ubuntu, "
-                                                       "Ubuntu2204, Ubuntu2404"))
         if pool.autoscaling is not None:
             aks_problems.append(Problem(path("autoscaling"), "AKS MIG pools do not support the cluster autoscaler; "
                                                              "remove autoscaling and set count"))
@@ -357,11 +410,13 @@ def _sharing_problems(pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Pr
 
 
 def _label_problems(pool: GpuPoolConfig, path) -> list[Problem]:
-    return [
-        Problem(path("labels", key), f"'{key}' is managed by gpupools or the cloud; reserved prefixes: "
-                                     f"{', '.join(RESERVED_LABEL_PREFIXES)}")
-        for key in pool.labels if key.startswith(RESERVED_LABEL_PREFIXES)
-    ]
+    problems = []
+    for key in pool.labels:
+        domain = reserved_label_domain(key)
+        if domain is not None:
+            problems.append(Problem(path("labels", key), f"'{key}' is under {domain}/, a prefix reserved for "
+                                                         "Kubernetes, the cloud or gpupools; use your own, e.g. example.com/"))
+    return problems
 
 
 def _labels(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, mig: MigPlan | None,

@@ -1,0 +1,121 @@
+"""Rules only EKS imposes: names, region and network ids, AMI types, the driver, and how capacity is bought.
+
+Each refusal names its source in ``docs/sources.md``; those marked "ours" there are our judgment.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..catalog import InstanceSize
+from .errors import Problem, field_path
+from .models import GpuPoolConfig, StackConfig
+from .names import (
+    AWS_REGION, CAPACITY_RESERVATION_GROUP_ARN, CAPACITY_RESERVATION_ID, EKS_CLUSTER_NAME, EKS_NODE_GROUP_NAME,
+    POOL_NAME_MAX, SUBNET_ID, VPC_ID,
+)
+
+Path = Callable[..., str]
+
+DEFAULT_AMI_TYPE = "AL2023_x86_64_NVIDIA"
+AMI_TYPES = (DEFAULT_AMI_TYPE,)
+REFUSED_AMI_TYPES = {
+    "BOTTLEROCKET_x86_64_NVIDIA": "Bottlerocket runs its own NVIDIA device plugin and MIG handling, and gpupools would "
+                                  "install a second device plugin beside it; use AL2023_x86_64_NVIDIA",
+    "AL2023_x86_64_STANDARD": "it has no NVIDIA driver and the GPU Operator has no driver container for Amazon Linux; "
+                              "use AL2023_x86_64_NVIDIA (driver preinstalled)",
+    "AL2_x86_64_GPU": "Amazon Linux 2 EKS AMIs are no longer published for current Kubernetes versions; use AL2023_x86_64_NVIDIA",
+}
+# Instance families whose capacity is scarce enough that an on-demand request is likely to fail without a reservation.
+SCARCE_FAMILIES = ("p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-b200.")
+
+
+def cluster_problems(config: StackConfig) -> list[Problem]:
+    cluster, problems = config.cluster, []
+    path = lambda key: field_path("cluster", key)  # noqa: E731
+    if not EKS_CLUSTER_NAME.fullmatch(cluster.name):
+        problems.append(Problem(path("name"), f"'{cluster.name}' is not an EKS cluster name; allowed: 1..100 letters, "
+                                              "digits, '-' and '_', starting with a letter or digit"))
+    if not cluster.region:
+        problems.append(Problem(path("region"), "is required on aws (e.g. us-east-1)"))
+    elif not AWS_REGION.fullmatch(cluster.region):
+        problems.append(Problem(path("region"), f"'{cluster.region}' is not an AWS region; allowed: e.g. us-east-1"))
+    if not cluster.create:
+        problems.append(Problem(path("create"), "false is supported on azure only; on aws the GPU node groups need the "
+                                                "pulumi-eks cluster: use gpupools.aws.EksGpuNodeGroup in the stack that owns it"))
+    for key, value in (("resourceGroup", cluster.resource_group), ("location", cluster.location)):
+        if value:
+            problems.append(Problem(path(key), "is for azure; on aws use region"))
+    problems += subnet_problems(cluster.subnet_ids, path("subnetIds"))
+    if cluster.vpc_id is not None and not VPC_ID.fullmatch(cluster.vpc_id):
+        problems.append(Problem(path("vpcId"), f"'{cluster.vpc_id[:40]}' is not a VPC id; allowed: vpc- and 8 or 17 "
+                                               "lowercase hex digits"))
+    if cluster.subnet_ids and cluster.vpc_id is None:
+        problems.append(Problem(path("vpcId"), "is required with subnetIds: without it pulumi-eks puts the cluster "
+                                               "security group in the default VPC; set the VPC of those subnets"))
+    return problems
+
+
+def subnet_problems(subnet_ids: list[str], path: str) -> list[Problem]:
+    return [Problem(path, f"'{subnet[:40]}' is not a subnet id; allowed: subnet- and 8 or 17 lowercase hex digits")
+            for subnet in subnet_ids if not SUBNET_ID.fullmatch(subnet)]
+
+
+def software_problems(config: StackConfig) -> list[Problem]:
+    if config.gpu_software.driver != "operator":
+        return []
+    return [Problem(field_path("gpuSoftware", "driver"),
+                    "'operator' is refused on aws: the GPU Operator has no driver container for Amazon Linux; allowed: "
+                    f"preinstalled (the {DEFAULT_AMI_TYPE} AMI ships the driver)")]
+
+
+def pool_name_problem(index: int, name: str) -> Problem | None:
+    if EKS_NODE_GROUP_NAME.fullmatch(name):
+        return None
+    return Problem(field_path("gpuPools", index, "name"),
+                   f"'{name}' is not a valid pool name on aws; allowed: lowercase letters, digits and '-', starting and "
+                   f"ending with a letter or digit, at most {POOL_NAME_MAX} characters (it also names Kubernetes objects)")
+
+
+def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, path: Path,
+                  warnings: list[str]) -> list[Problem]:
+    problems = _ami_problems(pool, path) + subnet_problems(pool.subnet_ids, path("subnetIds"))
+    problems += _reservation_problems(config, pool, path)
+    if pool.efa and size.efa_interfaces == 0:
+        capable = "p4d, p4de, p5, p5e, p5en, p6-b200 and the larger g5, g6 and g6e sizes"
+        problems.append(Problem(path("efa"), f"{size.name} has no EFA interface; allowed on EFA-capable sizes ({capable})"))
+    if size.name.startswith(SCARCE_FAMILIES) and pool.capacity_reservation is None and pool.capacity_type != "SPOT":
+        warnings.append(f"pool {pool.name}: {size.name} capacity is scarce on demand; without capacityReservation "
+                        "(or capacityType SPOT) the node group may wait for instances")
+    return problems
+
+
+def _ami_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
+    ami = pool.ami_type
+    if ami is None or ami in AMI_TYPES:
+        return []
+    if ami in REFUSED_AMI_TYPES:
+        return [Problem(path("amiType"), f"'{ami}' is refused: {REFUSED_AMI_TYPES[ami]}")]
+    return [Problem(path("amiType"), f"'{ami}' is not a supported EKS AMI type for GPU pools; allowed: {', '.join(AMI_TYPES)}")]
+
+
+def _reservation_problems(config: StackConfig, pool: GpuPoolConfig, path: Path) -> list[Problem]:
+    problems = []
+    reservation = pool.capacity_reservation
+    if reservation is not None:
+        arn = CAPACITY_RESERVATION_GROUP_ARN.fullmatch(reservation)
+        if arn is None and not CAPACITY_RESERVATION_ID.fullmatch(reservation):
+            problems.append(Problem(path("capacityReservation"),
+                                    f"'{reservation[:80]}' is not a capacity reservation; allowed: cr- and 17 lowercase "
+                                    "hex digits, or arn:aws:resource-groups:<region>:<account>:group/<name>"))
+        elif arn is not None and config.cluster.region and arn.group("region") != config.cluster.region:
+            problems.append(Problem(path("capacityReservation"),
+                                    f"the reservation group is in {arn.group('region')} but the cluster is in "
+                                    f"{config.cluster.region}; a reservation is used only in its own region"))
+        if not pool.subnet_ids:
+            problems.append(Problem(path("subnetIds"), "is required with capacityReservation: a reservation lives in one "
+                                                       "availability zone, so pin the pool to subnets in that zone"))
+    if pool.capacity_type == "CAPACITY_BLOCK" and reservation is None:
+        problems.append(Problem(path("capacityReservation"), "is required with capacityType CAPACITY_BLOCK: a Capacity "
+                                                             "Block is used through its reservation id"))
+    return problems

@@ -1,0 +1,126 @@
+"""Rules only AKS imposes: names, OS SKUs, Spot, zones and capacity reservation groups.
+
+Each refusal names its source in ``docs/sources.md``; those marked "ours" there are our judgment.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ..catalog import InstanceSize
+from .errors import Problem, field_path
+from .models import GpuPoolConfig, StackConfig
+from .names import (
+    AKS_DNS_PREFIX, AKS_POOL_NAME, AZURE_CAPACITY_RESERVATION_GROUP_ID, AZURE_LOCATION, AZURE_RESOURCE_GROUP,
+)
+
+Path = Callable[..., str]
+
+DEFAULT_OS_SKU = "Ubuntu"
+# The osSKU values the pinned azure-native 3.29.0 containerservice.OSSKU enum offers for Linux GPU pools.
+OS_SKUS = ("Ubuntu", "Ubuntu2204", "AzureLinux", "AzureLinux3")
+REFUSED_OS_SKUS = {
+    "Ubuntu2404": "the pinned azure-native 3.29.0 OSSKU enum has no Ubuntu2404; use Ubuntu or Ubuntu2204",
+    "CBLMariner": "Azure Linux 2.0 (CBLMariner) is retired on AKS; use AzureLinux3",
+    "Windows2019": "the NVIDIA device plugin and GPU Operator need Linux nodes",
+    "Windows2022": "the NVIDIA device plugin and GPU Operator need Linux nodes",
+}
+AZURE_LINUX_SKUS = ("AzureLinux", "AzureLinux3")
+# GPUs whose AKS sizes (NC A100 v4, ND A100 v4, NC/ND H100 v5, ND H200 v5) we keep off Azure Linux.
+AZURE_LINUX_REFUSED_GPUS = frozenset({"A100-40GB", "A100-80GB", "H100-80GB", "H100-NVL-94GB", "H200-141GB"})
+SYSTEM_POOL_OS_SKU = "Ubuntu"  # the system pool AksCluster creates
+
+
+def os_sku(pool: GpuPoolConfig) -> str:
+    return pool.os_sku or DEFAULT_OS_SKU
+
+
+def cluster_problems(config: StackConfig) -> list[Problem]:
+    cluster, problems = config.cluster, []
+    path = lambda key: field_path("cluster", key)  # noqa: E731
+    if cluster.create and not AKS_DNS_PREFIX.fullmatch(cluster.name):
+        problems.append(Problem(path("name"), f"'{cluster.name}' cannot be the AKS dnsPrefix; allowed: 1..54 letters, "
+                                              "digits and hyphens, starting and ending with a letter or digit"))
+    if not cluster.resource_group:
+        problems.append(Problem(path("resourceGroup"), "is required on azure"))
+    elif not AZURE_RESOURCE_GROUP.fullmatch(cluster.resource_group):
+        problems.append(Problem(path("resourceGroup"), f"'{cluster.resource_group}' is not an Azure resource group name; "
+                                                       "allowed: 1..90 letters, digits, '_', '-', '.', '(' and ')', "
+                                                       "not ending in '.'"))
+    if cluster.create and not cluster.location:
+        problems.append(Problem(path("location"), "is required on azure when create is true"))
+    elif cluster.location and not AZURE_LOCATION.fullmatch(cluster.location):
+        problems.append(Problem(path("location"), f"'{cluster.location}' is not an Azure location name; allowed: its "
+                                                  "programmatic name, lowercase letters and digits, e.g. southcentralus"))
+    for key, value in (("region", cluster.region), ("vpcId", cluster.vpc_id), ("subnetIds", cluster.subnet_ids)):
+        if value:
+            problems.append(Problem(path(key), "is for aws; on azure use location (the cluster's network is AKS's)"))
+    return problems
+
+
+def pool_name_problem(index: int, name: str) -> Problem | None:
+    path = field_path("gpuPools", index, "name")
+    if not AKS_POOL_NAME.fullmatch(name):
+        return Problem(path, f"'{name}' is not a valid AKS pool name; allowed: lowercase letters and digits, "
+                             "starting with a letter, at most 12 characters")
+    if name == "system":
+        return Problem(path, "'system' is the name of the cluster's system pool")
+    return None
+
+
+def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, path: Path) -> list[Problem]:
+    return _os_problems(pool, size, path) + _capacity_problems(pool, path)
+
+
+def _os_problems(pool: GpuPoolConfig, size: InstanceSize, path: Path) -> list[Problem]:
+    sku = pool.os_sku
+    if sku is None:
+        return []
+    if sku in REFUSED_OS_SKUS:
+        return [Problem(path("osSku"), f"'{sku}' is refused: {REFUSED_OS_SKUS[sku]}; allowed: {', '.join(OS_SKUS)}")]
+    if sku not in OS_SKUS:
+        return [Problem(path("osSku"), f"'{sku}' is not an AKS OS SKU for GPU pools; allowed: {', '.join(OS_SKUS)}")]
+    if sku in AZURE_LINUX_SKUS and size.gpu.name in AZURE_LINUX_REFUSED_GPUS:
+        return [Problem(path("osSku"), f"'{sku}' on {size.name}: its {size.gpu.name} GPUs are not run on Azure Linux "
+                                       "(AKS MIG pools need Ubuntu; the same holds for these sizes without MIG); "
+                                       "allowed: Ubuntu, Ubuntu2204")]
+    return []
+
+
+def _capacity_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
+    problems = []
+    group = pool.capacity_reservation_group_id
+    if group is not None and not AZURE_CAPACITY_RESERVATION_GROUP_ID.fullmatch(group):
+        problems.append(Problem(path("capacityReservationGroupId"),
+                                f"'{group[:80]}' is not a capacity reservation group id; allowed: /subscriptions/<guid>/"
+                                "resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>"))
+    spot = pool.priority == "Spot"
+    if not spot:
+        for key, value in (("evictionPolicy", pool.eviction_policy), ("spotMaxPrice", pool.spot_max_price)):
+            if value is not None:
+                problems.append(Problem(path(key), "applies to Spot pools only; set priority: Spot or remove it"))
+    elif group is not None:
+        problems.append(Problem(path("capacityReservationGroupId"),
+                                "a Spot pool cannot use a capacity reservation group (reservations hold regular, "
+                                "pay-as-you-go capacity); remove one of priority: Spot and capacityReservationGroupId"))
+    return problems
+
+
+def stack_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[Problem]:
+    """With the GPU Operator, one OS SKU on every node of the cluster, the system pool included."""
+    if config.gpu_software.installer != "gpu-operator":
+        return []
+    skus = {index: os_sku(pool) for index, pool in pools.items()}
+    if config.cluster.create:
+        expected, why = SYSTEM_POOL_OS_SKU, f"the system pool runs {SYSTEM_POOL_OS_SKU}"
+    elif len(set(skus.values())) > 1:
+        expected = skus[min(skus)]
+        why = f"gpuPools[{min(skus)}] runs {expected}"
+    else:
+        return []
+    return [
+        Problem(field_path("gpuPools", index, "osSku"),
+                f"'{sku}' differs from the cluster's other nodes ({why}); the NVIDIA GPU Operator is not compatible "
+                f"with several OS versions in one AKS cluster; allowed: {expected}")
+        for index, sku in skus.items() if sku != expected
+    ]
