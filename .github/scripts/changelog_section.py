@@ -1,8 +1,8 @@
 """Print one version's section of CHANGELOG.md (Keep a Changelog format), for the GitHub release notes.
 
 Usage: changelog_section.py VERSION [CHANGELOG]. The section is everything under ``## [VERSION]`` up to
-the next ``## `` heading or the link definitions at the end. Exits 1 with a ``::error::`` line when the
-version has no section or the section is empty: a release without notes is a mistake.
+the next ``## `` heading or the link definitions at the end. Exits 1 with a ``::error::`` line on stderr
+when the version has no section or the section is empty: a release without notes is a mistake.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def main(argv: list[str]) -> int:
     body = section(path.read_text(encoding="utf-8"), version)
     if not body:
         state = "has no section" if body is None else "has an empty section"
-        print(f"::error file={path.name}::{path.name} {state} for version {version}")
+        print(f"::error file={path.name}::{path.name} {state} for version {version}", file=sys.stderr)
         return 1
     print(body)
     return 0

@@ -1,8 +1,8 @@
 """Refuse a release tag that does not name the version in components/gpupools/_version.py.
 
-Usage: check_tag_version.py TAG [VERSION_FILE]. On a match prints ``version=X.Y.Z`` (for $GITHUB_OUTPUT)
-and exits 0; otherwise prints a ``::error::`` line and exits 1. The version file is parsed, not
-imported, so the check runs before anything is installed.
+Usage: check_tag_version.py TAG [VERSION_FILE]. On a match prints ``version=X.Y.Z`` (for
+$GITHUB_OUTPUT) and exits 0; otherwise prints a ``::error::`` line on stderr and exits 1. The version
+file is parsed, not imported, so the check runs before anything is installed.
 """
 
 from __future__ import annotations
@@ -43,7 +43,8 @@ def main(argv: list[str]) -> int:
     version = declared_version(Path(argv[2]) if len(argv) == 3 else DEFAULT_VERSION_FILE)
     problem = tag_problem(tag, version)
     if problem:
-        print(f"::error title=Release refused::{problem}")
+        # stderr: stdout goes to $GITHUB_OUTPUT, where the annotation would be lost.
+        print(f"::error title=Release refused::{problem}", file=sys.stderr)
         return 1
     print(f"version={version}")
     return 0
