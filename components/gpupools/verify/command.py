@@ -1,0 +1,91 @@
+"""``gpupools verify``: after ``pulumi up``, proof that each pool's nodes advertise what the plan promised.
+
+Exit status: 0 every pool matches; 1 a mismatch (one line each); 2 bad config (``ConfigError``, printed by
+the CLI), an unreadable kubeconfig or an unreachable cluster (one ``error:`` line).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import Callable, Mapping
+
+from ..config import load_stack
+from ..config.loading import StackFile
+from .cluster import ClusterError, ClusterReader, observe, resolve_kubeconfig
+from .expected import device_plugin_target, expected_pools
+from .report import RENDERERS, VerifyReport, compare
+
+EXIT_OK = 0
+EXIT_MISMATCH = 1
+EXIT_CLUSTER_ERROR = 2
+# Seconds between polls while a MIG layout is applied: the MIG manager takes minutes, the API a few ms.
+DEFAULT_POLL_INTERVAL = 5.0
+
+
+def add_verify_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flags of ``verify`` beyond the CLI's shared ``--stack``/``--config`` and ``--json``/``--format``."""
+    parser.add_argument("--kubeconfig", metavar="PATH",
+                        help="kubeconfig of the cluster (default: $KUBECONFIG, else ~/.kube/config)")
+    parser.add_argument("--timeout", type=_seconds, default=0.0, metavar="SECONDS",
+                        help="wait up to this long while MIG layouts are applied or GPUs not yet advertised (default 0)")
+
+
+def run_verify(stack_file: StackFile, args: argparse.Namespace, *, poll_interval: float = DEFAULT_POLL_INTERVAL,
+               sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic,
+               environ: Mapping[str, str] = os.environ) -> int:
+    """Validate the stack (a ``ConfigError`` propagates), read the cluster, print the report, return the exit status."""
+    if poll_interval <= 0:
+        raise ValueError("poll_interval must be positive, or the wait would spin")
+    stack = load_stack(stack_file.config)
+    pools, target = expected_pools(stack), device_plugin_target(stack)
+    output_format = getattr(args, "format", None) or "text"
+    try:
+        reader = ClusterReader.from_kubeconfig(resolve_kubeconfig(getattr(args, "kubeconfig", None), environ))
+        version = reader.version()
+
+        def read() -> VerifyReport:
+            return compare(stack_file.stack, reader.server, version, pools, observe(reader, pools, target), target)
+
+        report = poll(read, getattr(args, "timeout", 0.0) or 0.0, poll_interval, sleep, clock,
+                      on_wait=None if output_format == "json" else _print_waiting)
+    except ClusterError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_CLUSTER_ERROR
+    print(RENDERERS[output_format](report))
+    return EXIT_OK if report.ok else EXIT_MISMATCH
+
+
+def poll(read: Callable[[], VerifyReport], timeout: float, interval: float, sleep: Callable[[float], None],
+         clock: Callable[[], float], on_wait: Callable[[VerifyReport, float], None] | None = None) -> VerifyReport:
+    """Read until everything matches, nothing is still settling, or ``timeout`` seconds have passed.
+
+    At most ``timeout / interval + 2`` reads: each wait sleeps a full interval or the time left.
+    """
+    deadline = clock() + timeout
+    while True:
+        report = read()
+        remaining = deadline - clock()
+        if report.ok or not report.in_progress or remaining <= 0:
+            return report
+        if on_wait is not None:
+            on_wait(report, remaining)
+        sleep(min(interval, remaining))
+
+
+def _print_waiting(report: VerifyReport, remaining: float) -> None:
+    settling = [mismatch for mismatch in report.mismatches if mismatch.in_progress]
+    more = f" (+{len(settling) - 1} more)" if len(settling) > 1 else ""
+    print(f"waiting, {remaining:.0f}s left: {settling[0]}{more}", file=sys.stderr)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
+    if not 0 <= value <= 24 * 3600:
+        raise argparse.ArgumentTypeError(f"{text} is outside 0..86400 seconds")
+    return value

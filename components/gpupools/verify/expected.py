@@ -1,0 +1,91 @@
+"""What a rolled-out stack should show on its nodes: per pool, the resources the plan promised and where to look.
+
+Pure: derived from the validated stack and the capacity rules, so ``verify`` checks the very numbers
+``check`` and ``plan`` printed. The device plugin's labels and names are the ones the real charts give
+its pods (device plugin chart 0.20.0 ``templates/_helpers.tpl``; GPU Operator v26.7.0
+``assets/state-device-plugin/0500_daemonset.yaml``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..capacity import stack_capacity
+from ..charts.refs import DEVICE_PLUGIN
+from ..config.rules import Stack
+from ..workloads import pool_node_selector
+
+# Set by the GPU Operator's MIG manager (mig-parted ``pkg/mig/reconfigure``): pending, rebooting, success, failed.
+MIG_CONFIG_STATE_LABEL = "nvidia.com/mig.config.state"
+MIG_STATE_SUCCESS = "success"
+MIG_STATE_FAILED = "failed"
+# The MIG manager is still working: worth waiting for. A missing label means it has not started yet.
+MIG_STATES_IN_PROGRESS = frozenset({"pending", "rebooting", None})
+
+# The GPU Operator creates its device plugin operand under this fixed name and pod label.
+OPERATOR_DEVICE_PLUGIN_DAEMONSET = "nvidia-device-plugin-daemonset"
+
+
+@dataclass(frozen=True)
+class DevicePluginTarget:
+    """The daemonset whose pod must be ready on every GPU node, and the pod labels that find it.
+
+    In the device plugin chart the GFD and MPS daemonsets share the pod labels, so pods are also matched
+    by their owning daemonset's name.
+    """
+
+    namespace: str
+    daemonset: str
+    pod_labels: dict[str, str]
+
+    @property
+    def label_selector(self) -> str:
+        return ",".join(f"{key}={value}" for key, value in sorted(self.pod_labels.items()))
+
+
+@dataclass(frozen=True)
+class PoolExpectation:
+    """One pool as planned: how to find its nodes and what each must advertise."""
+
+    pool: str
+    node_selector: dict[str, str]
+    nodes: int
+    per_node: dict[str, int]
+    # The GPU Operator's MIG manager applies the layout, so the node's MIG state label must say success.
+    mig_by_operator: bool
+
+    @property
+    def label_selector(self) -> str:
+        return ",".join(f"{key}={value}" for key, value in sorted(self.node_selector.items()))
+
+
+def expected_pools(stack: Stack) -> list[PoolExpectation]:
+    """Per pool, what the device plugin advertises per node (``PoolCapacity.per_node``)."""
+    strategy = stack.config.gpu_software.mig_strategy
+    capacity = {item.pool: item for item in stack_capacity(stack.pools, strategy)}
+    return [
+        PoolExpectation(
+            pool=pool.name,
+            node_selector=pool_node_selector(pool),
+            nodes=pool.nodes,
+            per_node=dict(capacity[pool.name].per_node),
+            mig_by_operator=bool(pool.mig and pool.mig.applied_by == "operator"),
+        )
+        for pool in stack.pools
+    ]
+
+
+def device_plugin_target(stack: Stack) -> DevicePluginTarget:
+    """Where the device plugin runs for this stack's installer.
+
+    The program installs each chart with the release name equal to the chart name, so the device plugin
+    chart's fullname, and its daemonset, is ``nvidia-device-plugin``.
+    """
+    software = stack.config.gpu_software
+    namespace = software.resolved_namespace
+    if software.installer == "gpu-operator":
+        return DevicePluginTarget(namespace, OPERATOR_DEVICE_PLUGIN_DAEMONSET, {"app": OPERATOR_DEVICE_PLUGIN_DAEMONSET})
+    release = DEVICE_PLUGIN.name
+    return DevicePluginTarget(namespace, release, {
+        "app.kubernetes.io/name": DEVICE_PLUGIN.name, "app.kubernetes.io/instance": release,
+    })
