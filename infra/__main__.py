@@ -7,13 +7,14 @@ Only wiring lives here: every decision (sizes, MIG plans, labels, chart values, 
 import pulumi
 
 from gpupools.config import ConfigError, load_stack
-from stack_config import read_pulumi_config
+from stack_config import read_pulumi_config, secret_config_values
 
 try:
     stack = load_stack(read_pulumi_config())
 except ConfigError as error:
-    # One line per problem, before any resource is registered; nothing existing is touched.
-    raise pulumi.RunError(f"invalid gpupools config:\n{error}") from None
+    # One line per problem, before any resource is registered; nothing existing is touched. Secret
+    # values (pulumi config set --secret) never reach the console or CI logs, even when they are wrong.
+    raise pulumi.RunError(f"invalid gpupools config:\n{error.redacted(secret_config_values())}") from None
 
 if stack.cloud == "azure":
     import aks as cloud

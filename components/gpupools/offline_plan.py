@@ -11,12 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .capacity import PoolCapacity, stack_capacity
 from .charts.values import chart_values
 from .config import ConfigError, Problem, load_stack
-from .config.loading import StackFile, find_project_root
+from .config.errors import NAMESPACE
+from .config.loading import StackFile, find_project_root, read_yaml_file
 from .scheduling import Placement, placements
 
 SOURCE_PROJECT = Path(__file__).resolve().parents[2]  # the repository, for an editable install
@@ -74,13 +73,29 @@ def program_location(stack_path: Path) -> tuple[str, Path]:
     for root in (find_project_root(stack_path.resolve().parent), SOURCE_PROJECT):
         project_file = root / "Pulumi.yaml"
         if project_file.is_file():
-            project = yaml.safe_load(project_file.read_text()) or {}
-            main = project.get("main", ".")
+            project = read_yaml_file(project_file)
+            project = project if isinstance(project, dict) else {}
+            main, name = project.get("main", "."), project.get("name", root.name)
+            if not isinstance(main, str) or not isinstance(name, str):
+                raise ConfigError([Problem(str(project_file), "has a 'name' or 'main' that is not a string")])
             if (root / main / "__main__.py").is_file():
-                return project.get("name", root.name), root / main
+                return name, root / main
     raise ConfigError([Problem(str(stack_path), "no Pulumi project with a Python program found beside this stack file")])
 
 
 def pulumi_config_values(config: dict[str, Any]) -> dict[str, str]:
-    """Config as the Pulumi CLI hands it to a program: strings as they are, everything else as JSON text."""
-    return {key: value if isinstance(value, str) else json.dumps(value) for key, value in config.items()}
+    """Config as the Pulumi CLI hands it to a program: strings as they are, everything else as JSON text.
+
+    Only ``gpupools:`` values (already validated) are passed whole. Other namespaces belong to providers
+    that do not run offline: their plain scalars pass as text (``azure-native:location``, ``aws:region``)
+    and their objects and lists are left out, so nothing this program does not own is serialised.
+    """
+    values: dict[str, str] = {}
+    for key, value in config.items():
+        if key.startswith(f"{NAMESPACE}:") or ":" not in key:
+            values[key] = value if isinstance(value, str) else json.dumps(value)
+        elif isinstance(value, str):
+            values[key] = value
+        elif isinstance(value, (bool, int, float)):
+            values[key] = json.dumps(value)  # the text Pulumi gives a program for an unquoted YAML scalar
+    return values

@@ -1,22 +1,40 @@
-"""The ``gpupools`` command: ``check`` validates a stack and shows its GPU capacity; ``plan`` shows what it would create."""
+"""The ``gpupools`` command: ``check`` validates a stack and shows its GPU capacity; ``plan`` shows what it would create.
+
+Whatever it is given, it answers with output and status 0, or with one ``error:`` line per problem and
+status 2 (bad input) or 1 (a failure of gpupools itself): never a traceback, and never an error from a
+reader that closed the pipe early (``gpupools plan --json | head``).
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from pathlib import Path
-from typing import Sequence
+from typing import NoReturn, Sequence
 
 from .._version import __version__
 from ..config import ConfigError, read_stack_file, stack_file_path
+from ..config.errors import shown
 from ..config.loading import StackFile
 
+EXIT_INTERNAL = 1
 EXIT_BAD_CONFIG = 2
+EXIT_INTERRUPTED = 130
+DEBUG_VARIABLE = "GPUPOOLS_DEBUG"  # set to 1 to let unexpected exceptions raise with their traceback
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
+    try:
+        status = _run(argv)
+        sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
+        return status
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_INTERNAL
+
+
+def _run(argv: Sequence[str] | None) -> int:
+    args = _parser().parse_args(argv)
     try:
         stack_file = _stack_file(args)
         if args.command == "check":
@@ -28,12 +46,41 @@ def main(argv: Sequence[str] | None = None) -> int:
         for problem in error.problems:
             print(f"error: {problem}", file=sys.stderr)
         return EXIT_BAD_CONFIG
+    except (BrokenPipeError, SystemExit):
+        raise
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as error:  # noqa: BLE001 one line instead of a traceback; GPUPOOLS_DEBUG=1 shows it
+        if os.environ.get(DEBUG_VARIABLE):
+            raise
+        print(f"error: internal error: {type(error).__name__}: {shown(str(error).strip() or '-')} "
+              f"(a gpupools bug; rerun with {DEBUG_VARIABLE}=1 for the traceback and report it)", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+def _silence_stdout() -> None:
+    """The reader went away: point stdout at /dev/null so the final flush at exit does not complain again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # in-process callers may have replaced stdout
+        pass
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors as one ``error:`` line like every other problem."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"error: {shown(message)} (see {self.prog} --help)", file=sys.stderr)
+        raise SystemExit(EXIT_BAD_CONFIG)
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gpupools", description=__doc__)
+    parser = _Parser(prog="gpupools", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"gpupools {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, help_text in (
         ("check", "validate a stack's config and print the GPU resources each pool yields"),
         ("plan", "run the infra program offline under Pulumi mocks and print what the stack would create"),
@@ -41,7 +88,7 @@ def _parser() -> argparse.ArgumentParser:
         command = commands.add_parser(name, help=help_text)
         source = command.add_mutually_exclusive_group(required=True)
         source.add_argument("--stack", help="stack name: reads Pulumi.<stack>.yaml from the project root")
-        source.add_argument("--config", type=Path, metavar="PATH", help="path to a Pulumi.<stack>.yaml file")
+        source.add_argument("--config", metavar="PATH", help="path to a Pulumi.<stack>.yaml file")
         output = command.add_mutually_exclusive_group()
         output.add_argument("--json", dest="format", action="store_const", const="json", help="print JSON")
         output.add_argument("--format", choices=("text", "json", "markdown"), default="text")
@@ -49,6 +96,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _stack_file(args: argparse.Namespace) -> StackFile:
-    if args.stack:
+    if args.stack is not None:
         return read_stack_file(stack_file_path(args.stack), args.stack)
     return read_stack_file(args.config)

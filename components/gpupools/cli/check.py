@@ -6,8 +6,14 @@ import json
 
 from ..capacity import stack_capacity
 from ..config import load_stack
+from ..config.errors import terminal_safe
 from ..config.loading import StackFile
 from .render import capacity_lines, markdown_capacity
+
+
+def print_lines(lines: list[str]) -> None:
+    """Text output, one line per line: whatever a value holds (ESC, CR, U+202E) is shown escaped."""
+    print("\n".join(terminal_safe(line) for line in "\n".join(lines).split("\n")))
 
 
 def run_check(stack_file: StackFile, output_format: str) -> int:
@@ -19,9 +25,8 @@ def run_check(stack_file: StackFile, output_format: str) -> int:
             "capacity": [pool.to_json() for pool in capacity], "warnings": stack.warnings,
         }, indent=2))
     elif output_format == "markdown":
-        print(f"### Stack `{stack_file.stack}` ({stack.cloud}): config valid\n")
-        print("\n".join(markdown_capacity(capacity, stack.warnings)))
+        print_lines([f"### Stack `{stack_file.stack}` ({stack.cloud}): config valid", ""]
+                    + markdown_capacity(capacity, stack.warnings))
     else:
-        print(f"stack {stack_file.stack} ({stack.cloud}): config valid")
-        print("\n".join(capacity_lines(capacity, stack.warnings)))
+        print_lines([f"stack {stack_file.stack} ({stack.cloud}): config valid"] + capacity_lines(capacity, stack.warnings))
     return 0

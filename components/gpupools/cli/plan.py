@@ -7,6 +7,7 @@ from typing import Any
 
 from ..offline_plan import Plan, plan_stack
 from ..config.loading import StackFile
+from .check import print_lines
 from .render import capacity_lines, markdown_capacity, placement_lines
 
 # The inputs worth reading per resource type; JSON output keeps them all.
@@ -34,9 +35,9 @@ def run_plan(stack_file: StackFile, output_format: str) -> int:
     if output_format == "json":
         print(json.dumps(plan.to_json(), indent=2))
     elif output_format == "markdown":
-        print("\n".join(markdown_plan(plan)))
+        print_lines(markdown_plan(plan))
     else:
-        print("\n".join(text_plan(plan)))
+        print_lines(text_plan(plan))
     return 0
 
 

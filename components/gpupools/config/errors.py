@@ -1,10 +1,57 @@
-"""One error type for every bad input, carrying one line per problem so users fix them all in one pass."""
+"""One error type for every bad input, carrying one line per problem so users fix them all in one pass.
+
+Problems echo what the user wrote, so rendering is where hostile text is defused, once for every
+message: characters that could repaint a terminal (ESC, carriage return, bidi overrides, other
+non-printables) are shown escaped, long quoted values and long lines are cut with their full length
+given, and ``ConfigError.redacted`` replaces secret values before anything is printed.
+"""
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import dataclass
+from typing import Any, Iterable
 
 NAMESPACE = "gpupools"
+SECRET_PLACEHOLDER = "[secret]"
+
+MAX_VALUE_CHARS = 80  # a quoted value longer than this is cut
+MAX_FIELD_CHARS = 160
+MAX_LINE_CHARS = 1000
+
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+# A quoted value as repr() or f"'{value}'" writes it: a quote not inside a word, up to the matching one.
+_QUOTED = re.compile(r"""(?<!\w)(?:'((?:[^'\\]|\\.){%d,})'|"((?:[^"\\]|\\.){%d,})")(?!\w)""" % ((MAX_VALUE_CHARS + 1,) * 2))
+
+
+def terminal_safe(text: str) -> str:
+    """``text`` with every non-printable character (ESC, CR, U+202E, ...) written as its escape, on one line."""
+    if text.isprintable():
+        return text
+    return "".join(char if char.isprintable() else _escape(char) for char in text)
+
+
+def _escape(char: str) -> str:
+    if char in _ESCAPES:
+        return _ESCAPES[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else (f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
+
+
+def _cut_quoted(match: re.Match[str]) -> str:
+    quote = match.group(0)[0]
+    inner = match.group(1) if match.group(1) is not None else match.group(2)
+    return f"{quote}{inner[:MAX_VALUE_CHARS]}...{quote} ({len(inner)} characters)"
+
+
+def shown(text: str) -> str:
+    """A message as it may be printed: escaped, quoted values cut at 80 characters, the line at 1000."""
+    return _cut(_QUOTED.sub(_cut_quoted, terminal_safe(text)), MAX_LINE_CHARS)
 
 
 @dataclass(frozen=True, order=True)
@@ -15,8 +62,8 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        # One line per problem, whatever the user put in a key.
-        return f"{self.field}: {self.message}".replace("\n", "\\n")
+        # One safe line per problem, whatever the user put in a key or a value.
+        return f"{_cut(terminal_safe(self.field), MAX_FIELD_CHARS)}: {shown(self.message)}"
 
 
 class ConfigError(ValueError):
@@ -25,6 +72,43 @@ class ConfigError(ValueError):
     def __init__(self, problems: list[Problem]):
         self.problems = sorted(set(problems), key=lambda p: (p.field, p.message))
         super().__init__("\n".join(str(p) for p in self.problems))
+
+    def redacted(self, secret_values: Iterable[Any]) -> ConfigError:
+        """The same problems with every secret's text (and each string inside a secret object) as ``[secret]``."""
+        texts = sorted({form for value in secret_values for text in _secret_texts(value) for form in _spellings(text)},
+                       key=len, reverse=True)
+        if not texts:
+            return self
+        pattern = re.compile("|".join(re.escape(text) for text in texts))
+
+        def hide(text: str) -> str:
+            return pattern.sub(SECRET_PLACEHOLDER, text)
+
+        return ConfigError([Problem(hide(p.field), hide(p.message)) for p in self.problems])
+
+
+def _secret_texts(value: Any) -> list[str]:
+    """The texts a secret could show up as: itself, and for JSON objects (Pulumi's form) every string and number in it."""
+    if isinstance(value, str):
+        texts = [value]
+        if value[:1] in "{[":
+            try:
+                texts += _secret_texts(json.loads(value))
+            except ValueError:
+                pass
+        return [text for text in texts if text]
+    if isinstance(value, dict):
+        return [text for item in value.values() for text in _secret_texts(item)]
+    if isinstance(value, list):
+        return [text for item in value for text in _secret_texts(item)]
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return [str(value)] if len(str(value)) >= 4 else []  # short numbers are counts and indexes, not secrets
+    return []
+
+
+def _spellings(text: str) -> set[str]:
+    """``text`` as it may appear in a message: raw, inside repr() quotes, JSON-escaped, terminal-escaped."""
+    return {text, repr(text)[1:-1], json.dumps(text)[1:-1], terminal_safe(text)} - {""}
 
 
 def field_path(*parts: str | int) -> str:

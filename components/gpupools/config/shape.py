@@ -50,7 +50,9 @@ def strip_namespace(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Proble
     if not isinstance(raw, Mapping):
         return values, [Problem(f"{NAMESPACE}:", f"config must be a mapping, got {type(raw).__name__}")]
     for key, value in raw.items():
-        key = str(key)
+        if not isinstance(key, str):  # never silently stringified: 1, None and True are not key names
+            problems.append(Problem(f"{NAMESPACE}:", f"has the key {key!r}, which is not a string"))
+            continue
         namespace, colon, name = key.partition(":")
         if not colon:
             values[key] = value
@@ -99,7 +101,8 @@ _UNION_FIELDS = frozenset({"layout"})
 
 
 def _short(value: Any) -> bool:
-    return not isinstance(value, (dict, list)) and len(repr(value)) <= 80
+    """Scalars are echoed (long ones are cut where the problem is printed); whole sections are not."""
+    return not isinstance(value, (dict, list))
 
 
 def _allowed_keys(loc: list[str | int]) -> list[str]:

@@ -211,7 +211,8 @@ def dump_resources(run: ProgramRun) -> list[dict[str, Any]]:
     """JSON-ready ``{type, name, parent, inputs}`` per resource, for snapshots and reading.
 
     Resources come in tree order (each parent before its children, siblings by type and name) so the
-    dump is stable however the monitor's threads interleaved. ``parent`` is the parent's logical name
+    dump is stable however the monitor's threads interleaved, and keys inside inputs and options are
+    sorted, so the same program dumps byte-identical JSON run after run. ``parent`` is the parent's logical name
     (None under the stack); whole floats become ints. ``options`` (replaceOnChanges, deleteBeforeReplace,
     ignoreChanges, protect, dependencies, providers, ...) is there only when the resource set any.
     """
@@ -234,10 +235,14 @@ def dump_resources(run: ProgramRun) -> list[dict[str, Any]]:
 
 
 def _plain(value: Any) -> Any:
+    """JSON-ready and canonical: whole floats as ints, mapping keys sorted (lists keep their order).
+
+    Inputs reach the mocks through protobuf ``Struct`` maps, whose key order changes from run to run.
+    """
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
+        return {key: _plain(value[key]) for key in sorted(value)}
     if isinstance(value, list):
         return [_plain(item) for item in value]
     return value
