@@ -39,6 +39,13 @@ def _pool_args(stack: Stack, pool: ResolvedPool, cluster: AksCluster) -> dict:
         "max_count": autoscaling.max_count if autoscaling else None,
         "os_disk_size_gb": pool.config.disk_size_gb,
         "node_labels": pool.labels,
+        # Only our taints: AKS adds its own (the Spot taint) itself, as pool.cloud_taints records.
         "node_taints": [str(taint) for taint in pool.taints],
+        "max_pods": pool.max_pods,
+        "availability_zones": list(pool.config.availability_zones),
+        "capacity_reservation_group_id": pool.config.capacity_reservation_group_id,
+        "scale_set_priority": pool.config.priority,
+        "scale_set_eviction_policy": pool.config.eviction_policy,
+        "spot_max_price": pool.config.spot_max_price,
         "tags": stack.config.tags,
     }

@@ -7,8 +7,6 @@ from gpupools.aws import EksCluster, EksGpuNodeGroup
 from gpupools.config import Stack
 from gpupools.pools import ResolvedPool
 
-OPERATOR_DRIVER_AMI = "AL2023_x86_64_STANDARD"
-
 
 def build(stack: Stack) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
     cluster_config = stack.config.cluster
@@ -22,6 +20,8 @@ def build(stack: Stack) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
         "system_node_size": system.size if system else None,
         "system_node_count": system.count if system else None,
         "subnet_ids": cluster_config.subnet_ids,
+        # pulumi-eks creates the cluster's security groups in this VPC (the default VPC without it).
+        "vpc_id": cluster_config.vpc_id if cluster_config.subnet_ids else None,
         "tags": stack.config.tags,
     }, region)
     groups = [EksGpuNodeGroup(pool.name, _group_args(stack, pool, cluster), region) for pool in stack.pools]
@@ -30,7 +30,6 @@ def build(stack: Stack) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
 
 def _group_args(stack: Stack, pool: ResolvedPool, cluster: EksCluster) -> dict:
     autoscaling = pool.config.autoscaling
-    default_ami = OPERATOR_DRIVER_AMI if stack.config.gpu_software.driver == "operator" else None
     return {
         "cluster": cluster.cluster,
         "node_role": cluster.node_role,  # one node role for the cluster, as its access entry already allows it
@@ -39,10 +38,14 @@ def _group_args(stack: Stack, pool: ResolvedPool, cluster: EksCluster) -> dict:
         "desired_size": pool.nodes,
         "min_size": autoscaling.min_count if autoscaling else None,
         "max_size": autoscaling.max_count if autoscaling else None,
-        "ami_type": pool.config.ami_type or default_ami,
+        "ami_type": pool.config.ami_type,  # the driver comes with the AMI: config refuses driver: operator on EKS
         "disk_size_gb": pool.config.disk_size_gb,
         "labels": pool.labels,
         "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in pool.taints],
-        "subnet_ids": stack.config.cluster.subnet_ids or None,
+        "subnet_ids": pool.config.subnet_ids or stack.config.cluster.subnet_ids or None,
+        "capacity_type": pool.config.capacity_type,
+        "capacity_reservation": pool.config.capacity_reservation,
+        "efa": pool.config.efa,
+        "efa_interfaces": pool.size.efa_interfaces if pool.config.efa else None,
         "tags": stack.config.tags,
     }

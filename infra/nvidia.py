@@ -6,25 +6,24 @@ import pulumi_kubernetes as k8s
 from gpupools.capacity import advertised_resources
 from gpupools.charts.values import chart_values
 from gpupools.config import Stack
+from gpupools.config.names import CLUSTER_NAMESPACES
 from gpupools.kubernetes import GpuSmokeTest, NvidiaDevicePlugin, NvidiaGpuOperator
 from gpupools.pools import GPU_TAINT_KEY
-from gpupools.scheduling import placement_problems
 from gpupools.workloads import pool_node_selector
 
 CHART_COMPONENTS = {"device-plugin": NvidiaDevicePlugin, "gpu-operator": NvidiaGpuOperator}
 
 
 def install(stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource]) -> pulumi.ComponentResource:
+    # The daemonset placement check already ran in load_stack, before any resource was registered.
     software = stack.config.gpu_software
-    values = chart_values(stack)
-    problems = placement_problems(stack, values)
-    if problems:
-        # A pool no device plugin reaches would advertise nothing: stop before creating anything.
-        raise pulumi.RunError("NVIDIA daemonsets would be misplaced:\n" + "\n".join(problems))
+    namespace = software.resolved_namespace
     return CHART_COMPONENTS[software.installer](software.installer, {
         "version": software.resolved_version,
-        "namespace": software.resolved_namespace,
-        "values": values,
+        "namespace": namespace,
+        "values": chart_values(stack),
+        # kube-system and the like exist already; a Namespace resource for them would delete them on destroy.
+        "create_namespace": namespace not in CLUSTER_NAMESPACES,
     }, pulumi.ResourceOptions(providers=[provider], depends_on=pools))
 
 

@@ -89,6 +89,8 @@ def test_aks_pool_profile_change_is_a_replacement(aks_pools):
         # AKS fixes the MIG profile at creation: a change must delete and recreate the pool, in that order.
         assert "gpuInstanceProfile" in options["replaceOnChanges"]
         assert "vmSize" in options["replaceOnChanges"]
+        # AKS migrates the OS SKU in place (`az aks nodepool update --os-sku`): no replacement for it.
+        assert "osSKU" not in options["replaceOnChanges"]
         assert options["deleteBeforeReplace"] is True
         assert "protect" not in options and "ignoreChanges" not in options
 
@@ -214,7 +216,7 @@ def eks_run():
                                  "instance_type": "p4d.24xlarge", "desired_size": 2, "min_size": 0, "max_size": 4,
                                  "labels": {"nvidia.com/mig.config": "all-balanced"}, "taints": [taint]})
         EksGpuNodeGroup("idle", {"cluster": cluster.cluster, "node_group_name": "idle", "instance_type": "g5.xlarge",
-                                 "desired_size": 0, "ami_type": "BOTTLEROCKET_x86_64_NVIDIA"})
+                                 "desired_size": 0, "disk_size_gb": 100})
         pulumi.export("kubeconfig", cluster.kubeconfig)
 
     return _run(program, stack="eks")
@@ -267,9 +269,12 @@ def test_eks_gpu_node_group_inputs(eks_run):
     assert "nodeRoleArn" not in inputs  # exclusive with nodeRole
 
 
-def test_eks_scaled_to_zero_and_bottlerocket(eks_run):
+def test_eks_scaled_to_zero_without_launch_template(eks_run):
     inputs = _named(eks_run, "idle-ng").inputs
-    assert inputs["amiType"] == "BOTTLEROCKET_x86_64_NVIDIA"
+    assert inputs["amiType"] == "AL2023_x86_64_NVIDIA"
+    # No reservation, Capacity Block or EFA: EKS's own launch template, and the disk on the node group.
+    assert inputs["diskSize"] == 100 and "launchTemplate" not in inputs and "capacityType" not in inputs
+    assert not [r for r in eks_run.resources if r.type == "aws:ec2/launchTemplate:LaunchTemplate"]
     # EKS requires maxSize >= 1 even for an empty node group.
     assert inputs["scalingConfig"] == {"desiredSize": 0, "minSize": 0, "maxSize": 1}
     assert inputs["instanceTypes"] == ["g5.xlarge"] and inputs["labels"] == {} and inputs["taints"] == []

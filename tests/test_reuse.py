@@ -65,7 +65,8 @@ def test_example_rejects_a_profile_the_vm_lacks_before_creating_anything() -> No
 
 def test_example_requirements_install_the_library_like_a_user() -> None:
     lines = [line.strip() for line in (EXAMPLE / "requirements.txt").read_text().splitlines()]
-    assert "-e ../.." in lines
+    # Like a user outside this repository: the library (with its Azure extra) from git, not a relative path.
+    assert any(line.startswith("gpupools[azure] @ git+https://") for line in lines)
 
 
 # --- component package for other languages ---------------------------------------------------------------
@@ -79,14 +80,20 @@ def schema() -> dict[str, Any]:
 
 EXPECTED_COMPONENTS = {
     "AksCluster": ({"name": "string", "resourceGroupName": "string", "location": "string", "create": "boolean",
-                    "systemPoolCount": "integer"}, {"clusterName": "string", "kubeconfig": "string"}),
+                    "systemPoolCount": "integer", "systemPoolMaxPods": "integer", "podCidr": "string"},
+                   {"clusterName": "string", "kubeconfig": "string"}),
     "AksGpuPool": ({"clusterName": "string", "vmSize": "string", "count": "integer", "gpuInstanceProfile": "string",
-                    "nodeLabels": "object", "nodeTaints": "array"}, {"poolName": "string", "vmSize": "string"}),
-    "EksCluster": ({"name": "string", "systemNodeCount": "integer", "subnetIds": "array"},
+                    "nodeLabels": "object", "nodeTaints": "array", "maxPods": "integer", "availabilityZones": "array",
+                    "capacityReservationGroupId": "string", "scaleSetPriority": "string",
+                    "scaleSetEvictionPolicy": "string", "spotMaxPrice": "number"},
+                   {"poolName": "string", "vmSize": "string"}),
+    "EksCluster": ({"name": "string", "systemNodeCount": "integer", "subnetIds": "array", "vpcId": "string"},
                    {"clusterName": "string", "kubeconfig": "string"}),
     "EksGpuNodeGroup": ({"nodeGroupName": "string", "instanceType": "string", "desiredSize": "integer",
-                         "taints": "array"}, {"nodeGroupName": "string"}),
-    "NvidiaDevicePlugin": ({"version": "string", "namespace": "string", "values": "object"},
+                         "taints": "array", "capacityType": "string", "capacityReservation": "string",
+                         "efa": "boolean", "efaInterfaces": "integer"}, {"nodeGroupName": "string"}),
+    "NvidiaDevicePlugin": ({"version": "string", "namespace": "string", "values": "object",
+                            "createNamespace": "boolean"},
                            {"releaseName": "string", "chartVersion": "string", "namespace": "string"}),
     "NvidiaGpuOperator": ({"version": "string", "namespace": "string", "values": "object"},
                           {"chartVersion": "string"}),
@@ -121,6 +128,7 @@ def test_plugin_manifest_and_host_name_the_package() -> None:
     import yaml
 
     manifest = yaml.safe_load((REPO / "provider" / "PulumiPlugin.yaml").read_text())
-    assert manifest["runtime"]["name"] == "python"
+    runtime = manifest["runtime"]
+    assert (runtime if isinstance(runtime, str) else runtime["name"]) == "python"
     host = (REPO / "provider" / "__main__.py").read_text()
     assert "component_provider_host" in host and "COMPONENTS" in host

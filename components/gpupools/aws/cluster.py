@@ -13,6 +13,7 @@ import pulumi_aws as aws
 import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
+from ..component_args import EksClusterArgsModel, check_args
 from .node_role import node_role
 
 TYPE_TOKEN = "gpupools:index:EksCluster"
@@ -33,6 +34,8 @@ class EksClusterArgs(TypedDict):
     """Nodes in the system node group (default 2)."""
     subnet_ids: NotRequired[list[str]]
     """Subnets for the cluster and node groups (default: the default VPC's)."""
+    vpc_id: NotRequired[str]
+    """The VPC of subnet_ids, where pulumi-eks creates the cluster and node security groups (needs subnet_ids)."""
     tags: NotRequired[dict[str, str]]
     """AWS tags."""
 
@@ -46,6 +49,7 @@ class EksCluster(pulumi.ComponentResource):
     """Kubeconfig (secret)."""
 
     def __init__(self, name: str, args: EksClusterArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        check_args(EksClusterArgsModel, "EksCluster", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
         tags = args.get("tags") or {}
@@ -61,6 +65,7 @@ class EksCluster(pulumi.ComponentResource):
                 create_oidc_provider=True,
                 authentication_mode=eks.AuthenticationMode.API,
                 instance_roles=[self.node_role],
+                vpc_id=args.get("vpc_id"),
                 subnet_ids=subnets,
                 tags=tags,
                 opts=child,

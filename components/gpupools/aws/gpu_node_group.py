@@ -1,7 +1,8 @@
 """An EKS managed node group of GPU instances on an NVIDIA AMI, tainted for GPU workloads.
 
 Where the GPU Operator lays out MIG, the node group carries ``nvidia.com/mig.config=<layout>`` from
-creation so the MIG manager partitions each node before any workload can land on it.
+creation so the MIG manager partitions each node before any workload can land on it. Reservations,
+Capacity Blocks and EFA go through a launch template (``launch_template.py``), a child of the component.
 """
 
 
@@ -11,10 +12,12 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_eks as eks
 
+from ..component_args import EksGpuNodeGroupArgsModel, check_args
+from ..config.aws_rules import DEFAULT_AMI_TYPE
+from .launch_template import LaunchTemplateSpec, gpu_launch_template
 from .node_role import node_role
 
 TYPE_TOKEN = "gpupools:index:EksGpuNodeGroup"
-DEFAULT_AMI_TYPE = "AL2023_x86_64_NVIDIA"
 # EKS spells Kubernetes taint effects in upper snake case.
 EKS_TAINT_EFFECTS = {"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}
 
@@ -56,7 +59,15 @@ class EksGpuNodeGroupArgs(TypedDict):
     taints: NotRequired[list[TaintArgs]]
     """Kubernetes taints of the nodes."""
     subnet_ids: NotRequired[list[str]]
-    """Subnets of the node group (default: the cluster's)."""
+    """Subnets of the node group (default: the cluster's); one Availability Zone's for a Capacity Block or EFA."""
+    capacity_type: NotRequired[str]
+    """ON_DEMAND (EKS default), SPOT or CAPACITY_BLOCK (needs capacity_reservation, the block's cr- id)."""
+    capacity_reservation: NotRequired[str]
+    """An On-Demand Capacity Reservation id (cr-...) or a capacity reservation resource group ARN to launch into."""
+    efa: NotRequired[bool]
+    """Elastic Fabric Adapter: a cluster placement group and one EFA interface per network card."""
+    efa_interfaces: NotRequired[int]
+    """EFA interfaces per node (the instance type's maximum, e.g. 4 on p4d.24xlarge, 32 on p5.48xlarge); with efa."""
     tags: NotRequired[dict[str, str]]
     """AWS tags."""
 
@@ -68,18 +79,32 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
     """Name of the EKS node group."""
 
     def __init__(self, name: str, args: EksGpuNodeGroupArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        check_args(EksGpuNodeGroupArgsModel, "EksGpuNodeGroup", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         tags = args.get("tags") or {}
         role = args.get("node_role") or node_role(f"{name}-nodes", self, tags)
         desired = args["desired_size"]
+        ami_type = args.get("ami_type") or DEFAULT_AMI_TYPE
+        spec = LaunchTemplateSpec(
+            instance_type=args["instance_type"], ami_type=ami_type, capacity_type=args.get("capacity_type"),
+            capacity_reservation=args.get("capacity_reservation"), disk_size_gb=args.get("disk_size_gb"),
+            efa_interfaces=(args.get("efa_interfaces") or 1) if args.get("efa") else 0,
+        )
+        template = gpu_launch_template(name, spec, args["cluster"], self, tags) if spec.needed else None
         group = eks.ManagedNodeGroup(
             f"{name}-ng",
             cluster=args["cluster"],
             node_group_name=args["node_group_name"],
             node_role=role,
-            instance_types=[args["instance_type"]],
-            ami_type=args.get("ami_type") or DEFAULT_AMI_TYPE,
-            disk_size=args.get("disk_size_gb"),
+            # EKS refuses an instance type in both places; a Capacity Block's template carries it.
+            instance_types=None if spec.capacity_block else [args["instance_type"]],
+            capacity_type=args.get("capacity_type"),
+            ami_type=ami_type,
+            # With a launch template EKS refuses diskSize: the template's block device mapping has it.
+            disk_size=None if template else args.get("disk_size_gb"),
+            launch_template=aws.eks.NodeGroupLaunchTemplateArgs(
+                id=template.id, version=template.latest_version.apply(str),
+            ) if template else None,
             scaling_config=aws.eks.NodeGroupScalingConfigArgs(
                 desired_size=desired,
                 min_size=_or(args.get("min_size"), desired),

@@ -12,9 +12,17 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_azure_native import containerservice, resources
 
+from ..component_args import AksClusterArgsModel, check_args
 from .aliases import without_sdk_aliases
 
 TYPE_TOKEN = "gpupools:index:AksCluster"
+DEFAULT_SYSTEM_POOL_SIZE = "Standard_D4s_v5"
+DEFAULT_SYSTEM_POOL_COUNT = 2
+# Pods per system node; with Azure CNI Overlay pod IPs come from the pod CIDR, not the VNet, so this costs no
+# subnet addresses (AKS: Azure CNI Overlay allows up to 250).
+DEFAULT_SYSTEM_POOL_MAX_PODS = 110
+# AKS's own default pod CIDR for Azure CNI Overlay (learn.microsoft.com/azure/aks/azure-cni-overlay).
+DEFAULT_POD_CIDR = "10.244.0.0/16"
 
 
 class AksClusterArgs(TypedDict):
@@ -34,6 +42,10 @@ class AksClusterArgs(TypedDict):
     """VM size of the system pool (default Standard_D4s_v5)."""
     system_pool_count: NotRequired[int]
     """Nodes in the system pool (default 2)."""
+    system_pool_max_pods: NotRequired[int]
+    """Pods per system node, 10..250 (default 110)."""
+    pod_cidr: NotRequired[str]
+    """Pod address range of the Azure CNI Overlay network (default 10.244.0.0/16); must not overlap your VNets."""
     tags: NotRequired[dict[str, str]]
     """Azure tags for the resource group and cluster."""
 
@@ -49,6 +61,7 @@ class AksCluster(pulumi.ComponentResource):
     """User kubeconfig (secret)."""
 
     def __init__(self, name: str, args: AksClusterArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        check_args(AksClusterArgsModel, "AksCluster", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
         azure_child = pulumi.ResourceOptions(parent=self, transformations=[without_sdk_aliases])
@@ -67,11 +80,19 @@ class AksCluster(pulumi.ComponentResource):
                 kubernetes_version=args.get("kubernetes_version"),
                 enable_rbac=True,
                 identity=containerservice.ManagedClusterIdentityArgs(type="SystemAssigned"),
+                # Azure CNI Overlay: pod IPs from a private CIDR, so GPU pools can run up to 250 pods per node
+                # (MIG and time-sliced slices) without sizing a VNet for them.
+                network_profile=containerservice.ContainerServiceNetworkProfileArgs(
+                    network_plugin="azure",
+                    network_plugin_mode="overlay",
+                    pod_cidr=args.get("pod_cidr") or DEFAULT_POD_CIDR,
+                ),
                 agent_pool_profiles=[containerservice.ManagedClusterAgentPoolProfileArgs(
                     name="system",
                     mode="System",
-                    vm_size=args.get("system_pool_size") or "Standard_D4s_v5",
-                    count=args.get("system_pool_count") or 2,
+                    vm_size=args.get("system_pool_size") or DEFAULT_SYSTEM_POOL_SIZE,
+                    count=args.get("system_pool_count") or DEFAULT_SYSTEM_POOL_COUNT,
+                    max_pods=args.get("system_pool_max_pods") or DEFAULT_SYSTEM_POOL_MAX_PODS,
                     os_type="Linux",
                     os_sku="Ubuntu",
                     type="VirtualMachineScaleSets",

@@ -1,7 +1,8 @@
 """An AKS GPU node pool, optionally cut into MIG slices by AKS itself (``gpuInstanceProfile``).
 
-AKS fixes the GPU instance profile when the pool is created, so a change of profile is declared as a
-replacement (delete, then create under the same name) instead of an update Azure would reject half way.
+AKS fixes some settings when the pool is created (the MIG profile, VM size, max pods, zones, Spot), so
+a change to one of them is declared as a replacement (delete, then create under the same name) instead
+of an update Azure would reject half way. The list is ``immutable_fields.AKS_AGENT_POOL``.
 """
 
 
@@ -10,11 +11,14 @@ from typing import NotRequired, Optional, TypedDict
 import pulumi
 from pulumi_azure_native import containerservice
 
+from ..component_args import AksGpuPoolArgsModel, check_args
+from ..config.azure_rules import DEFAULT_OS_SKU
+from ..immutable_fields import AKS_AGENT_POOL, replace_on_changes
 from .aliases import without_sdk_aliases
 
 TYPE_TOKEN = "gpupools:index:AksGpuPool"
 # Inputs Azure cannot change in place on an existing pool: changing them must replace the pool.
-REPLACE_ON_CHANGES = ["gpuInstanceProfile", "vmSize", "osSKU", "gpuProfile"]
+REPLACE_ON_CHANGES = replace_on_changes(AKS_AGENT_POOL)
 
 
 class AksGpuPoolArgs(TypedDict):
@@ -35,7 +39,7 @@ class AksGpuPoolArgs(TypedDict):
     gpu_driver: NotRequired[str]
     """Install (AKS installs the NVIDIA driver, default) or None (the GPU Operator does)."""
     os_sku: NotRequired[str]
-    """Ubuntu (default), Ubuntu2204, Ubuntu2404; MIG pools do not support AzureLinux."""
+    """Ubuntu (default), Ubuntu2204, AzureLinux or AzureLinux3; AKS changes it in place."""
     min_count: NotRequired[int]
     """Autoscaler lower bound (not for MIG pools)."""
     max_count: NotRequired[int]
@@ -48,6 +52,18 @@ class AksGpuPoolArgs(TypedDict):
     """Taints as key=value:Effect, e.g. nvidia.com/gpu=present:NoSchedule."""
     kubernetes_version: NotRequired[str]
     """Kubernetes version of the pool's nodes (default: the cluster's)."""
+    max_pods: NotRequired[int]
+    """Pods per node, 10..250 (AKS default with Azure CNI Overlay: 250); fixed at creation."""
+    availability_zones: NotRequired[list[str]]
+    """Availability zones of the nodes, "1".."3"; fixed at creation."""
+    capacity_reservation_group_id: NotRequired[str]
+    """Resource id of a capacity reservation group the pool's VMs draw from."""
+    scale_set_priority: NotRequired[str]
+    """Regular (default) or Spot; fixed at creation. AKS taints Spot nodes kubernetes.azure.com/scalesetpriority=spot:NoSchedule itself."""
+    scale_set_eviction_policy: NotRequired[str]
+    """Spot only: Delete (AKS default) or Deallocate; fixed at creation."""
+    spot_max_price: NotRequired[float]
+    """Spot only: the most to pay per VM hour in US dollars, or -1 for up to the on-demand price; fixed at creation."""
     tags: NotRequired[dict[str, str]]
     """Azure tags."""
 
@@ -63,6 +79,7 @@ class AksGpuPool(pulumi.ComponentResource):
     """The MIG profile AKS applied, if any."""
 
     def __init__(self, name: str, args: AksGpuPoolArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        check_args(AksGpuPoolArgsModel, "AksGpuPool", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         autoscale = args.get("min_count") is not None and args.get("max_count") is not None
         driver = args.get("gpu_driver")
@@ -75,7 +92,7 @@ class AksGpuPool(pulumi.ComponentResource):
             count=args["count"],
             mode="User",
             os_type="Linux",
-            os_sku=args.get("os_sku") or "Ubuntu",
+            os_sku=args.get("os_sku") or DEFAULT_OS_SKU,
             type="VirtualMachineScaleSets",
             gpu_instance_profile=args.get("gpu_instance_profile"),
             gpu_profile=containerservice.GPUProfileArgs(driver=driver) if driver else None,
@@ -84,6 +101,12 @@ class AksGpuPool(pulumi.ComponentResource):
             max_count=args.get("max_count") if autoscale else None,
             os_disk_size_gb=args.get("os_disk_size_gb"),
             orchestrator_version=args.get("kubernetes_version"),
+            max_pods=args.get("max_pods"),
+            availability_zones=args.get("availability_zones") or None,
+            capacity_reservation_group_id=args.get("capacity_reservation_group_id"),
+            scale_set_priority=args.get("scale_set_priority"),
+            scale_set_eviction_policy=args.get("scale_set_eviction_policy"),
+            spot_max_price=args.get("spot_max_price"),
             node_labels=args.get("node_labels") or {},
             node_taints=args.get("node_taints") or [],
             tags=args.get("tags") or {},

@@ -11,6 +11,8 @@ from typing import NotRequired, Optional, TypedDict
 import pulumi
 import pulumi_kubernetes as k8s
 
+from ..component_args import SMOKE_JOB_SUFFIX, GpuSmokeTestArgsModel, check_args
+
 TYPE_TOKEN = "gpupools:index:GpuSmokeTest"
 # Pinned CUDA base image (never latest): small, and ships nvidia-smi through the NVIDIA container toolkit.
 DEFAULT_IMAGE = "nvcr.io/nvidia/cuda:12.8.1-base-ubuntu24.04"
@@ -20,7 +22,7 @@ class GpuSmokeTestArgs(TypedDict):
     """Inputs of ``GpuSmokeTest``."""
 
     pool_name: str
-    """The pool the Job must run on."""
+    """The pool the Job must run on; the Job is named <pool_name>-smoke."""
     namespace: str
     """Namespace of the Job."""
     resources: list[str]
@@ -40,6 +42,7 @@ class GpuSmokeTest(pulumi.ComponentResource):
     """Name of the Job."""
 
     def __init__(self, name: str, args: GpuSmokeTestArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        check_args(GpuSmokeTestArgsModel, "GpuSmokeTest", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         containers = [
             k8s.core.v1.ContainerArgs(
@@ -54,7 +57,7 @@ class GpuSmokeTest(pulumi.ComponentResource):
         job = k8s.batch.v1.Job(
             f"{name}-job",
             metadata=k8s.meta.v1.ObjectMetaArgs(
-                name=f"gpu-smoke-{args['pool_name']}", namespace=args["namespace"],
+                name=f"{args['pool_name']}{SMOKE_JOB_SUFFIX}", namespace=args["namespace"],
                 labels={"app.kubernetes.io/name": "gpu-smoke-test", "gpupools.io/pool": args["pool_name"]},
             ),
             spec=k8s.batch.v1.JobSpecArgs(
