@@ -121,7 +121,7 @@ def test_spot_pool_carries_the_aks_taint_and_the_charts_tolerate_it():
 
 
 def test_misplaced_daemonsets_are_refused_by_load_stack(monkeypatch):
-    import gpupools.config.rules as rules
+    import gpupools.config.daemonsets as rules
 
     monkeypatch.setattr(rules, "chart_values", lambda stack: {**chart_values(stack), "tolerations": []})
     with pytest.raises(ConfigError) as caught:

@@ -7,24 +7,19 @@ daemonset placement check). Rules one cloud imposes live in ``azure_rules`` and 
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 import pydantic
 
-from ..capacity import (
-    AKS_SYSTEM_DAEMONSET_PODS, advertised_resources, default_max_pods, pod_room, usable_resources,
-)
 from ..catalog import GPU_MODELS, INSTANCE_SIZES, GpuModel, InstanceSize, cloud_of_size_name, resolve_size, sizes_for
-from ..charts.values import chart_values
 from ..pools import (
     AKS_GPU_INSTANCE_PROFILES, AKS_SPOT_TAINT, DEFAULT_DEVICE_PLUGIN_CONFIG, DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL, MIG_CONFIG_LABEL, MIG_MANAGER_DEPLOY_LABEL, MPS_CAPABLE_LABEL, POOL_LABEL, MigPlan, ResolvedPool,
 )
-from ..scheduling import PLAIN_POD, placements
 from . import aws_rules, azure_rules
+from .daemonsets import place_daemonsets
 from .errors import ConfigError, Problem, field_path
 from .models import DEFAULT_VERSIONS, PINNED_VERSION, GpuPoolConfig, StackConfig
 from .names import reserved_label_domain, tag_problems
@@ -72,10 +67,10 @@ def load_stack(raw: Mapping[str, Any]) -> Stack:
     stack, rule_problems = _apply_rules(config)
     if problems or rule_problems:
         raise ConfigError(problems + rule_problems)
-    stack, placement_problems = _place_daemonsets(stack)
+    pools, warnings, placement_problems = place_daemonsets(stack)
     if placement_problems:
         raise ConfigError(placement_problems)
-    return stack
+    return Stack(stack.config, pools, stack.warnings + warnings)
 
 
 def _apply_rules(config: StackConfig) -> tuple[Stack, list[Problem]]:
@@ -102,45 +97,6 @@ def _apply_rules(config: StackConfig) -> tuple[Stack, list[Problem]]:
     if config.cloud == "azure" and config.cluster is not None:
         problems += azure_rules.stack_problems(config, well_formed)
     return Stack(config, pools, warnings), problems
-
-
-def _place_daemonsets(stack: Stack) -> tuple[Stack, list[Problem]]:
-    """Run the placement check over the chart values; size each AKS pool's maxPods from what lands on it."""
-    rows = placements(stack, chart_values(stack))
-    problems = [Problem(field_path("gpuSoftware"), row.problem) for row in rows if not row.ok]
-    if problems:
-        return stack, problems
-    landing: dict[str, int] = {}
-    for row in rows:
-        if row.daemonset != PLAIN_POD and row.schedules:
-            landing[row.pool] = landing.get(row.pool, 0) + 1
-    strategy = stack.config.gpu_software.mig_strategy
-    pools = []
-    for index, pool in enumerate(stack.pools):
-        if pool.cloud != "azure":
-            pools.append(dataclasses.replace(pool, daemonset_pods=landing.get(pool.name, 0)))
-            continue
-        daemonsets = landing.get(pool.name, 0) + AKS_SYSTEM_DAEMONSET_PODS
-        advertised = advertised_resources(pool, strategy)
-        slices = sum(advertised.values())
-        max_pods = pool.config.max_pods or default_max_pods(slices, daemonsets)
-        room = pod_room(max_pods, daemonsets)
-        if room == 0:
-            problems.append(Problem(_pool_path(stack, pool, "maxPods"),
-                                    f"{max_pods} leaves no room for GPU pods: {daemonsets} daemonset pods run on each "
-                                    f"node; allowed: {daemonsets + 1}..250"))
-        elif sum(usable_resources(advertised, room).values()) < slices:
-            warnings = stack.warnings
-            warnings.append(f"pool {pool.name}: maxPods {max_pods} leaves room for {room} GPU pods per node "
-                            f"({daemonsets} daemonset pods), fewer than its {slices} advertised slices; "
-                            "the capacity table shows the usable share")
-        pools.append(dataclasses.replace(pool, max_pods=max_pods, daemonset_pods=daemonsets))
-    return Stack(stack.config, pools, stack.warnings), problems
-
-
-def _pool_path(stack: Stack, pool: ResolvedPool, key: str) -> str:
-    index = next(i for i, p in enumerate(stack.config.gpu_pools) if p is not None and p.name == pool.name)
-    return field_path("gpuPools", index, key)
 
 
 def _software_problems(config: StackConfig) -> list[Problem]:

@@ -1,0 +1,59 @@
+"""The daemonset placement check as a config rule, and each AKS pool's maxPods sized from what lands on it.
+
+Runs after every other rule, over the very chart values the program installs, so ``check``, ``plan`` and
+``pulumi up`` all refuse a stack whose NVIDIA daemonsets would miss a pool (or land where they must not).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING
+
+from ..capacity import AKS_SYSTEM_DAEMONSET_PODS, advertised_resources, default_max_pods, pod_room, usable_resources
+from ..charts.values import chart_values
+from ..pools import ResolvedPool
+from ..scheduling import PLAIN_POD, placements
+from .errors import Problem, field_path
+
+if TYPE_CHECKING:
+    from .rules import Stack
+
+
+def place_daemonsets(stack: Stack) -> tuple[list[ResolvedPool], list[str], list[Problem]]:
+    """Run the placement check over the chart values; size each AKS pool's maxPods from what lands on it."""
+    rows = placements(stack, chart_values(stack))
+    problems = [Problem(field_path("gpuSoftware"), row.problem) for row in rows if not row.ok]
+    if problems:
+        return stack.pools, [], problems
+    landing: dict[str, int] = {}
+    for row in rows:
+        if row.daemonset != PLAIN_POD and row.schedules:
+            landing[row.pool] = landing.get(row.pool, 0) + 1
+    strategy = stack.config.gpu_software.mig_strategy
+    pools, warnings = [], []
+    for pool in stack.pools:
+        if pool.cloud != "azure":
+            pools.append(dataclasses.replace(pool, daemonset_pods=landing.get(pool.name, 0)))
+            continue
+        daemonsets = landing.get(pool.name, 0) + AKS_SYSTEM_DAEMONSET_PODS
+        advertised = advertised_resources(pool, strategy)
+        slices = sum(advertised.values())
+        max_pods = pool.config.max_pods or default_max_pods(slices, daemonsets)
+        room = pod_room(max_pods, daemonsets)
+        if room == 0:
+            problems.append(Problem(_pool_path(stack, pool, "maxPods"),
+                                    f"{max_pods} leaves no room for GPU pods: {daemonsets} daemonset pods run on each "
+                                    f"node; allowed: {daemonsets + 1}..250"))
+        elif sum(usable_resources(advertised, room).values()) < slices:
+            warnings.append(f"pool {pool.name}: maxPods {max_pods} leaves room for {room} GPU pods per node "
+                            f"({daemonsets} daemonset pods), fewer than its {slices} advertised slices; "
+                            "the capacity table shows the usable share")
+        pools.append(dataclasses.replace(pool, max_pods=max_pods, daemonset_pods=daemonsets))
+    return pools, warnings, problems
+
+
+def _pool_path(stack: Stack, pool: ResolvedPool, key: str) -> str:
+    index = next(i for i, p in enumerate(stack.config.gpu_pools) if p is not None and p.name == pool.name)
+    return field_path("gpuPools", index, key)
+
+
