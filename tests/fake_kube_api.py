@@ -113,10 +113,17 @@ class FakeKubeApi:
 
 
 def _list(kind: str, items: list[dict], query: dict[str, list[str]]) -> dict:
+    """Filter by ``labelSelector``; page by ``limit`` and ``continue`` (here simply the offset of the next item)."""
     selector = (query.get("labelSelector") or [""])[0]
     chosen = [item for item in items if selector_matches(selector, item["metadata"].get("labels") or {})]
+    start = int((query.get("continue") or ["0"])[0])
+    limit = int((query.get("limit") or [str(len(chosen) or 1)])[0])
+    metadata = {"resourceVersion": "4242"}
+    if start + limit < len(chosen):
+        metadata["continue"] = str(start + limit)
     api_version = "apps/v1" if kind == "daemonsets" else "v1"
-    return {"kind": LIST_KINDS[kind], "apiVersion": api_version, "metadata": {"resourceVersion": "4242"}, "items": chosen}
+    return {"kind": LIST_KINDS[kind], "apiVersion": api_version, "metadata": metadata,
+            "items": chosen[start:start + limit]}
 
 
 def _status(code: int, reason: str, message: str) -> dict:

@@ -180,6 +180,31 @@ def test_pool_without_nodes(api, tmp_path, capsys):
     assert pool["mismatches"] == ["pool mig1g: nodes expected 1 with gpupools.io/pool=mig1g, got no nodes"]
 
 
+def test_lists_are_read_page_by_page(api, tmp_path, capsys, monkeypatch):
+    # Two nodes in the pool, one per page: both must be seen, and the plugin pod on the second one too.
+    monkeypatch.setattr("gpupools.verify.cluster.PAGE_SIZE", 1)
+    dev_cluster(api)
+    second = "aks-mig1g-31415926-vmss000001"
+    api.nodes.append(aks_node(second, "mig1g", "56"))
+    api.pods[DP_NS].append(daemonset_pod(DP_NS, "nvidia-device-plugin", second, DP_POD_LABELS, ready=False))
+    assert verify(api, tmp_path, "dev") == 1
+    assert mismatch_lines(capsys.readouterr().out) == [
+        f"pool mig1g, node {second}: device plugin pod (nvidia-device-plugin/nvidia-device-plugin) expected ready, "
+        "got not ready"]
+    assert api.node_lists() == 2
+
+
+def test_pool_scaled_to_zero_needs_no_nodes(api, tmp_path, capsys):
+    dev = stack("dev")
+    pools = [{**dev.config["gpupools:gpuPools"][0], "count": 0}]
+    scaled = type(dev)(dev.path, "dev", {**dev.config, "gpupools:gpuPools": pools})
+    dev_cluster(api)
+    api.nodes = [node for node in api.nodes if node["metadata"]["name"] != AKS_NODE]
+    kubeconfig = api.write_kubeconfig(tmp_path / "kubeconfig")
+    assert run_verify(scaled, parse("--kubeconfig", str(kubeconfig))) == 0
+    assert "pool mig1g: 0 nodes (planned 0)" in capsys.readouterr().out
+
+
 def test_device_plugin_pod_not_ready(api, tmp_path, capsys):
     # The GFD pod on the node is ready and has the same labels: only the plugin's own pod counts.
     dev_cluster(api, plugin_ready=False)
@@ -248,7 +273,7 @@ def test_unreachable_cluster_exits_2_quickly(tmp_path, capsys):
     assert run_verify(stack("dev"), parse("--kubeconfig", str(kubeconfig), "--timeout", "30")) == 2
     assert time.monotonic() - started < 3
     err = capsys.readouterr().err
-    assert err.startswith(f"error: cannot reach the cluster at http://127.0.0.1:{port}:")
+    assert err.startswith(f"error: cannot reach the cluster at http://127.0.0.1:{port}: ") and "Connection refused" in err
     assert len(err.splitlines()) == 1 and "Traceback" not in err
 
 

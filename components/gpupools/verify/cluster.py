@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -116,7 +117,7 @@ class ClusterReader:
         except ValueError as error:
             raise ClusterError(f"{self.server} sent a response to GET {path} that is not JSON: {_one_line(error)}") from None
         except Exception as error:  # urllib3 connection, timeout and TLS errors
-            raise ClusterError(f"cannot reach the cluster at {self.server}: {_one_line(error)}") from None
+            raise ClusterError(f"cannot reach the cluster at {self.server}: {_connection_problem(error)}") from None
 
 
 def observe(reader: ClusterReader, pools: list[PoolExpectation], target: DevicePluginTarget) -> dict[str, list[NodeState]]:
@@ -191,6 +192,17 @@ def _quantity(value: str) -> int:
 def _owned_by(pod: Mapping[str, Any], daemonset: str) -> bool:
     owners = (pod.get("metadata") or {}).get("ownerReferences") or []
     return any(owner.get("kind") == "DaemonSet" and owner.get("name") == daemonset for owner in owners)
+
+
+# urllib3 prefixes its errors with the pool or connection's repr: "HTTPConnectionPool(host=..., port=...): ".
+_URLLIB3_PREFIX = re.compile(r"^(?:\w+\([^)]*\)|<[^>]*>): ")
+
+
+def _connection_problem(error: BaseException) -> str:
+    """``Failed to establish a new connection: [Errno 111] Connection refused``, not urllib3's retry wrapper."""
+    reason = getattr(error, "reason", None)
+    text = _one_line(reason if isinstance(reason, BaseException) else error)
+    return _URLLIB3_PREFIX.sub("", text) or text
 
 
 def _one_line(error: BaseException) -> str:
