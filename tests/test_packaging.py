@@ -155,3 +155,27 @@ def test_wheel_carries_the_license_metadata_and_the_cli(dist: dict[str, Path]) -
     assert not [name for name in names if name.startswith(("tests/", "infra/", "provider/"))]
     assert "gpupools = gpupools.cli:main" in entry_points
     _check_metadata(metadata)
+
+
+_WITHOUT_CLOUD_SDKS = """
+import importlib, sys
+class Uninstalled:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in ("pulumi_aws", "pulumi_eks", "pulumi_azure_native"):
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+sys.meta_path.insert(0, Uninstalled())
+for module in sys.argv[1:]:
+    importlib.import_module(module)
+"""
+
+
+def test_the_base_install_works_without_the_cloud_extras() -> None:
+    """`pip install gpupools` (no extra) must still give the config, CLI and Kubernetes components: the
+    cloud SDKs are imported only by gpupools.azure / gpupools.aws (and the component provider)."""
+    modules = ["gpupools", "gpupools.config", "gpupools.cli", "gpupools.kubernetes"]
+    result = subprocess.run([sys.executable, "-c", _WITHOUT_CLOUD_SDKS, *modules],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    # The blocker works: the cloud modules do need their extra.
+    result = subprocess.run([sys.executable, "-c", _WITHOUT_CLOUD_SDKS, "gpupools.aws"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 1 and ("pulumi_aws" in result.stderr or "gpupools[aws]" in result.stderr)
