@@ -38,6 +38,7 @@ gpu_pool = AksGpuPool(pool.name, {
     "gpu_instance_profile": pool.mig.aks_profile,
     "node_labels": pool.labels,
     "node_taints": [str(taint) for taint in pool.taints],
+    "max_pods": pool.max_pods,  # sized by load_stack for the pool's slices and daemonsets; fixed at creation
 })
 
 provider = k8s.Provider("platform-cluster", kubeconfig=platform.require_output("kubeconfig"))
