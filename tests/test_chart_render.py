@@ -354,6 +354,39 @@ def test_mps_pool_carries_the_mps_daemon_selector(rendered: Rendered) -> None:
     assert pool.labels.get(MPS_CAPABLE) == "true"
 
 
+MIG_CONFIG_LABEL = "nvidia.com/mig.config"  # the layout the MIG manager applies (gpu-operator-mig.rst)
+NVIDIA_MIG_LAYOUTS = CHARTS.parent / "gpu-operator" / "default-mig-parted-config.yaml"
+
+
+def _mig_layouts(rendered: Rendered) -> dict[str, Any]:
+    """The layouts the MIG manager can apply: the rendered custom ConfigMap, else NVIDIA's default config."""
+    config = rendered.cluster_policy["spec"]["migManager"].get("config") or {}
+    custom = [cm for cm in of_kind(rendered.objects, "ConfigMap") if cm["metadata"]["name"] == config.get("name")]
+    if custom:
+        return yaml.safe_load(custom[0]["data"]["config.yaml"])["mig-configs"]
+    if not NVIDIA_MIG_LAYOUTS.is_file():
+        pytest.skip(f"{NVIDIA_MIG_LAYOUTS} not found")
+    return yaml.safe_load(yaml.safe_load(NVIDIA_MIG_LAYOUTS.read_text())["data"]["config.yaml"])["mig-configs"]
+
+
+@_variants(OPERATOR_VARIANTS)
+def test_mig_config_labels_name_layouts_the_mig_manager_has(rendered: Rendered) -> None:
+    """A pool labelled ``nvidia.com/mig.config=<layout>`` needs the MIG manager on and that layout in its config;
+    without such pools the MIG manager stays off (AKS-applied profiles must not be reset to all-disabled)."""
+    spec = rendered.cluster_policy["spec"]["migManager"]
+    labelled = [pool for pool in rendered.stack.pools if MIG_CONFIG_LABEL in pool.labels]
+    assert spec["enabled"] is bool(labelled)
+    if not labelled:
+        return
+    layouts = _mig_layouts(rendered)
+    assert (spec.get("config") or {}).get("default", "all-disabled") in layouts
+    for pool in labelled:
+        assert pool.labels[MIG_CONFIG_LABEL] in layouts, pool.name
+        if pool.config.mig is not None and isinstance(pool.config.mig.layout, dict):  # a custom mix, as written
+            (entry,) = layouts[pool.labels[MIG_CONFIG_LABEL]]
+            assert entry["mig-enabled"] is True and entry["mig-devices"] == pool.config.mig.layout
+
+
 # --- 5. CDI on the preinstalled-driver path ----------------------------------------------------------------------
 
 PREINSTALLED = [v for v in OPERATOR_VARIANTS if v.mode is None or (v.driver == "preinstalled" and v.mode == "whole-gpus")]
