@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+import pytest
 import yaml
 
 REPO = Path(__file__).resolve().parents[1]
@@ -40,6 +41,9 @@ def chart_folder(chart: str, version: str) -> Path:
     return CHARTS / f"{chart}-{version}"
 
 
+_RENDERS: dict[tuple[str, str, str, str], list[Object]] = {}  # shared by every renderer of the session
+
+
 class HelmRenderer:
     """``helm template`` with a cache: one subprocess per distinct (chart, release, namespace, values)."""
 
@@ -47,7 +51,7 @@ class HelmRenderer:
         self.helm = helm
         self.runs = 0
         self.seconds = 0.0
-        self._cache: dict[tuple[str, str, str, str], list[Object]] = {}
+        self._cache = _RENDERS
 
     def render(self, chart: Path, release: str, namespace: str, values: Mapping[str, Any]) -> list[Object]:
         """The objects the chart renders (CRDs from ``crds/`` included, as ``helm install`` applies them)."""
@@ -73,6 +77,15 @@ class HelmRenderer:
         if result.returncode != 0:
             raise AssertionError(f"helm template {chart.name} failed: {result.stderr.strip()}")
         return [doc for doc in yaml.safe_load_all(result.stdout) if doc]
+
+
+@pytest.fixture(scope="session")
+def renderer() -> HelmRenderer:
+    """The session's renderer; the test skips when no helm runs here."""
+    helm = find_helm()
+    if helm is None:
+        pytest.skip("helm not found on PATH or in .ci/node/bin (run .ci/install-helm)")
+    return HelmRenderer(helm)
 
 
 def of_kind(objects: Iterable[Object], kind: str) -> list[Object]:
