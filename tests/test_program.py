@@ -285,3 +285,29 @@ def test_cli_bad_config_exits_2(tmp_path, capsys):
     lines = captured.err.strip().splitlines()
     assert len(lines) >= 3 and all(line.startswith("error: gpupools:") for line in lines)
     assert "Traceback" not in captured.err + captured.out and captured.out == ""
+
+
+def test_only_gpupools_values_and_plain_provider_settings_reach_the_program():
+    values = pulumi_config_values({
+        "gpupools:cloud": "aws", "gpupools:gpuPools": [{"name": "p4d"}], "azure-native:location": "eastus",
+        "aws:maxRetries": 5, "aws:skipCredentialsValidation": True, "myapp:nested": {"deep": [1, 2]}, "myapp:list": [1],
+        "myapp:nothing": None,
+    })
+    assert values == {
+        "gpupools:cloud": "aws", "gpupools:gpuPools": '[{"name": "p4d"}]', "azure-native:location": "eastus",
+        "aws:maxRetries": "5", "aws:skipCredentialsValidation": "true",
+    }
+
+
+def test_plan_never_serialises_other_namespaces(tmp_path, monkeypatch):
+    # An object under another namespace is not this program's: it must not be JSON-encoded or copied.
+    path = tmp_path / "Pulumi.other.yaml"
+    path.write_text(SHARING_STACK + "  myapp:settings: {when: 2025-01-01, items: [a, b]}\n")
+    import gpupools.offline_plan as offline_plan
+
+    encoded = []
+    real_dumps = offline_plan.json.dumps
+    monkeypatch.setattr(offline_plan.json, "dumps", lambda value, *a, **k: encoded.append(value) or real_dumps(value, *a, **k))
+    plan = plan_stack(read_stack_file(path))
+    assert plan.cloud == "aws"
+    assert not [value for value in encoded if isinstance(value, dict) and "items" in value]
