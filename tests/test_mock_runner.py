@@ -200,3 +200,18 @@ def test_config_objects_and_program_directories(tmp_path):
     assert second.outputs == {"cloud": "aws", "replicas": 1, "gfd": False}
     assert [r.name for r in second.resources] == ["a-p4d"]
     assert "naming" not in sys.modules and str(tmp_path) not in sys.path
+
+
+def test_dumped_inputs_have_sorted_keys_and_keep_list_order():
+    # Inputs arrive through protobuf Struct maps whose order changes run to run; the dump must not.
+    from gpupools.testing import ProgramRun, RecordedResource
+
+    inputs = {"zeta": 1.0, "alpha": {"z": [3, 1, {"b": 2.5, "a": 2.0}], "a": None}, "mid": "x"}
+    run = ProgramRun(
+        resources=[RecordedResource(type="t:m:R", name="r", urn="urn:r", parent=None, inputs=inputs, provider=None,
+                                    custom=True, options={"providers": {"kubernetes": "k", "aws": "a"}})],
+        outputs={}, calls=[], errors=[], warnings=[],
+    )
+    (dumped,) = dump_resources(run)
+    assert json.dumps(dumped["inputs"]) == '{"alpha": {"a": null, "z": [3, 1, {"a": 2, "b": 2.5}]}, "mid": "x", "zeta": 1}'
+    assert list(dumped["options"]["providers"]) == ["aws", "kubernetes"]
