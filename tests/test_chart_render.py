@@ -235,12 +235,10 @@ def test_mig_config_labels_name_layouts_the_mig_manager_has(rendered: Rendered) 
 PREINSTALLED = [v for v in OPERATOR_VARIANTS if v.driver == "preinstalled" and v.mode in (None, "whole-gpus")]
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError, reason=(
-    "chart values: with toolkit.enabled=false (driver and toolkit preinstalled) gpu_operator_values must set "
-    "cdi.enabled=false; GPU Operator v26.x defaults it to true and then switches the device plugin to "
-    "cdi-annotations,cdi-cri with no toolkit to enable CDI in containerd (NVIDIA/gpu-operator#1900)"))
 @_variants(PREINSTALLED)
 def test_preinstalled_driver_stacks_turn_cdi_off(rendered: Rendered) -> None:
+    """GPU Operator v26.x defaults CDI on and then switches the device plugin to cdi-annotations,cdi-cri, with no
+    toolkit of its own to enable CDI in containerd (NVIDIA/gpu-operator#1900): the preinstalled path turns it off."""
     spec = rendered.cluster_policy["spec"]
     assert spec["toolkit"]["enabled"] is False
     assert spec["cdi"]["enabled"] is False

@@ -5,6 +5,11 @@ Key names are those of the chart's values.yaml at v26.7.0. What we set and why:
 * ``driver``/``toolkit`` off when the node image ships them (AKS GPU images, EKS NVIDIA AMIs); on AKS
   also ``operator.runtimeClass=nvidia-container-runtime``, the runtime handler AKS images configure
   (NVIDIA's microsoft-aks.rst, "Installing the Operator for Preinstalled Driver and Toolkit").
+* ``cdi`` off with a preinstalled toolkit: v26.x turns CDI on by default and then switches the device plugin to
+  ``cdi-annotations,cdi-cri``, but only the operator's own toolkit container puts containerd in CDI mode
+  (gpu-operator v26.7.0 ``controllers/object_controls.go``; cloud-native-docs ``cdi.rst``: "CDI support and
+  configuration is enabled through the NVIDIA Container Toolkit"); NVIDIA/gpu-operator#1900 failed CUDA
+  validation in exactly that setup.
 * ``migManager`` only when some pool's MIG layout is the operator's job. A pool whose MIG profile AKS
   set at creation carries ``nvidia.com/gpu.deploy.mig-manager=false``, which the operator keeps (it only
   adds deploy labels a node lacks), so the MIG manager never runs there and never undoes the profile.
@@ -41,6 +46,8 @@ def gpu_operator_values(stack: Stack) -> dict[str, Any]:
         "driver": {"enabled": not preinstalled},
         "toolkit": {"enabled": not preinstalled},
     }
+    if preinstalled:
+        values["cdi"] = {"enabled": False}
     if preinstalled and stack.cloud == "azure":
         values["operator"] = {"runtimeClass": AKS_RUNTIME_CLASS}
     values["migManager"] = _mig_manager(stack)
