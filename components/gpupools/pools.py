@@ -23,6 +23,10 @@ GPU_TAINT_EFFECT = "NoSchedule"
 POOL_LABEL = "gpupools.io/pool"
 GPU_PRESENT_LABEL = "nvidia.com/gpu.present"
 MIG_CONFIG_LABEL = "nvidia.com/mig.config"
+# Set by the GPU Operator's MIG manager: pending, rebooting, then success once the layout is applied
+# (NVIDIA gpu-operator-mig docs). Workloads select on success so none lands on a GPU still being cut.
+MIG_CONFIG_STATE_LABEL = "nvidia.com/mig.config.state"
+MIG_CONFIG_STATE_READY = "success"
 MIG_MANAGER_DEPLOY_LABEL = "nvidia.com/gpu.deploy.mig-manager"
 DEVICE_PLUGIN_CONFIG_LABEL = "nvidia.com/device-plugin.config"
 # The MPS control daemon of both charts selects it; only GFD would set it, so MPS pools carry it themselves.
@@ -116,3 +120,15 @@ class ResolvedPool:
     @property
     def sharing(self) -> Sharing | None:
         return self.config.sharing
+
+    @property
+    def readiness_labels(self) -> dict[str, str]:
+        """Labels the nodes gain only once they are ready for GPU work (never set at creation).
+
+        Where the GPU Operator's MIG manager cuts the GPUs, the device plugin first advertises whole GPUs
+        (NVIDIA/gpu-operator#2670), so workloads wait for ``nvidia.com/mig.config.state=success``, the
+        pattern of Microsoft's AKS MLOps best practices. The autoscaler's node template must carry them too.
+        """
+        if self.mig is not None and self.mig.applied_by == "operator":
+            return {MIG_CONFIG_STATE_LABEL: MIG_CONFIG_STATE_READY}
+        return {}

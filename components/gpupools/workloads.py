@@ -37,7 +37,8 @@ def gpu_toleration() -> dict[str, str]:
 
 
 def pool_node_selector(pool: ResolvedPool) -> dict[str, str]:
-    return {POOL_LABEL: pool.name}
+    """The pool's label, plus the MIG state where the operator applies the layout: no pod lands before it."""
+    return {POOL_LABEL: pool.name, **pool.readiness_labels}
 
 
 def find_pool(stack: Stack, name: str) -> ResolvedPool:

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .. import autoscaling
 from ..catalog import InstanceSize
+from ..pools import ResolvedPool
 from .errors import Problem, field_path
-from .models import GpuPoolConfig, StackConfig
+from .models import ClusterAutoscalerConfig, GpuPoolConfig, StackConfig
 from .names import (
     AWS_REGION, CAPACITY_RESERVATION_GROUP_ARN, CAPACITY_RESERVATION_ID, EKS_CLUSTER_NAME, EKS_NODE_GROUP_NAME,
     POOL_NAME_MAX, SUBNET_ID, VPC_ID,
@@ -47,6 +49,12 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
         if value:
             problems.append(Problem(path(key), "is for azure; on aws use region"))
     problems += subnet_problems(cluster.subnet_ids, path("subnetIds"))
+    autoscaler = cluster.autoscaler
+    unused = sorted(autoscaler.model_fields_set - {"install"})
+    if not autoscaler.install and unused:
+        keys = ", ".join(ClusterAutoscalerConfig.model_fields[name].alias or name for name in unused)
+        problems.append(Problem(path("autoscaler"), f"{keys} apply to the autoscaler gpupools installs; set install: true "
+                                                    "or remove them"))
     if cluster.vpc_id is not None and not VPC_ID.fullmatch(cluster.vpc_id):
         problems.append(Problem(path("vpcId"), f"'{cluster.vpc_id[:40]}' is not a VPC id; allowed: vpc- and 8 or 17 "
                                                "lowercase hex digits"))
@@ -118,4 +126,25 @@ def _reservation_problems(config: StackConfig, pool: GpuPoolConfig, path: Path) 
     if pool.capacity_type == "CAPACITY_BLOCK" and reservation is None:
         problems.append(Problem(path("capacityReservation"), "is required with capacityType CAPACITY_BLOCK: a Capacity "
                                                              "Block is used through its reservation id"))
+    return problems
+
+
+def autoscaling_problems(config: StackConfig, pool: ResolvedPool, path: Path, warnings: list[str]) -> list[Problem]:
+    """An autoscaled node group: its Auto Scaling group tags must fit AWS's limits; warn where CA falls short."""
+    bounds = pool.config.autoscaling
+    if bounds is None:
+        return []
+    strategy = config.gpu_software.mig_strategy
+    problems = [Problem(path("autoscaling"), message) for message in
+                autoscaling.template_tag_problems(pool, strategy, config.cluster.name, config.tags)]
+    if pool.mig is not None and strategy == "mixed":
+        warnings.append(f"pool {pool.name}: with migStrategy mixed its nodes advertise nvidia.com/mig-* and no "
+                        "nvidia.com/gpu; the cluster autoscaler counts only nvidia.com/gpu, so a node labelled as a GPU "
+                        "node (k8s.amazonaws.com/accelerator) looks unready to it for ever, with GPU utilisation 0 for "
+                        "scale-down, and scale-ups stop past ok-total-unready-count (kubernetes/autoscaler#8095); "
+                        "gpupools sets no such label, so scale-down is judged on CPU and memory requests")
+    if not config.cluster.autoscaler.install:
+        warnings.append(f"pool {pool.name}: autoscaling {bounds.min_count}..{bounds.max_count} tags its Auto Scaling group "
+                        "for the cluster autoscaler, but none is installed: set gpupools:cluster.autoscaler.install "
+                        "true or run your own")
     return problems

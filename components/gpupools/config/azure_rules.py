@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from typing import Callable
 
+from .. import autoscaling
 from ..catalog import InstanceSize
+from ..pools import ResolvedPool
 from .errors import Problem, field_path
 from .models import GpuPoolConfig, StackConfig
 from .names import (
@@ -52,6 +54,9 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
     elif cluster.location and not AZURE_LOCATION.fullmatch(cluster.location):
         problems.append(Problem(path("location"), f"'{cluster.location}' is not an Azure location name; allowed: its "
                                                   "programmatic name, lowercase letters and digits, e.g. southcentralus"))
+    if "autoscaler" in cluster.model_fields_set and (cluster.autoscaler.install or cluster.autoscaler.model_fields_set - {"install"}):
+        problems.append(Problem(path("autoscaler"), "is for aws; AKS runs its own managed cluster autoscaler, which "
+                                                    "each pool's autoscaling {minCount, maxCount} turns on"))
     for key, value in (("region", cluster.region), ("vpcId", cluster.vpc_id), ("subnetIds", cluster.subnet_ids)):
         if value:
             problems.append(Problem(path(key), "is for aws; on azure use location (the cluster's network is AKS's)"))
@@ -124,3 +129,23 @@ def stack_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list
                 f"with several OS versions in one AKS cluster; allowed: {expected}")
         for index, sku in skus.items() if sku != expected
     ]
+
+
+def autoscaling_problems(config: StackConfig, pool: ResolvedPool, path: Path, warnings: list[str]) -> list[Problem]:
+    """An autoscaled AKS pool: minCount 0 only where AKS's autoscaler can build the node (whole nvidia.com/gpu)."""
+    bounds = pool.config.autoscaling
+    if bounds is None:
+        return []
+    strategy = config.gpu_software.mig_strategy
+    problems = [Problem(path("autoscaling"), message) for message in
+                autoscaling.template_tag_problems(pool, strategy, config.cluster.name, config.tags)]
+    if bounds.min_count > 0:
+        return problems
+    why = autoscaling.aks_zero_problem(pool, strategy)
+    if why is not None:
+        problems.append(Problem(path("autoscaling", "minCount"), f"0 is refused: {why}; allowed: 1..{bounds.max_count}"))
+    else:
+        warnings.append(f"pool {pool.name}: minCount 0 on AKS: the autoscaler's template takes {pool.gpus_per_node}x "
+                        "nvidia.com/gpu per node from the VM size, not the pool's sharing or MIG count, and AKS does "
+                        "not document reading the node-template tags gpupools sets; test a scale-up from zero")
+    return problems

@@ -73,6 +73,49 @@ class SystemPool(Strict):
     count: int = Field(default=2, ge=1, le=100)  # AKS system pools and EKS node groups: our bound
 
 
+# The cluster-autoscaler chart (https://kubernetes.github.io/autoscaler) version pinned by default; it runs
+# cluster-autoscaler 1.35.0 (Chart.yaml appVersion).
+CLUSTER_AUTOSCALER_CHART_VERSION = "9.59.0"
+# The expanders cluster-autoscaler 1.35.0 offers on AWS (expander.go AvailableExpanders, less price: GCE only
+# and grpc: needs a server of your own).
+Expander = Literal["least-waste", "most-pods", "random", "priority"]
+
+
+class ClusterAutoscalerConfig(Strict):
+    """The open-source cluster autoscaler, installed by gpupools on EKS (AKS runs its own, managed one)."""
+
+    install: bool = False
+    version: str = Field(default=CLUSTER_AUTOSCALER_CHART_VERSION, pattern=r"^\d+\.\d+\.\d+$")
+    namespace: str = "kube-system"
+    expander: Expander = "least-waste"
+    # Only with expander priority: the cluster-autoscaler-priority-expander ConfigMap, priority -> node group
+    # name regexes (expander/priority/readme.md). Keys are whole numbers written as text ("10").
+    priorities: dict[str, list[str]] = Field(default_factory=dict)
+    # Unset leaves the autoscaler's defaults (0.5 each, flags.go); CPU/memory and GPU nodes respectively.
+    scale_down_utilization_threshold: float | None = Field(default=None, gt=0, le=1)
+    scale_down_gpu_utilization_threshold: float | None = Field(default=None, gt=0, le=1)
+
+    @field_validator("namespace")
+    @classmethod
+    def _namespace(cls, namespace: str) -> str:
+        if not DNS1123_LABEL.fullmatch(namespace):
+            raise ValueError(f"'{namespace}' is not a Kubernetes namespace name; allowed: at most 63 lowercase letters, "
+                             "digits and '-', starting and ending with a letter or digit")
+        return namespace
+
+    @model_validator(mode="after")
+    def _priorities(self) -> "ClusterAutoscalerConfig":
+        if self.expander == "priority" and not self.priorities:
+            raise ValueError("expander 'priority' needs priorities, e.g. {\"10\": [\".*p4d.*\"]} (the priority "
+                             "expander fails without its ConfigMap); or use least-waste")
+        if self.priorities and self.expander != "priority":
+            raise ValueError(f"priorities are read only by expander 'priority', not '{self.expander}'")
+        bad = [key for key in self.priorities if not key.isdigit()]
+        if bad:
+            raise ValueError(f"priorities keys must be whole numbers written as text, got {', '.join(bad)}")
+        return self
+
+
 class ClusterConfig(Strict):
     """The cluster to create, or to use when ``create`` is false."""
 
@@ -87,6 +130,7 @@ class ClusterConfig(Strict):
     subnet_ids: list[str] = Field(default_factory=list)
     # aws: the VPC of subnet_ids; pulumi-eks would otherwise put the cluster security group in the default VPC.
     vpc_id: str | None = None
+    autoscaler: ClusterAutoscalerConfig = Field(default_factory=ClusterAutoscalerConfig)
 
 
 class MigConfig(Strict):
@@ -144,7 +188,7 @@ class Sharing(Strict):
 
 
 class Autoscaling(Strict):
-    """Node count bounds for the cloud's autoscaler (not allowed on AKS MIG pools)."""
+    """Node count bounds for the cluster autoscaler (AKS's managed one, or the one of ``cluster.autoscaler``)."""
 
     min_count: int = Field(ge=0, le=MAX_NODES_PER_POOL)
     max_count: int = Field(ge=1, le=MAX_NODES_PER_POOL)

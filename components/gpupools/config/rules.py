@@ -203,6 +203,9 @@ def _resolve_pool(
     resolved = ResolvedPool(pool.name, config.cloud, size, pool, mig, dp_config,
                             _labels(config, pool, size.gpu, mig, dp_config), cloud_taints=cloud_taints,
                             max_pods=pool.max_pods)
+    autoscaling_problems = CLOUD_RULES[config.cloud].autoscaling_problems(config, resolved, path, warnings)
+    if autoscaling_problems:
+        return None, autoscaling_problems
     if mig and mig.applied_by == "aks" and config.gpu_software.installer == "gpu-operator":
         warnings.append(f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU Operator's MIG "
                         f"manager is kept off these nodes ({MIG_MANAGER_DEPLOY_LABEL}=false) so it never undoes it")
@@ -242,12 +245,9 @@ def _plan_mig(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, path) -> 
                                                     f"{'/'.join(AKS_GPU_INSTANCE_PROFILES)}, every GPU fully cut); "
                                                     f"{_describe(devices)} needs the GPU Operator's MIG manager: set "
                                                     "gpuSoftware.installer gpu-operator and gpuSoftware.driver operator")]
-        # Azure Linux on these sizes is refused for every pool (azure_rules), MIG or not.
-        aks_problems = []
-        if pool.autoscaling is not None:
-            aks_problems.append(Problem(path("autoscaling"), "AKS MIG pools do not support the cluster autoscaler; "
-                                                             "remove autoscaling and set count"))
-        return MigPlan(devices, layout_name, "aks", custom, aks_profile), aks_problems
+        # Azure Linux on these sizes is refused for every pool (azure_rules), MIG or not. The autoscaler is
+        # allowed from one node up (azure_rules.autoscaling_problems).
+        return MigPlan(devices, layout_name, "aks", custom, aks_profile), []
     if config.cloud == "aws" and software.installer != "gpu-operator":
         return None, [Problem(path("mig"), "on EKS MIG layouts are applied by the GPU Operator's MIG manager; the "
                                            "device plugin cannot partition GPUs: set gpuSoftware.installer gpu-operator")]

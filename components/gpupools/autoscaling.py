@@ -1,0 +1,214 @@
+"""Scale-from-zero hints for the cluster autoscaler: the node template a GPU pool's future nodes will match.
+
+With no node to look at, the cluster autoscaler builds a template node from tags on the node group. It
+knows ``nvidia.com/gpu`` from the instance type at best, never MIG slices or ``.shared`` replicas, so a pod
+asking for ``nvidia.com/mig-1g.5gb`` stays Pending on a pool at zero (kubernetes/autoscaler#8095). These tags
+tell it what the plan already knows: the usable slices per node (``capacity.pool_capacity(...).per_node``,
+never a second computation), the labels the pool's pods select on, and the taints.
+
+Tag formats (cluster-autoscaler 1.35.0, ``cloudprovider/aws/README.md`` and ``cloudprovider/azure/README.md``):
+
+* AWS, on the Auto Scaling group: ``k8s.io/cluster-autoscaler/node-template/resources/<name>`` = quantity,
+  ``.../label/<key>`` = value, ``.../taint/<key>`` = ``value:Effect``; auto-discovery by the tag keys
+  ``k8s.io/cluster-autoscaler/enabled`` and ``k8s.io/cluster-autoscaler/<cluster>``.
+* Azure, on the VMSS (AKS copies node pool tags there): ``k8s.io_cluster-autoscaler_node-template_<kind>_<name>``
+  with ``/`` written ``_`` and ``_`` written ``~2`` (``azure_template.go``: labels and taints decode ``~2`` back
+  to ``_``; resources decode both ``_`` and ``~2`` to ``/``, so a resource name with ``_`` cannot be written).
+
+Pure: no Pulumi. The config rules use it to refuse pools over a tag limit; the program to set the tags; the
+CLI to show, per autoscaled pool, whether it can scale from zero and why not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Mapping
+
+from .capacity import GPU_RESOURCE, advertised_resources, pool_capacity
+from .config.names import AWS_TAG_KEY_MAX, AZURE_TAG_KEY_MAX, MAX_TAGS
+from .pools import ResolvedPool, Taint
+
+if TYPE_CHECKING:  # config.rules imports this module for its checks; only annotations need Stack here
+    from .config.rules import Stack
+
+AWS_PREFIX = "k8s.io/cluster-autoscaler/node-template/"
+AZURE_PREFIX = "k8s.io_cluster-autoscaler_node-template_"
+AWS_DISCOVERY_ENABLED = "k8s.io/cluster-autoscaler/enabled"
+# Tags EKS itself puts on a managed node group's Auto Scaling group and that count towards AWS's 50:
+# eks:cluster-name, eks:nodegroup-name (CA aws README) and kubernetes.io/cluster/<name>. Ours: kept spare.
+EKS_OWN_ASG_TAGS = 3
+AWS_TEMPLATE_TAG_BUDGET = MAX_TAGS - EKS_OWN_ASG_TAGS
+
+# Why a pool may or may not start from zero nodes; cited in the plan and in docs/sources.md.
+AKS_MIG_FROM_ZERO = ("the AKS cluster autoscaler knows only nvidia.com/gpu from the VM size and cannot scale a "
+                     "pool from zero for {resources} (Azure/AKS#5161, kubernetes/autoscaler#8095)")
+AKS_TEMPLATE_UNDOCUMENTED = ("AKS documents no support for the node-template tags set on the pool, so its "
+                             "managed autoscaler may not know the label {labels} pods wait for")
+
+
+def aws_discovery_key(cluster: str) -> str:
+    return f"k8s.io/cluster-autoscaler/{cluster}"
+
+
+@dataclass(frozen=True)
+class NodeTemplate:
+    """What a node of the pool will offer: allocatable slices, labels pods select on, taints."""
+
+    resources: Mapping[str, int]
+    labels: Mapping[str, str]
+    taints: tuple[Taint, ...]
+
+
+def pool_node_template(pool: ResolvedPool, strategy: str) -> NodeTemplate:
+    """The template of one pool: the plan's usable slices per node, the pool's labels plus those its nodes
+    gain once ready (the MIG state workloads wait for), and every taint the nodes carry, the cloud's included."""
+    per_node = pool_capacity(pool, strategy).per_node
+    labels = {**pool.labels, **pool.readiness_labels}
+    return NodeTemplate(dict(sorted(per_node.items())), dict(sorted(labels.items())), tuple(pool.node_taints))
+
+
+def aws_asg_tags(template: NodeTemplate, cluster: str) -> dict[str, str]:
+    """Auto Scaling group tags: this cluster's auto-discovery keys and the node template."""
+    tags = {AWS_DISCOVERY_ENABLED: "true", aws_discovery_key(cluster): "owned"}
+    tags.update({f"{AWS_PREFIX}resources/{name}": str(count) for name, count in template.resources.items()})
+    tags.update({f"{AWS_PREFIX}label/{key}": value for key, value in template.labels.items()})
+    tags.update({f"{AWS_PREFIX}taint/{taint.key}": f"{taint.value}:{taint.effect}" for taint in template.taints})
+    return tags
+
+
+def azure_vmss_tags(template: NodeTemplate) -> dict[str, str]:
+    """Node pool tags (AKS puts them on the VMSS) in the Azure provider's underscore encoding."""
+    tags = {f"{AZURE_PREFIX}resources_{_azure_resource(name)}": str(count) for name, count in template.resources.items()}
+    tags.update({f"{AZURE_PREFIX}label_{_azure_key(key)}": value for key, value in template.labels.items()})
+    tags.update({f"{AZURE_PREFIX}taint_{_azure_key(taint.key)}": f"{taint.value}:{taint.effect}"
+                 for taint in template.taints})
+    return tags
+
+
+# --- What the program passes to the components ------------------------------------------------------------------
+
+def eks_autoscaler_tags(stack: Stack, pool: ResolvedPool) -> dict[str, str]:
+    """``EksGpuNodeGroup``'s ``autoscaler_tags``: the ASG tags of an autoscaled pool, empty for a fixed one."""
+    if pool.config.autoscaling is None:
+        return {}
+    return aws_asg_tags(pool_node_template(pool, stack.config.gpu_software.mig_strategy), stack.config.cluster.name)
+
+
+def aks_autoscaler_tags(stack: Stack, pool: ResolvedPool) -> dict[str, str]:
+    """``AksGpuPool``'s ``autoscaler_tags`` (merged over the stack's ``tags``): empty for a fixed pool."""
+    if pool.config.autoscaling is None:
+        return {}
+    return azure_vmss_tags(pool_node_template(pool, stack.config.gpu_software.mig_strategy))
+
+
+# --- Config-time checks -------------------------------------------------------------------------------------------
+
+def template_tag_problems(pool: ResolvedPool, strategy: str, cluster: str, stack_tags: Mapping[str, str]) -> list[str]:
+    """Why the pool's template tags cannot be set: a tag limit of the cloud, or a name Azure cannot encode."""
+    template = pool_node_template(pool, strategy)
+    if pool.cloud == "aws":
+        tags = aws_asg_tags(template, cluster)
+        problems = [f"the autoscaler tag '{key[:60]}...' has {len(key)} characters; AWS allows {AWS_TAG_KEY_MAX} "
+                    "(shorten the label key)" for key in tags if len(key) > AWS_TAG_KEY_MAX]
+        if len(tags) > AWS_TEMPLATE_TAG_BUDGET:
+            problems.append(f"needs {len(tags)} Auto Scaling group tags (2 for discovery, one per resource, label and "
+                            f"taint); AWS allows {MAX_TAGS} per group and EKS sets {EKS_OWN_ASG_TAGS} itself: remove "
+                            f"{len(tags) - AWS_TEMPLATE_TAG_BUDGET} labels")
+        return problems
+    unencodable = [name for name in template.resources if "_" in name]
+    if unencodable:
+        return [f"resource {', '.join(unencodable)} has '_', which the Azure autoscaler decodes as '/'"]
+    tags = {**stack_tags, **azure_vmss_tags(template)}
+    problems = [f"the autoscaler tag '{key[:60]}...' has {len(key)} characters; Azure allows {AZURE_TAG_KEY_MAX}"
+                for key in tags if len(key) > AZURE_TAG_KEY_MAX]
+    if len(tags) > MAX_TAGS:
+        problems.append(f"needs {len(tags)} node pool tags (gpupools:tags plus one per template resource, label and "
+                        f"taint); Azure allows {MAX_TAGS} per resource: remove {len(tags) - MAX_TAGS} labels or tags")
+    return problems
+
+
+def aks_zero_problem(pool: ResolvedPool, strategy: str) -> str | None:
+    """Why an AKS pool cannot start from zero nodes, or None (whole ``nvidia.com/gpu`` only, no readiness label)."""
+    others = sorted(name for name in advertised_resources(pool, strategy) if name != GPU_RESOURCE)
+    if others:
+        return AKS_MIG_FROM_ZERO.format(resources=", ".join(others))
+    if pool.readiness_labels:
+        labels = ", ".join(f"{key}={value}" for key, value in pool.readiness_labels.items())
+        return AKS_TEMPLATE_UNDOCUMENTED.format(labels=labels)
+    return None
+
+
+# --- What the plan shows ------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class AutoscaledPool:
+    """One autoscaled pool as the plan shows it."""
+
+    pool: str
+    cloud: str
+    min_count: int
+    max_count: int
+    template: NodeTemplate
+    from_zero: bool
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pool": self.pool, "cloud": self.cloud, "minCount": self.min_count, "maxCount": self.max_count,
+            "templateResources": dict(self.template.resources), "templateLabels": dict(self.template.labels),
+            "templateTaints": [str(taint) for taint in self.template.taints],
+            "scaleFromZero": self.from_zero, "why": self.why,
+        }
+
+
+def autoscaled_pools(stack: Stack) -> list[AutoscaledPool]:
+    """Every pool with ``autoscaling``, its node template and whether it can scale up from zero nodes."""
+    strategy = stack.config.gpu_software.mig_strategy
+    rows = []
+    for pool in stack.pools:
+        bounds = pool.config.autoscaling
+        if bounds is None:
+            continue
+        template = pool_node_template(pool, strategy)
+        from_zero, why = _from_zero(pool, strategy, template)
+        rows.append(AutoscaledPool(pool.name, pool.cloud, bounds.min_count, bounds.max_count, template, from_zero, why))
+    return rows
+
+
+def autoscaling_summary(stack: Stack) -> list[dict[str, Any]]:
+    """JSON-able rows of ``autoscaled_pools`` for ``gpupools plan --json``."""
+    return [row.to_json() for row in autoscaled_pools(stack)]
+
+
+def plan_lines(stack: Stack) -> list[str]:
+    """One line per autoscaled pool for the text plan."""
+    lines = []
+    for row in autoscaled_pools(stack):
+        resources = ", ".join(f"{count}x {name}" for name, count in row.template.resources.items())
+        lines.append(f"{row.pool}: {row.min_count}..{row.max_count} nodes, template {resources}; "
+                     f"{'scales' if row.from_zero else 'does not scale'} from zero: {row.why}")
+    return lines
+
+
+def _from_zero(pool: ResolvedPool, strategy: str, template: NodeTemplate) -> tuple[bool, str]:
+    bounds = pool.config.autoscaling
+    assert bounds is not None
+    if pool.cloud == "aws":
+        why = "Auto Scaling group node-template tags give the autoscaler the slices, labels and taints"
+        return True, why if bounds.min_count == 0 else f"minCount {bounds.min_count} keeps a node; {why}"
+    problem = aks_zero_problem(pool, strategy)
+    if problem is not None:
+        return False, f"minCount {bounds.min_count} keeps a node up; {problem}"
+    gpus = pool.gpus_per_node
+    return True, (f"the AKS template has {gpus}x {GPU_RESOURCE} from the VM size; the pool advertises "
+                  f"{template.resources.get(GPU_RESOURCE, 0)} (template tags set, not documented as read by AKS)")
+
+
+def _azure_key(key: str) -> str:
+    return key.replace("_", "~2").replace("/", "_")
+
+
+def _azure_resource(name: str) -> str:
+    if "_" in name:
+        raise ValueError(f"resource {name!r} has '_', which the Azure autoscaler decodes as '/'")
+    return name.replace("/", "_")
