@@ -26,7 +26,8 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 VERSION = re.search(r'^__version__ = "([^"]+)"$', (ROOT / "components" / "gpupools" / "_version.py").read_text(), re.M)[1]
 OFFLINE_ENV = {**os.environ, "PIP_NO_INDEX": "1", "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
                "http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9"}
-BASE_DEPENDENCIES = {"pulumi", "pulumi-kubernetes", "pydantic", "pyyaml"}
+# kubernetes: `gpupools verify` reads the live cluster with the official client.
+BASE_DEPENDENCIES = {"pulumi", "pulumi-kubernetes", "pydantic", "pyyaml", "kubernetes"}
 
 
 def _name(requirement: str) -> str:

@@ -1,4 +1,5 @@
-"""The ``gpupools`` command: ``check`` validates a stack and shows its GPU capacity; ``plan`` shows what it would create.
+"""The ``gpupools`` command: ``check`` validates a stack and shows its GPU capacity; ``plan`` shows what it would
+create (and, with ``--base``, what it changes); ``verify`` checks a live cluster against the plan.
 
 Whatever it is given, it answers with output and status 0, or with one ``error:`` line per problem and
 status 2 (bad input) or 1 (a failure of gpupools itself): never a traceback, and never an error from a
@@ -40,8 +41,11 @@ def _run(argv: Sequence[str] | None) -> int:
         if args.command == "check":
             from .check import run_check
             return run_check(stack_file, args.format)
+        if args.command == "verify":
+            from ..verify.command import run_verify
+            return run_verify(stack_file, args)
         from .plan import run_plan
-        return run_plan(stack_file, args.format)
+        return run_plan(stack_file, args.format, base=args.base)
     except ConfigError as error:
         for problem in error.problems:
             print(f"error: {problem}", file=sys.stderr)
@@ -84,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     for name, help_text in (
         ("check", "validate a stack's config and print the GPU resources each pool yields"),
         ("plan", "run the infra program offline under Pulumi mocks and print what the stack would create"),
+        ("verify", "read the live cluster and check each pool's nodes advertise what the plan promised"),
     ):
         command = commands.add_parser(name, help=help_text)
         source = command.add_mutually_exclusive_group(required=True)
@@ -92,6 +97,12 @@ def _parser() -> argparse.ArgumentParser:
         output = command.add_mutually_exclusive_group()
         output.add_argument("--json", dest="format", action="store_const", const="json", help="print JSON")
         output.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+        if name == "plan":
+            command.add_argument("--base", metavar="PATH",
+                                 help="a plan JSON of the base branch (gpupools plan --json): show what this plan changes")
+        if name == "verify":
+            from ..verify.command import add_verify_arguments  # cheap: the kubernetes client loads only when run
+            add_verify_arguments(command)
     return parser
 
 

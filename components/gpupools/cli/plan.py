@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
+from ..capacity_diff import CapacityDiff, diff_plans
+from ..config import ConfigError, Problem
+from ..config.loading import StackFile, read_limited
 from ..offline_plan import Plan, plan_stack
-from ..config.loading import StackFile
 from .check import print_lines
-from .render import capacity_lines, markdown_capacity, placement_lines
+from .render import capacity_lines, diff_lines, markdown_capacity, markdown_diff, placement_lines
 
 # The inputs worth reading per resource type; JSON output keeps them all.
 KEY_INPUTS: dict[str, tuple[str, ...]] = {
@@ -30,15 +33,31 @@ KEY_INPUTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def run_plan(stack_file: StackFile, output_format: str) -> int:
+def run_plan(stack_file: StackFile, output_format: str, base: str | None = None) -> int:
+    """Print the plan; with ``base`` (a plan JSON of the base branch), what it changes comes first."""
+    base_plan = read_base_plan(Path(base)) if base is not None else None
     plan = plan_stack(stack_file)
+    diff = diff_plans(base_plan, plan.to_json()) if base_plan is not None else None
     if output_format == "json":
-        print(json.dumps(plan.to_json(), indent=2))
+        print(json.dumps({**plan.to_json(), **({"diff": diff.to_json()} if diff else {})}, indent=2))
     elif output_format == "markdown":
-        print_lines(markdown_plan(plan))
+        print_lines((markdown_diff(diff) + [""] if diff else []) + markdown_plan(plan))
     else:
-        print_lines(text_plan(plan))
+        print_lines((diff_lines(diff) + [""] if diff else []) + text_plan(plan))
     return 0
+
+
+def read_base_plan(path: Path) -> dict[str, Any]:
+    """A base plan JSON, read with the stack file's limits; anything else is one error naming ``--base``."""
+    data = read_limited(path)
+    try:
+        plan = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ConfigError([Problem(f"--base {path}", f"is not a plan JSON (gpupools plan --json): {error}")]) from None
+    if not isinstance(plan, dict) or not isinstance(plan.get("capacity"), list):
+        raise ConfigError([Problem(f"--base {path}", "is not a plan JSON: it has no 'capacity' list "
+                                                     "(make it with gpupools plan --json)")])
+    return plan
 
 
 def text_plan(plan: Plan) -> list[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..capacity import PoolCapacity
+from ..capacity_diff import CapacityDiff, Count, PoolDiff
 from ..scheduling import PLAIN_POD, Placement
 
 
@@ -52,4 +53,32 @@ def placement_lines(placements: list[Placement]) -> list[str]:
         where = "schedules" if row.schedules else "stays off"
         who = f"{row.daemonset} (must stay off)" if row.daemonset == PLAIN_POD else row.daemonset
         lines.append(f"  {row.pool}: {who}: {where} [{verdict}]")
+    return lines
+
+
+def _changes(counts: dict[str, Count]) -> str:
+    return ", ".join(f"{name} {count}" for name, count in counts.items()) or "-"
+
+
+def _pool_change(pool: PoolDiff) -> str:
+    how = f"replaced ({', '.join(pool.replaced_by)} cannot change in place)" if pool.replaced_by else pool.change
+    return f"pool {pool.pool}: {how}; nodes {pool.nodes}, GPUs {pool.gpus}; {_changes(pool.resources)}"
+
+
+def diff_lines(diff: CapacityDiff) -> list[str]:
+    """The capacity diff: the headline first, then each pool that changes, then the stack's totals."""
+    lines = [diff.headline(), f"  against base stack {diff.base_stack}"]
+    lines += [f"  {_pool_change(pool)}" for pool in diff.pools if pool.change != "unchanged"]
+    lines.append(f"  total: nodes {diff.nodes}, GPUs {diff.gpus}; {_changes(diff.resources)}")
+    return lines
+
+
+def markdown_diff(diff: CapacityDiff) -> list[str]:
+    """The diff for a pull request comment; its first line says whether the change removes GPU capacity."""
+    marker = ":warning: " if diff.removes_capacity else ""
+    lines = [f"**{marker}{diff.headline()}**", "", "| pool | change | nodes | GPUs | usable slices |", "|---|---|---|---|---|"]
+    for pool in diff.pools:
+        how = f"replaced ({', '.join(pool.replaced_by)})" if pool.replaced_by else pool.change
+        lines.append(f"| {pool.pool} | {how} | {pool.nodes} | {pool.gpus} | {_changes(pool.resources)} |")
+    lines.append(f"| **total** | | {diff.nodes} | {diff.gpus} | {_changes(diff.resources)} |")
     return lines

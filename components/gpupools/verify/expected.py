@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from ..capacity import stack_capacity
 from ..charts.refs import DEVICE_PLUGIN
 from ..config.rules import Stack
-from ..workloads import pool_node_selector
+from ..pools import POOL_LABEL
 
 # Set by the GPU Operator's MIG manager (mig-parted ``pkg/mig/reconfigure``): pending, rebooting, success, failed.
 MIG_CONFIG_STATE_LABEL = "nvidia.com/mig.config.state"
@@ -60,15 +60,17 @@ class PoolExpectation:
 
 
 def expected_pools(stack: Stack) -> list[PoolExpectation]:
-    """Per pool, what the device plugin advertises per node (``PoolCapacity.per_node``)."""
+    """Per pool, what the device plugin advertises per node (``PoolCapacity.advertised``: node allocatable shows every
+    slice, even those ``maxPods`` leaves no room for). Nodes are found by the pool label alone: a workload's selector
+    may also wait for the MIG layout, and a node still applying it must be seen, not missed."""
     strategy = stack.config.gpu_software.mig_strategy
     capacity = {item.pool: item for item in stack_capacity(stack.pools, strategy)}
     return [
         PoolExpectation(
             pool=pool.name,
-            node_selector=pool_node_selector(pool),
+            node_selector={POOL_LABEL: pool.name},
             nodes=pool.nodes,
-            per_node=dict(capacity[pool.name].per_node),
+            per_node=dict(capacity[pool.name].advertised),
             mig_by_operator=bool(pool.mig and pool.mig.applied_by == "operator"),
         )
         for pool in stack.pools

@@ -1,0 +1,200 @@
+"""What a change does to GPU capacity: two plans (base and head) in, pools added, removed or replaced out.
+
+Both sides are plan JSON documents (``gpupools plan --json``), so a pull request can plan its base commit and
+its head commit separately and compare them without either checkout. A pool is *replaced* when a field the
+cloud cannot change in place differs; those fields come from ``immutable_fields``, the same table the
+components give Pulumi as ``replace_on_changes``, so the diff and the deployment cannot disagree.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Literal, Mapping, Sequence
+
+from .immutable_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, FixedAtCreation
+
+Change = Literal["added", "removed", "replaced", "changed", "unchanged"]
+
+
+@dataclass(frozen=True)
+class Count:
+    """One figure before and after; ``None`` never appears, a missing side counts as zero."""
+
+    before: int
+    after: int
+
+    @property
+    def delta(self) -> int:
+        return self.after - self.before
+
+    def to_json(self) -> dict[str, int]:
+        return {"before": self.before, "after": self.after, "delta": self.delta}
+
+    def __str__(self) -> str:
+        return f"{self.before} → {self.after}" if self.delta else str(self.after)
+
+
+@dataclass(frozen=True)
+class PoolDiff:
+    """One pool's change: how, which fields force a replacement, and its nodes, GPUs and usable slices."""
+
+    pool: str
+    change: Change
+    replaced_by: tuple[str, ...]
+    nodes: Count
+    gpus: Count
+    resources: dict[str, Count]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "pool": self.pool, "change": self.change, "replacedBy": list(self.replaced_by),
+            "nodes": self.nodes.to_json(), "gpus": self.gpus.to_json(),
+            "resources": {name: count.to_json() for name, count in self.resources.items()},
+        }
+
+
+@dataclass(frozen=True)
+class CapacityDiff:
+    """Every pool's change and the stack totals; ``removes_capacity`` when any resource total shrinks."""
+
+    base_stack: str
+    head_stack: str
+    pools: tuple[PoolDiff, ...]
+    nodes: Count
+    gpus: Count
+    resources: dict[str, Count]
+
+    @property
+    def removes_capacity(self) -> bool:
+        return any(count.delta < 0 for count in self.resources.values())
+
+    @property
+    def changed(self) -> bool:
+        return any(pool.change != "unchanged" for pool in self.pools)
+
+    def headline(self) -> str:
+        """The first line of a pull request comment: what matters most, capacity lost, first."""
+        lost = [f"{name} {count}" for name, count in self.resources.items() if count.delta < 0]
+        if lost:
+            return "This change REMOVES GPU capacity: " + ", ".join(lost)
+        gained = [f"{name} {count}" for name, count in self.resources.items() if count.delta > 0]
+        if gained:
+            return "This change adds GPU capacity: " + ", ".join(gained)
+        replaced = [pool.pool for pool in self.pools if pool.change == "replaced"]
+        if replaced:
+            return f"This change replaces GPU pools without changing capacity: {', '.join(replaced)}"
+        return "This change does not change GPU capacity"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "base": self.base_stack, "head": self.head_stack, "removesCapacity": self.removes_capacity,
+            "headline": self.headline(), "pools": [pool.to_json() for pool in self.pools],
+            "nodes": self.nodes.to_json(), "gpus": self.gpus.to_json(),
+            "resources": {name: count.to_json() for name, count in self.resources.items()},
+        }
+
+
+def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> CapacityDiff:
+    """Compare two plan JSON documents pool by pool (pools are matched by name)."""
+    base_pools, head_pools = _capacity_by_pool(base), _capacity_by_pool(head)
+    names = [*base_pools, *(name for name in head_pools if name not in base_pools)]
+    pools = tuple(
+        _pool_diff(name, base_pools.get(name), head_pools.get(name), _replaced_by(name, base, head))
+        for name in names
+    )
+    return CapacityDiff(
+        str(base.get("stack", "base")), str(head.get("stack", "head")), pools,
+        _sum_counts(pool.nodes for pool in pools), _sum_counts(pool.gpus for pool in pools),
+        _sum_resources(pool.resources for pool in pools),
+    )
+
+
+def usable_total(capacity: Mapping[str, Any]) -> dict[str, int]:
+    """A pool's usable slices in total (the plan's ``total``: advertised slices, less any that pods cannot take)."""
+    return dict(capacity.get("total") or {})
+
+
+def _capacity_by_pool(plan: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    return {entry["pool"]: entry for entry in plan.get("capacity", [])}
+
+
+def _pool_diff(name: str, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None,
+               replaced_by: Sequence[str]) -> PoolDiff:
+    resources = _resource_counts(usable_total(before or {}), usable_total(after or {}))
+    nodes = Count(_nodes(before), _nodes(after))
+    gpus = Count(_nodes(before) * _gpus_per_node(before), _nodes(after) * _gpus_per_node(after))
+    if before is None:
+        change: Change = "added"
+    elif after is None:
+        change = "removed"
+    elif replaced_by:
+        change = "replaced"
+    elif before != after:
+        change = "changed"
+    else:
+        change = "unchanged"
+    return PoolDiff(name, change, tuple(replaced_by) if change == "replaced" else (), nodes, gpus, resources)
+
+
+def _nodes(capacity: Mapping[str, Any] | None) -> int:
+    return int(capacity.get("nodes", 0)) if capacity else 0
+
+
+def _gpus_per_node(capacity: Mapping[str, Any] | None) -> int:
+    return int(capacity.get("gpusPerNode", 0)) if capacity else 0
+
+
+def _resource_counts(before: Mapping[str, int], after: Mapping[str, int]) -> dict[str, Count]:
+    names = sorted({*before, *after})
+    return {name: Count(int(before.get(name, 0)), int(after.get(name, 0))) for name in names}
+
+
+def _sum_counts(counts: Iterable[Count]) -> Count:
+    counts = list(counts)
+    return Count(sum(c.before for c in counts), sum(c.after for c in counts))
+
+
+def _sum_resources(per_pool: Iterable[Mapping[str, Count]]) -> dict[str, Count]:
+    totals: dict[str, Count] = {}
+    for resources in per_pool:
+        for name, count in resources.items():
+            seen = totals.get(name, Count(0, 0))
+            totals[name] = Count(seen.before + count.before, seen.after + count.after)
+    return dict(sorted(totals.items()))
+
+
+def _replaced_by(pool: str, base: Mapping[str, Any], head: Mapping[str, Any]) -> list[str]:
+    """The immutable inputs of the pool's cloud resource that differ between the two plans."""
+    before, after = _pool_resource(pool, base), _pool_resource(pool, head)
+    if before is None or after is None or before["type"] != after["type"]:
+        return []
+    fields = sorted(_FIXED_AT_CREATION.get(before["type"], {}))
+    return [field for field in fields if _get(before["inputs"], field) != _get(after["inputs"], field)]
+
+
+# Each cloud's node pool resource in a plan: the input holding the pool's name, and its fields fixed at creation.
+_POOL_NAME_INPUT = {
+    "azure-native:containerservice:AgentPool": "agentPoolName",
+    "eks:index:ManagedNodeGroup": "nodeGroupName",
+}
+_FIXED_AT_CREATION: dict[str, Mapping[str, FixedAtCreation]] = {
+    "azure-native:containerservice:AgentPool": AKS_AGENT_POOL,
+    "eks:index:ManagedNodeGroup": EKS_NODE_GROUP,
+}
+
+
+def _pool_resource(pool: str, plan: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    for resource in plan.get("resources", []):
+        key = _POOL_NAME_INPUT.get(resource.get("type"))
+        if key and resource.get("inputs", {}).get(key) == pool:
+            return resource
+    return None
+
+
+def _get(inputs: Mapping[str, Any], path: str) -> Any:
+    value: Any = inputs
+    for part in path.split("."):
+        if not isinstance(value, Mapping):
+            return None
+        value = value.get(part)
+    return value

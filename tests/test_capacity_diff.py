@@ -1,0 +1,112 @@
+"""``gpupools plan --base``: what a change does to GPU capacity, from two real offline plans.
+
+Expected figures are NVIDIA's per-GPU MIG counts times the 8 A100s of a Standard_ND96asr_v4 (1g.5gb x7 -> 56,
+3g.20gb x2 -> 16), and the AKS rule that a pool's GPU instance profile cannot change after creation.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from gpupools.capacity_diff import diff_plans
+from gpupools.cli import main
+from gpupools.config import read_stack_file
+from gpupools.offline_plan import plan_stack
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _stack(tmp_path: Path, name: str, edit) -> Path:
+    document = yaml.safe_load((REPO / "Pulumi.dev.yaml").read_text())
+    edit(document["config"])
+    path = tmp_path / f"Pulumi.{name}.yaml"
+    path.write_text(yaml.safe_dump(document, sort_keys=False))
+    return path
+
+
+def _plan(path: Path) -> dict:
+    return plan_stack(read_stack_file(path)).to_json()
+
+
+@pytest.fixture(scope="module")
+def plans(tmp_path_factory) -> dict[str, dict]:
+    folder = tmp_path_factory.mktemp("diff")
+
+    def mig3g(config):
+        config["gpupools:gpuPools"][0]["mig"] = {"profile": "MIG3g"}
+        config["gpupools:gpuSoftware"]["migStrategy"] = "mixed"
+
+    def two_nodes(config):
+        config["gpupools:gpuPools"][0]["count"] = 2
+
+    def second_pool(config):
+        config["gpupools:gpuPools"].append({"name": "mig7g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG7g"}})
+
+    return {
+        "base": _plan(REPO / "Pulumi.dev.yaml"),
+        "mig3g": _plan(_stack(folder, "mig3g", mig3g)),
+        "two": _plan(_stack(folder, "two", two_nodes)),
+        "added": _plan(_stack(folder, "added", second_pool)),
+    }
+
+
+def test_a_new_mig_profile_replaces_the_pool_and_says_capacity_is_removed(plans):
+    diff = diff_plans(plans["base"], plans["mig3g"])
+    (pool,) = diff.pools
+    assert pool.change == "replaced" and "gpuInstanceProfile" in pool.replaced_by
+    assert (pool.resources["nvidia.com/gpu"].before, pool.resources["nvidia.com/gpu"].after) == (56, 0)
+    assert (pool.resources["nvidia.com/mig-3g.20gb"].before, pool.resources["nvidia.com/mig-3g.20gb"].after) == (0, 16)
+    assert (pool.nodes.before, pool.nodes.after, pool.gpus.after) == (1, 1, 8)
+    assert diff.removes_capacity
+    assert diff.headline().startswith("This change REMOVES GPU capacity")
+
+
+def test_more_nodes_change_the_pool_in_place_and_add_capacity(plans):
+    diff = diff_plans(plans["base"], plans["two"])
+    (pool,) = diff.pools
+    assert pool.change == "changed" and pool.replaced_by == ()
+    assert (pool.resources["nvidia.com/gpu"].before, pool.resources["nvidia.com/gpu"].after) == (56, 112)
+    assert (diff.gpus.before, diff.gpus.after) == (8, 16)
+    assert not diff.removes_capacity and diff.headline().startswith("This change adds GPU capacity")
+
+
+def test_added_and_removed_pools(plans):
+    added = diff_plans(plans["base"], plans["added"])
+    assert [(p.pool, p.change) for p in added.pools] == [("mig1g", "unchanged"), ("mig7g", "added")]
+    assert added.resources["nvidia.com/gpu"].after == 56 + 8  # MIG7g: one 7g.40gb per GPU
+    removed = diff_plans(plans["added"], plans["base"])
+    assert [(p.pool, p.change) for p in removed.pools] == [("mig1g", "unchanged"), ("mig7g", "removed")]
+    assert removed.removes_capacity
+
+
+def test_the_same_plan_changes_nothing(plans):
+    diff = diff_plans(plans["base"], plans["base"])
+    assert not diff.changed and not diff.removes_capacity
+    assert diff.headline() == "This change does not change GPU capacity"
+
+
+def test_plan_base_puts_the_diff_first_in_every_format(plans, tmp_path, capsys):
+    base = tmp_path / "base.json"
+    base.write_text(json.dumps(plans["base"]))
+    head = _stack(tmp_path, "head", lambda c: c["gpupools:gpuPools"][0].update(mig={"profile": "MIG3g"})
+                  or c["gpupools:gpuSoftware"].update(migStrategy="mixed"))
+    assert main(["plan", "--config", str(head), "--base", str(base)]) == 0
+    assert capsys.readouterr().out.startswith("This change REMOVES GPU capacity: nvidia.com/gpu 56 → 0")
+    assert main(["plan", "--config", str(head), "--base", str(base), "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.startswith("**:warning: This change REMOVES GPU capacity")
+    assert main(["plan", "--config", str(head), "--base", str(base), "--json"]) == 0
+    diff = json.loads(capsys.readouterr().out)["diff"]
+    assert diff["removesCapacity"] is True and diff["pools"][0]["change"] == "replaced"
+
+
+@pytest.mark.parametrize("content", ["not json", "[1, 2]", '{"stack": "x"}'])
+def test_a_bad_base_is_one_error_naming_it(tmp_path, capsys, content):
+    base = tmp_path / "base.json"
+    base.write_text(content)
+    assert main(["plan", "--stack", "dev", "--base", str(base)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"error: --base {base}")
