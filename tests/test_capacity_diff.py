@@ -7,6 +7,7 @@ Expected figures are NVIDIA's per-GPU MIG counts times the 8 A100s of a Standard
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -110,3 +111,29 @@ def test_a_bad_base_is_one_error_naming_it(tmp_path, capsys, content):
     assert main(["plan", "--stack", "dev", "--base", str(base)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"error: --base {base}")
+
+
+def test_the_pull_request_comment_leads_with_capacity_removed(tmp_path):
+    """plan_stacks.sh with the real gpupools: the base ran two dev nodes, the head one; the base cannot plan `eks`
+    and lacks `existing`, which is then all new."""
+    import shutil
+    import subprocess
+
+    gpupools = Path(sys.executable).with_name("gpupools")
+    if not gpupools.exists():
+        pytest.skip("the gpupools executable is not installed in this environment")
+    base = tmp_path / "base"
+    shutil.copytree(REPO / "infra", base / "infra", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "Pulumi.yaml", base)
+    _stack(base, "dev", lambda c: c["gpupools:gpuPools"][0].update(count=2))
+    (base / "Pulumi.eks.yaml").write_text("config:\n  gpupools:cloud: gcp\n")
+    (base / ".venv" / "bin").mkdir(parents=True)
+    (base / ".venv" / "bin" / "gpupools").symlink_to(gpupools)
+    run = subprocess.run(["bash", str(REPO / ".github" / "scripts" / "plan_stacks.sh"), str(base)], cwd=REPO,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("**:warning: This pull request REMOVES GPU capacity in: dev**")
+    assert "**:warning: This change REMOVES GPU capacity: nvidia.com/gpu 112 → 56**" in lines
+    assert any(line.startswith("_The base commit could not plan `eks`") for line in lines)
+    assert "**This change adds GPU capacity: nvidia.com/mig-1g.5gb 0 → 56, nvidia.com/mig-3g.20gb 0 → 16**" in lines

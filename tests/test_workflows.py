@@ -336,8 +336,12 @@ def test_preview_offline_plan_job() -> None:
     job = _workflow("preview.yml")["jobs"]["offline-plan"]
     assert job["permissions"] == {"contents": "read", "pull-requests": "write"}
     runs = "\n".join(step.get("run", "") for step in job["steps"])
-    assert "Pulumi.*.yaml" in runs and "--format markdown" in runs and "GITHUB_STEP_SUMMARY" in runs
+    assert 'bash .github/scripts/plan_stacks.sh "$BASE_DIR"' in runs and "GITHUB_STEP_SUMMARY" in runs
     assert ".venv/bin/python -m pytest" in runs
+    # The base commit is checked out beside the head, read-only, and installed in its own venv for the diff.
+    [base] = [step for step in job["steps"] if step.get("id") == "base"]
+    assert base["with"]["ref"] == "${{ github.event.pull_request.base.sha }}" and base["with"]["path"] == ".base"
+    assert base["with"]["persist-credentials"] is False
     [comment] = [step for step in job["steps"] if step.get("uses", "").startswith("actions/github-script@")]
     assert comment["continue-on-error"] is True
     assert "github.event.pull_request.head.repo.full_name == github.repository" in comment["if"]
@@ -454,6 +458,8 @@ def test_offline_plan_step(tmp_path: Path) -> None:
     step = _step(_workflow("preview.yml"), "offline-plan", "plan")
     project = tmp_path / "project"
     (project / ".venv" / "bin").mkdir(parents=True)
+    (project / ".github" / "scripts").mkdir(parents=True)
+    shutil.copy(ROOT / ".github" / "scripts" / "plan_stacks.sh", project / ".github" / "scripts")
     for stack in ("good", "bad"):
         (project / f"Pulumi.{stack}.yaml").write_text("config: {}\n")
     stub = project / ".venv" / "bin" / "gpupools"
@@ -463,11 +469,12 @@ def test_offline_plan_step(tmp_path: Path) -> None:
     )
     stub.chmod(0o755)
     summary = tmp_path / "summary.md"
-    env = {"HEAD_SHA": "0123456789abcdef", "GITHUB_STEP_SUMMARY": str(summary)}
+    env = {"HEAD_SHA": "0123456789abcdef", "GITHUB_STEP_SUMMARY": str(summary), "BASE_DIR": ""}
     status, log, values, _ = _run_step(step, project, env, tmp_path)
     assert status == 0, log
     assert values["failed"] == "true"
     plan = (project / "plan.md").read_text()
+    assert plan.startswith("No base plan to compare with")
     assert "### plan of good" in plan and "`bad`: plan failed (exit 2)" in plan and "error: bad pool" in plan
     assert "0123456" in plan and summary.read_text() == plan
 

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The pull request plan comment: the offline plan (Markdown) of every Pulumi.*.yaml stack of the head checkout
+# (the working directory), each led by its GPU capacity diff against the base checkout.
+#
+# usage: plan_stacks.sh [BASE_DIR]   BASE_DIR holds the base commit with its own .venv (gpupools installed);
+# without it, or when the base cannot plan a stack, the plan comes without a diff and says why. A stack that
+# the base lacks is diffed against an empty plan: all of its capacity is new.
+# Prints the comment body on stdout, its first line saying whether the pull request removes GPU capacity;
+# exits 1 when a head plan failed (its error is in the body).
+set -uo pipefail
+base="${1:-}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+shopt -s nullglob
+status=0
+removing=()
+compared=0
+for file in Pulumi.*.yaml; do
+  stack="${file#Pulumi.}"
+  stack="${stack%.yaml}"
+  diff_args=()
+  note=""
+  if [ -n "$base" ] && [ -x "$base/.venv/bin/gpupools" ]; then
+    if [ ! -f "$base/$file" ]; then
+      printf '{"stack": "%s (new)", "capacity": []}\n' "$stack" > "$work/base.json"
+      diff_args=(--base "$work/base.json")
+    elif (cd "$base" && .venv/bin/gpupools plan --stack "$stack" --json) > "$work/base.json" 2> "$work/base.err"; then
+      diff_args=(--base "$work/base.json")
+    else
+      note="_The base commit could not plan \`$stack\`, so there is no capacity diff: $(head -n 1 "$work/base.err")_"
+    fi
+  else
+    note="_No base checkout to compare with: no capacity diff._"
+  fi
+  [ "${#diff_args[@]}" -gt 0 ] && compared=$((compared + 1))
+  rc=0
+  .venv/bin/gpupools plan --stack "$stack" --format markdown "${diff_args[@]}" > "$work/plan.out" 2> "$work/plan.err" || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    [ -n "$note" ] && printf '%s\n\n' "$note"
+    cat "$work/plan.out"
+    head -n 1 "$work/plan.out" | grep -q 'REMOVES GPU capacity' && removing+=("$stack")
+  else
+    status=1
+    echo "### \`$stack\`: plan failed (exit $rc)"
+    echo
+    echo '```'
+    cat "$work/plan.out"
+    tail -n 40 "$work/plan.err"
+    echo '```'
+  fi
+  echo
+done > "$work/body.md"
+if [ "${#removing[@]}" -gt 0 ]; then
+  echo "**:warning: This pull request REMOVES GPU capacity in: ${removing[*]}** (see each stack's diff below)"
+elif [ "$compared" -gt 0 ]; then
+  echo "This pull request removes no GPU capacity (capacity diffs below)."
+else
+  echo "No base plan to compare with: capacity changes are not shown."
+fi
+echo
+cat "$work/body.md"
+exit "$status"
