@@ -101,6 +101,23 @@ def aks_autoscaler_tags(stack: Stack, pool: ResolvedPool) -> dict[str, str]:
     return azure_vmss_tags(pool_node_template(pool, stack.config.gpu_software.mig_strategy))
 
 
+def cluster_autoscaler_args(stack: Stack) -> dict[str, Any] | None:
+    """The plain ``ClusterAutoscaler`` args of ``gpupools:cluster.autoscaler`` (None unless ``install``); the
+    program adds ``oidc_provider_arn``, ``oidc_provider_url`` (outputs of the cluster) and ``tags``."""
+    cluster = stack.config.cluster
+    settings = cluster.autoscaler
+    if stack.cloud != "aws" or not settings.install:
+        return None
+    args: dict[str, Any] = {"cluster_name": cluster.name, "region": cluster.region, "version": settings.version,
+                            "namespace": settings.namespace, "expander": settings.expander}
+    if settings.priorities:
+        args["priorities"] = {key: list(patterns) for key, patterns in settings.priorities.items()}
+    for key in ("scale_down_utilization_threshold", "scale_down_gpu_utilization_threshold"):
+        if getattr(settings, key) is not None:
+            args[key] = getattr(settings, key)
+    return args
+
+
 # --- Config-time checks -------------------------------------------------------------------------------------------
 
 def template_tag_problems(pool: ResolvedPool, strategy: str, cluster: str, stack_tags: Mapping[str, str]) -> list[str]:

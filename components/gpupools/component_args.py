@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal, Mapping, Optional
 import pydantic
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationInfo, WrapValidator, model_validator
 
+from .autoscaling import AWS_TEMPLATE_TAG_BUDGET, EKS_OWN_ASG_TAGS
 from .config import aws_rules, azure_rules, names
 from .config import models as config
 from .pools import AKS_GPU_INSTANCE_PROFILES
@@ -104,6 +105,16 @@ def _cidr(value: str) -> str:
 
 
 Tags = _input(dict[str, _input(str)])
+
+
+def _tag_problems(cloud: str, tags: Any, limit: int = names.MAX_TAGS, why: str = "") -> list[str]:
+    """The cloud's tag rules over a plain tag map (nothing to check while it is a Pulumi output)."""
+    if not isinstance(tags, Mapping) or any(is_deferred(v) for v in tags.values()):
+        return []
+    problems = [f"{key!r}: {message}" for key, message in names.tag_problems(cloud, dict(tags)) if key is not None]
+    if len(tags) > limit:
+        problems.append(f"{len(tags)} tags; at most {limit}{why}")
+    return problems
 Labels = _input(dict[_input(_checked(names.label_key_problem)), _input(_checked(names.label_value_problem))])
 Strings = _input(list[_input(Annotated[str, Field(min_length=1)])])
 Count = _input(Annotated[int, Field(ge=0, le=config.MAX_NODES_PER_POOL)])
@@ -175,10 +186,15 @@ class AksGpuPoolArgsModel(_Args):
     scale_set_eviction_policy: Optional[_like(config.GpuPoolConfig, "eviction_policy")] = None
     spot_max_price: Optional[_input(float | int)] = None
     tags: Optional[Tags] = None
+    autoscaler_tags: Optional[Tags] = None
 
     @model_validator(mode="after")
     def _bounds_and_spot(self) -> "AksGpuPoolArgsModel":
         problems = []
+        if self.autoscaler_tags:
+            merged = {**(self.tags if isinstance(self.tags, Mapping) else {}), **self.autoscaler_tags}
+            problems += [f"autoscaler_tags: {problem}" for problem in
+                         _tag_problems("azure", merged, why=" on the node pool (tags and autoscaler_tags together)")]
         if (self.min_count is None) != (self.max_count is None):
             given = "min_count" if self.max_count is None else "max_count"
             problems.append(f"{given}: autoscaling needs both min_count and max_count, got only {given}")
@@ -238,6 +254,7 @@ class EksGpuNodeGroupArgsModel(_Args):
     efa: Optional[_input(bool)] = None
     efa_interfaces: Optional[_input(Annotated[int, Field(ge=1, le=32)])] = None
     tags: Optional[Tags] = None
+    autoscaler_tags: Optional[Tags] = None
 
     @model_validator(mode="after")
     def _capacity_and_efa(self) -> "EksGpuNodeGroupArgsModel":
@@ -250,6 +267,9 @@ class EksGpuNodeGroupArgsModel(_Args):
                 is_deferred(reservation) or (isinstance(reservation, str) and names.CAPACITY_RESERVATION_ID.fullmatch(reservation))):
             problems.append("capacity_reservation: capacity_type CAPACITY_BLOCK needs the Capacity Block's reservation id "
                             "(cr-...): EKS rejects a Capacity Block node group whose launch template does not target it")
+        problems += [f"autoscaler_tags: {problem}" for problem in _tag_problems(
+            "aws", self.autoscaler_tags, AWS_TEMPLATE_TAG_BUDGET,
+            f" on the Auto Scaling group (AWS allows {names.MAX_TAGS}; EKS sets {EKS_OWN_ASG_TAGS} itself)")]
         if self.efa_interfaces is not None and self.efa is not True:
             problems.append("efa_interfaces: only with efa true")
         for low in ("min_size", "desired_size"):
@@ -307,6 +327,36 @@ class GpuSmokeTestArgsModel(_Args):
     toleration_key: _input(_checked(names.label_key_problem))
     image: Optional[_matching(_IMAGE, "an image with a pinned tag (not latest) or digest, "
                                       "e.g. nvcr.io/nvidia/cuda:12.8.1-base-ubuntu24.04")] = None
+
+
+_OIDC_PROVIDER_ARN = re.compile(r"arn:aws(-cn|-us-gov)?:iam::\d{12}:oidc-provider/.+")
+
+
+class ClusterAutoscalerArgsModel(_Args):
+    cluster_name: _matching(names.EKS_CLUSTER_NAME, "1..100 letters, digits, '-' and '_', starting with a letter or digit")
+    region: _matching(names.AWS_REGION, "an AWS region, e.g. us-east-1")
+    oidc_provider_arn: _matching(_OIDC_PROVIDER_ARN, "the cluster's IAM OIDC provider ARN, "
+                                                     "arn:aws:iam::<account>:oidc-provider/oidc.eks.<region>.amazonaws.com/id/<id>")
+    oidc_provider_url: _matching(re.compile(r"(https://)?[a-z0-9.-]+(/[A-Za-z0-9._-]+)*"),
+                                 "the issuer URL, e.g. https://oidc.eks.us-east-1.amazonaws.com/id/<id>")
+    version: Optional[_like(config.ClusterAutoscalerConfig, "version")] = None
+    namespace: Optional[_input(Annotated[str, AfterValidator(_dns_label)])] = None
+    service_account: Optional[_input(Annotated[str, AfterValidator(_dns_label)])] = None
+    expander: Optional[_like(config.ClusterAutoscalerConfig, "expander")] = None
+    priorities: Optional[_input(dict[_input(Annotated[str, Field(pattern=r"^\d+$")]), _input(list[str])])] = None
+    scale_down_utilization_threshold: Optional[_like(config.ClusterAutoscalerConfig, "scale_down_utilization_threshold")] = None
+    scale_down_gpu_utilization_threshold: Optional[
+        _like(config.ClusterAutoscalerConfig, "scale_down_gpu_utilization_threshold")] = None
+    tags: Optional[Tags] = None
+
+    @model_validator(mode="after")
+    def _priorities(self) -> "ClusterAutoscalerArgsModel":
+        if self.expander == "priority" and not self.priorities:
+            raise ValueError("priorities: expander 'priority' needs them (the priority expander fails without its "
+                             "ConfigMap), e.g. {'10': ['.*p4d.*']}")
+        if self.priorities and self.expander != "priority":
+            raise ValueError("priorities: only read by expander 'priority'")
+        return self
 
 
 # --- Entry point -------------------------------------------------------------------------------------------------

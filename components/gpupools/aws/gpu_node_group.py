@@ -3,6 +3,9 @@
 Where the GPU Operator lays out MIG, the node group carries ``nvidia.com/mig.config=<layout>`` from
 creation so the MIG manager partitions each node before any workload can land on it. Reservations,
 Capacity Blocks and EFA go through a launch template (``launch_template.py``), a child of the component.
+For the cluster autoscaler, ``autoscaler_tags`` become tags on the node group's Auto Scaling group (one
+``aws.autoscaling.Tag`` each): managed node group tags do not propagate to it (AWS ``AWS::EKS::Nodegroup``
+Tags), and the autoscaler builds a node from them when the group is at zero.
 """
 
 
@@ -18,6 +21,7 @@ from .launch_template import LaunchTemplateSpec, gpu_launch_template
 from .node_role import node_role
 
 TYPE_TOKEN = "gpupools:index:EksGpuNodeGroup"
+AUTOSCALER_TAG_PREFIX = "k8s.io/cluster-autoscaler/"
 # EKS spells Kubernetes taint effects in upper snake case.
 EKS_TAINT_EFFECTS = {"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}
 
@@ -70,6 +74,8 @@ class EksGpuNodeGroupArgs(TypedDict):
     """EFA interfaces per node (the instance type's maximum, e.g. 4 on p4d.24xlarge, 32 on p5.48xlarge); with efa."""
     tags: NotRequired[dict[str, str]]
     """AWS tags."""
+    autoscaler_tags: NotRequired[dict[str, str]]
+    """Tags for the node group's Auto Scaling group (cluster autoscaler node template and discovery), e.g. from gpupools.autoscaling.eks_autoscaler_tags; at most 47 (EKS sets 3 of AWS's 50)."""
 
 
 class EksGpuNodeGroup(pulumi.ComponentResource):
@@ -77,6 +83,8 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
 
     node_group_name: pulumi.Output[str]
     """Name of the EKS node group."""
+    auto_scaling_group_name: pulumi.Output[str]
+    """Name of the Auto Scaling group EKS created for the node group."""
 
     def __init__(self, name: str, args: EksGpuNodeGroupArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
         check_args(EksGpuNodeGroupArgsModel, "EksGpuNodeGroup", name, args)
@@ -120,7 +128,25 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
             opts=pulumi.ResourceOptions(parent=self),
         )
         self.node_group_name = group.node_group.node_group_name
-        self.register_outputs({"nodeGroupName": self.node_group_name})
+        autoscaler_tags = args.get("autoscaler_tags") or {}
+        self.auto_scaling_group_name = _auto_scaling_group_name(group)
+        for key, value in sorted(autoscaler_tags.items()):
+            aws.autoscaling.Tag(
+                # Named by key, so adding or removing one tag leaves the others alone.
+                f"{name}-asg-{key.removeprefix(AUTOSCALER_TAG_PREFIX)}",
+                autoscaling_group_name=self.auto_scaling_group_name,
+                # Only the group is tagged: the autoscaler reads the group, and instances need none of these.
+                tag=aws.autoscaling.TagTagArgs(key=key, value=value, propagate_at_launch=False),
+                opts=pulumi.ResourceOptions(parent=self),
+            )
+        self.register_outputs({"nodeGroupName": self.node_group_name,
+                               "autoScalingGroupName": self.auto_scaling_group_name})
+
+
+def _auto_scaling_group_name(group: eks.ManagedNodeGroup) -> pulumi.Output[str]:
+    """The node group's ``resources[0].autoscaling_groups[0].name``: EKS creates one group per node group."""
+    return group.node_group.apply(lambda node_group: node_group.resources).apply(
+        lambda resources: resources[0].autoscaling_groups[0].name)
 
 
 def _or(value: int | None, default: int) -> int:

@@ -41,9 +41,9 @@ class AksGpuPoolArgs(TypedDict):
     os_sku: NotRequired[str]
     """Ubuntu (default), Ubuntu2204, AzureLinux or AzureLinux3; AKS changes it in place."""
     min_count: NotRequired[int]
-    """Autoscaler lower bound (not for MIG pools)."""
+    """Autoscaler lower bound (AKS's managed cluster autoscaler)."""
     max_count: NotRequired[int]
-    """Autoscaler upper bound (not for MIG pools)."""
+    """Autoscaler upper bound (AKS's managed cluster autoscaler)."""
     os_disk_size_gb: NotRequired[int]
     """OS disk size in GB."""
     node_labels: NotRequired[dict[str, str]]
@@ -66,6 +66,8 @@ class AksGpuPoolArgs(TypedDict):
     """Spot only: the most to pay per VM hour in US dollars, or -1 for up to the on-demand price; fixed at creation."""
     tags: NotRequired[dict[str, str]]
     """Azure tags."""
+    autoscaler_tags: NotRequired[dict[str, str]]
+    """Cluster autoscaler node-template tags merged over tags (AKS copies pool tags to the VMSS), e.g. from gpupools.autoscaling.aks_autoscaler_tags; 50 tags at most together."""
 
 
 class AksGpuPool(pulumi.ComponentResource):
@@ -109,7 +111,7 @@ class AksGpuPool(pulumi.ComponentResource):
             spot_max_price=args.get("spot_max_price"),
             node_labels=args.get("node_labels") or {},
             node_taints=args.get("node_taints") or [],
-            tags=args.get("tags") or {},
+            tags={**(args.get("tags") or {}), **(args.get("autoscaler_tags") or {})},
             opts=pulumi.ResourceOptions(parent=self, replace_on_changes=REPLACE_ON_CHANGES, delete_before_replace=True,
                                         transformations=[without_sdk_aliases]),
         )

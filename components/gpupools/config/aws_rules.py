@@ -135,15 +135,16 @@ def autoscaling_problems(config: StackConfig, pool: ResolvedPool, path: Path, wa
     if bounds is None:
         return []
     strategy = config.gpu_software.mig_strategy
+    cluster_name = config.cluster.name if config.cluster is not None else ""  # None: malformed, reported already
     problems = [Problem(path("autoscaling"), message) for message in
-                autoscaling.template_tag_problems(pool, strategy, config.cluster.name, config.tags)]
+                autoscaling.template_tag_problems(pool, strategy, cluster_name, config.tags or {})]
     if pool.mig is not None and strategy == "mixed":
         warnings.append(f"pool {pool.name}: with migStrategy mixed its nodes advertise nvidia.com/mig-* and no "
                         "nvidia.com/gpu; the cluster autoscaler counts only nvidia.com/gpu, so a node labelled as a GPU "
                         "node (k8s.amazonaws.com/accelerator) looks unready to it for ever, with GPU utilisation 0 for "
                         "scale-down, and scale-ups stop past ok-total-unready-count (kubernetes/autoscaler#8095); "
                         "gpupools sets no such label, so scale-down is judged on CPU and memory requests")
-    if not config.cluster.autoscaler.install:
+    if config.cluster is not None and not config.cluster.autoscaler.install:
         warnings.append(f"pool {pool.name}: autoscaling {bounds.min_count}..{bounds.max_count} tags its Auto Scaling group "
                         "for the cluster autoscaler, but none is installed: set gpupools:cluster.autoscaler.install "
                         "true or run your own")

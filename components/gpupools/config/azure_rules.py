@@ -137,8 +137,9 @@ def autoscaling_problems(config: StackConfig, pool: ResolvedPool, path: Path, wa
     if bounds is None:
         return []
     strategy = config.gpu_software.mig_strategy
+    cluster_name = config.cluster.name if config.cluster is not None else ""  # None: malformed, reported already
     problems = [Problem(path("autoscaling"), message) for message in
-                autoscaling.template_tag_problems(pool, strategy, config.cluster.name, config.tags)]
+                autoscaling.template_tag_problems(pool, strategy, cluster_name, config.tags or {})]
     if bounds.min_count > 0:
         return problems
     why = autoscaling.aks_zero_problem(pool, strategy)

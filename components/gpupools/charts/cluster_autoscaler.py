@@ -1,0 +1,55 @@
+"""Helm values of the ``cluster-autoscaler`` chart on EKS, as a pure function of plain arguments.
+
+Keys are those of chart 9.59.0's ``values.yaml``: ``cloudProvider``, ``autoDiscovery.clusterName`` (rendered
+as ``--node-group-auto-discovery=asg:tag=k8s.io/cluster-autoscaler/enabled,k8s.io/cluster-autoscaler/<name>``),
+``awsRegion`` (the ``AWS_REGION`` env), ``rbac.serviceAccount`` (IRSA through the
+``eks.amazonaws.com/role-arn`` annotation, chart README), ``extraArgs`` (each a ``--key=value`` flag) and
+``expanderPriorities`` (the priority expander's ConfigMap).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .refs import ChartRef
+
+CLUSTER_AUTOSCALER = ChartRef("cluster-autoscaler", "https://kubernetes.github.io/autoscaler", "9.59.0")
+IRSA_ROLE_ANNOTATION = "eks.amazonaws.com/role-arn"
+DEFAULT_NAMESPACE = "kube-system"
+# A fixed name, so the IAM role's trust policy can name the service account before the chart exists.
+SERVICE_ACCOUNT = "cluster-autoscaler"
+
+
+def cluster_autoscaler_values(
+    cluster_name: Any,
+    region: Any,
+    role_arn: Any,
+    *,
+    service_account: str = SERVICE_ACCOUNT,
+    expander: str = "least-waste",
+    priorities: Mapping[str, list[str]] | None = None,
+    scale_down_utilization_threshold: float | None = None,
+    scale_down_gpu_utilization_threshold: float | None = None,
+) -> dict[str, Any]:
+    """Values for one EKS cluster. ``cluster_name``, ``region`` and ``role_arn`` may be Pulumi outputs.
+
+    Thresholds left at None keep the autoscaler's defaults (0.5 each, cluster-autoscaler 1.35.0 flags.go).
+    """
+    extra_args: dict[str, Any] = {"expander": expander}
+    if scale_down_utilization_threshold is not None:
+        extra_args["scale-down-utilization-threshold"] = str(scale_down_utilization_threshold)
+    if scale_down_gpu_utilization_threshold is not None:
+        extra_args["scale-down-gpu-utilization-threshold"] = str(scale_down_gpu_utilization_threshold)
+    values: dict[str, Any] = {
+        "cloudProvider": "aws",
+        "autoDiscovery": {"clusterName": cluster_name},
+        "awsRegion": region,
+        "rbac": {"serviceAccount": {"create": True, "name": service_account,
+                                    "annotations": {IRSA_ROLE_ANNOTATION: role_arn}}},
+        # Helm merges maps: the chart's own extraArgs (logtostderr, stderrthreshold, v) stay beside these.
+        "extraArgs": extra_args,
+    }
+    if expander == "priority":
+        # Text keys: Helm values are JSON maps; the chart's template turns each key into an int (``$k | int``).
+        values["expanderPriorities"] = {str(key): list(patterns) for key, patterns in (priorities or {}).items()}
+    return values
