@@ -18,13 +18,8 @@ from gpupools.pools import AKS_SPOT_TAINT, GPU_TAINT
 from gpupools.scheduling import placement_problems
 from gpupools.workloads import slice_workload
 
-AZURE = {
-    "gpupools:cloud": "azure",
-    "gpupools:cluster": {"name": "gpu-dev", "resourceGroup": "gpu-dev-rg", "location": "southcentralus",
-                         "systemPool": {"size": "Standard_D4s_v5"}},
-    "gpupools:gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}],
-    "gpupools:gpuSoftware": {"installer": "device-plugin"},
-}
+from base_configs import AZURE
+
 # The device plugin chart with GFD puts three daemonsets on a GPU node: device plugin, GFD and the NFD worker.
 NVIDIA_DAEMONSETS = 3
 

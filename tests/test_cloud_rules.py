@@ -5,34 +5,13 @@ Expected values come from the clouds' and NVIDIA's documents cited in docs/sourc
 
 from __future__ import annotations
 
-import copy
-
 import pytest
 
 from gpupools.config import ConfigError, load_stack
 
-AZURE = {
-    "gpupools:cloud": "azure",
-    "gpupools:cluster": {"name": "gpu-dev", "resourceGroup": "gpu-dev-rg", "location": "southcentralus",
-                         "systemPool": {"size": "Standard_D4s_v5"}},
-    "gpupools:gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}],
-    "gpupools:gpuSoftware": {"installer": "device-plugin"},
-}
-AWS = {
-    "gpupools:cloud": "aws",
-    "gpupools:cluster": {"name": "gpu-eks", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
-    "gpupools:gpuPools": [{"name": "p4d", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}],
-    "gpupools:gpuSoftware": {"installer": "gpu-operator", "migStrategy": "mixed"},
-}
+from base_configs import AWS, AZURE, config
+
 VPC, SUBNET, SUBNET_B = "vpc-0123456789abcdef0", "subnet-0123456789abcdef0", "subnet-89abcdef"
-
-
-def config(base: dict, pool: dict | None = None, **sections: dict) -> dict:
-    raw = copy.deepcopy(base)
-    raw["gpupools:gpuPools"][0].update(pool or {})
-    for key, value in sections.items():
-        raw[f"gpupools:{key}"].update(value)
-    return raw
 
 
 def messages_at(raw: dict, field: str) -> list[str]:

@@ -15,19 +15,7 @@ import pytest
 from gpupools.config import ConfigError, load_stack
 from gpupools.config.names import label_key_problem, reserved_label_domain
 
-AZURE = {
-    "gpupools:cloud": "azure",
-    "gpupools:cluster": {"name": "gpu-dev", "resourceGroup": "gpu-dev-rg", "location": "southcentralus",
-                         "systemPool": {"size": "Standard_D4s_v5"}},
-    "gpupools:gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}],
-    "gpupools:gpuSoftware": {"installer": "device-plugin"},
-}
-AWS = {
-    "gpupools:cloud": "aws",
-    "gpupools:cluster": {"name": "gpu-eks", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
-    "gpupools:gpuPools": [{"name": "p4d", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}],
-    "gpupools:gpuSoftware": {"installer": "gpu-operator", "migStrategy": "mixed"},
-}
+from base_configs import AWS, AZURE
 
 
 def fields_of(raw: dict) -> list[str]:
