@@ -1,4 +1,4 @@
-"""The real ``infra/`` program, run offline per stack file, and the ``gpupools plan`` command over it.
+"""The real stack program (``infra/``, or the packaged one for a lone stack file), run offline per stack file, and the ``gpupools plan`` command over it.
 
 Expected capacities are published figures: Standard_ND96asr_v4 and p4d.24xlarge each carry 8x A100 40GB;
 an A100 40GB holds 7x 1g.5gb or 2x 3g.20gb, and NVIDIA's ``all-balanced`` layout is 2x 1g.5gb + 1x 2g.10gb
@@ -206,8 +206,11 @@ def test_sharing_and_smoke_test(sharing):
 
 
 def test_program_location(tmp_path, sharing_file):
-    # No Pulumi.yaml beside it: this repository's project (named in its Pulumi.yaml) and program.
-    assert program_location(sharing_file) == ("gpupools", ROOT / "infra")
+    # No Pulumi.yaml beside it: the packaged program, which infra/ runs too.
+    from gpupools.platform.program import main as packaged
+
+    assert program_location(sharing_file) == ("gpupools", packaged)
+    assert program_location(ROOT / "Pulumi.dev.yaml") == ("gpupools", ROOT / "infra")
     (tmp_path / "prog").mkdir()
     (tmp_path / "prog" / "__main__.py").write_text("")
     (tmp_path / "Pulumi.yaml").write_text("name: mine\nruntime: python\nmain: prog/\n")

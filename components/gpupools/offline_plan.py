@@ -1,12 +1,15 @@
-"""The offline plan: the real ``infra/`` program run under Pulumi's mock runtime, with what it registered.
+"""The offline plan: the real stack program run under Pulumi's mock runtime, with what it registered.
 
-Config is validated first, so bad input exits before any resource is registered. The program is found
-through the project's ``Pulumi.yaml`` (``main:``) next to the stack file, the way the Pulumi CLI finds it.
+Config is validated first, so bad input exits before any resource is registered. The program is the
+project's own when a ``Pulumi.yaml`` beside the stack file (or above it) names a Python program
+(``main:``), the way the Pulumi CLI finds it; otherwise it is the packaged one, ``gpupools.platform.program``,
+so an installed wheel plans a lone stack file from any directory.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,7 @@ from .config.errors import NAMESPACE
 from .config.loading import StackFile, find_project_root, read_yaml_file
 from .scheduling import Placement, placements
 
-SOURCE_PROJECT = Path(__file__).resolve().parents[2]  # the repository, for an editable install
+PACKAGED_PROJECT = "gpupools"
 
 
 @dataclass(frozen=True)
@@ -65,19 +68,21 @@ def plan_stack(stack_file: StackFile) -> Plan:
     )
 
 
-def program_location(stack_path: Path) -> tuple[str, Path]:
-    """The project's name and its program folder: the stack file's project, else this repository's."""
-    for root in (find_project_root(stack_path.resolve().parent), SOURCE_PROJECT):
-        project_file = root / "Pulumi.yaml"
-        if project_file.is_file():
-            project = read_yaml_file(project_file)
-            project = project if isinstance(project, dict) else {}
-            main, name = project.get("main", "."), project.get("name", root.name)
-            if not isinstance(main, str) or not isinstance(name, str):
-                raise ConfigError([Problem(str(project_file), "has a 'name' or 'main' that is not a string")])
-            if (root / main / "__main__.py").is_file():
-                return name, root / main
-    raise ConfigError([Problem(str(stack_path), "no Pulumi project with a Python program found beside this stack file")])
+def program_location(stack_path: Path) -> tuple[str, Path | Callable[[], None]]:
+    """The project's name and program: the stack file's project's Python program, else the packaged program."""
+    root = find_project_root(stack_path.resolve().parent)
+    project_file = root / "Pulumi.yaml"
+    if project_file.is_file():
+        project = read_yaml_file(project_file)
+        project = project if isinstance(project, dict) else {}
+        main, name = project.get("main", "."), project.get("name", root.name)
+        if not isinstance(main, str) or not isinstance(name, str):
+            raise ConfigError([Problem(str(project_file), "has a 'name' or 'main' that is not a string")])
+        if (root / main / "__main__.py").is_file():
+            return name, root / main
+    from .platform.program import main as packaged_program  # loads Pulumi: only once a plan runs
+
+    return PACKAGED_PROJECT, packaged_program
 
 
 def pulumi_config_values(config: dict[str, Any]) -> dict[str, str]:

@@ -14,10 +14,12 @@ from ._version import __version__
 from .aws import EksCluster, EksGpuNodeGroup
 from .azure import AksCluster, AksGpuPool
 from .kubernetes import GpuSmokeTest, NvidiaDevicePlugin, NvidiaGpuOperator
+from .platform import GpuPlatform
 
 PACKAGE_NAME = "gpupools"
 COMPONENTS: list[type[pulumi.ComponentResource]] = [
     AksCluster, AksGpuPool, EksCluster, EksGpuNodeGroup, NvidiaDevicePlugin, NvidiaGpuOperator, GpuSmokeTest,
+    GpuPlatform,
 ]
 
 

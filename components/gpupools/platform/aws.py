@@ -1,0 +1,70 @@
+"""EKS wiring of ``GpuPlatform``: a regional AWS provider, the cluster and one ``EksGpuNodeGroup`` per pool.
+
+Imports the AWS SDKs, so only an aws stack loads this module.
+"""
+
+from __future__ import annotations
+
+import pulumi
+import pulumi_aws as aws
+
+from ..aws import EksCluster, EksGpuNodeGroup
+from ..config import Stack
+from ..pools import ResolvedPool
+from .inputs import Deferred
+
+
+def build(stack: Stack, deferred: Deferred, name: str, opts: pulumi.ResourceOptions) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
+    """``name`` names the cluster component when the cluster's own name is an output."""
+    cluster_config = stack.config.cluster
+    system = cluster_config.system_pool
+    # The region in gpupools:cluster is the one used, whatever aws:region or the environment say.
+    provider = aws.Provider("aws", region=cluster_config.region, opts=opts)
+    regional = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider]))
+    cluster_name = deferred.cluster_value("name", cluster_config.name)
+    subnet_ids = deferred.cluster_value("subnet_ids", cluster_config.subnet_ids)
+    cluster = EksCluster(name if "name" in deferred.cluster else cluster_config.name, {
+        "name": cluster_name,
+        "create": cluster_config.create,
+        "kubernetes_version": cluster_config.kubernetes_version,
+        "system_node_size": system.size if system else None,
+        "system_node_count": system.count if system else None,
+        "subnet_ids": subnet_ids,
+        # pulumi-eks creates the cluster's security groups in this VPC (the default VPC without it).
+        "vpc_id": deferred.cluster_value("vpc_id", cluster_config.vpc_id) if cluster_config.subnet_ids else None,
+        "tags": stack.config.tags,
+    }, regional)
+    groups = [EksGpuNodeGroup(pool.name, _group_args(stack, deferred, index, pool, cluster, subnet_ids), regional)
+              for index, pool in enumerate(stack.pools)]
+    return cluster, groups
+
+
+def _group_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool, cluster: EksCluster,
+                cluster_subnets) -> dict:
+    autoscaling = pool.config.autoscaling
+    count = deferred.pool_value(index, "count", pool.nodes)
+    if autoscaling:
+        bounds = (autoscaling.min_count, autoscaling.max_count)
+    elif isinstance(count, int):
+        bounds = (None, None)  # the component's defaults: count..max(count, 1)
+    else:  # an output count: a fixed size, at least one as EKS requires of maxSize
+        bounds = (count, pulumi.Output.from_input(count).apply(lambda nodes: max(nodes, 1)))
+    return {
+        "cluster": cluster.cluster,
+        "node_role": cluster.node_role,  # one node role for the cluster, as its access entry already allows it
+        "node_group_name": pool.name,
+        "instance_type": pool.size.name,
+        "desired_size": count,
+        "min_size": bounds[0],
+        "max_size": bounds[1],
+        "ami_type": pool.config.ami_type,  # the driver comes with the AMI: config refuses driver: operator on EKS
+        "disk_size_gb": pool.config.disk_size_gb,
+        "labels": pool.labels,
+        "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in pool.taints],
+        "subnet_ids": deferred.pool_value(index, "subnet_ids", pool.config.subnet_ids) or cluster_subnets or None,
+        "capacity_type": pool.config.capacity_type,
+        "capacity_reservation": deferred.pool_value(index, "capacity_reservation", pool.config.capacity_reservation),
+        "efa": pool.config.efa,
+        "efa_interfaces": pool.size.efa_interfaces if pool.config.efa else None,
+        "tags": stack.config.tags,
+    }

@@ -1,0 +1,60 @@
+"""AKS wiring of ``GpuPlatform``: the cluster and one ``AksGpuPool`` per validated pool. Imports the Azure SDK."""
+
+from __future__ import annotations
+
+import pulumi
+
+from ..azure import AksCluster, AksGpuPool
+from ..config import Stack
+from ..pools import ResolvedPool
+from .inputs import Deferred
+
+
+def build(stack: Stack, deferred: Deferred, name: str, opts: pulumi.ResourceOptions) -> tuple[AksCluster, list[AksGpuPool]]:
+    """``name`` names the cluster component when the cluster's own name is an output."""
+    cluster_config = stack.config.cluster
+    system = cluster_config.system_pool
+    cluster_name = deferred.cluster_value("name", cluster_config.name)
+    cluster = AksCluster(name if "name" in deferred.cluster else cluster_config.name, {
+        "name": cluster_name,
+        "resource_group_name": deferred.cluster_value("resource_group", cluster_config.resource_group),
+        "location": cluster_config.location,
+        "create": cluster_config.create,
+        "kubernetes_version": cluster_config.kubernetes_version,
+        "system_pool_size": system.size if system else None,
+        "system_pool_count": system.count if system else None,
+        "tags": stack.config.tags,
+    }, opts)
+    pools = [AksGpuPool(pool.name, _pool_args(stack, deferred, index, pool, cluster), opts)
+             for index, pool in enumerate(stack.pools)]
+    return cluster, pools
+
+
+def _pool_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool, cluster: AksCluster) -> dict:
+    autoscaling = pool.config.autoscaling
+    operator_driver = stack.config.gpu_software.driver == "operator"
+    return {
+        "cluster_name": cluster.cluster_name,
+        "resource_group_name": cluster.resource_group_name,
+        "pool_name": pool.name,
+        "vm_size": pool.size.name,
+        "count": deferred.pool_value(index, "count", pool.nodes),
+        "gpu_instance_profile": pool.mig.aks_profile if pool.mig and pool.mig.applied_by == "aks" else None,
+        # With the GPU Operator managing drivers, AKS must not install its own.
+        "gpu_driver": "None" if operator_driver else "Install",
+        "os_sku": pool.config.os_sku,
+        "min_count": autoscaling.min_count if autoscaling else None,
+        "max_count": autoscaling.max_count if autoscaling else None,
+        "os_disk_size_gb": pool.config.disk_size_gb,
+        "node_labels": pool.labels,
+        # Only our taints: AKS adds its own (the Spot taint) itself, as pool.cloud_taints records.
+        "node_taints": [str(taint) for taint in pool.taints],
+        "max_pods": pool.max_pods,
+        "availability_zones": list(pool.config.availability_zones),
+        "capacity_reservation_group_id": deferred.pool_value(index, "capacity_reservation_group_id",
+                                                             pool.config.capacity_reservation_group_id),
+        "scale_set_priority": pool.config.priority,
+        "scale_set_eviction_policy": pool.config.eviction_policy,
+        "spot_max_price": pool.config.spot_max_price,
+        "tags": stack.config.tags,
+    }

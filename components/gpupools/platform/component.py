@@ -1,0 +1,118 @@
+"""``GpuPlatform``: a whole gpupools stack as one component, for Python and, through the provider, every language.
+
+Its args are the stack config one to one (``args.py``) and go through ``load_stack``, the same rules as
+``gpupools check`` and the stack program; bad args raise one line per problem before anything registers.
+Then it builds the cluster, the GPU pools and the NVIDIA software and smoke tests, importing only the
+stack's cloud, and exposes what workloads need: kubeconfig, toleration and per-pool capacity.
+"""
+
+
+from typing import Any, Optional
+
+import pulumi
+
+from ..capacity import stack_capacity
+from ..charts.refs import chart_for
+from ..component_args import ComponentArgsError
+from ..config import ConfigError, Stack, load_stack
+from ..workloads import gpu_toleration, pool_node_selector
+from . import nvidia
+from .args import GpuPlatformArgs
+from .inputs import Deferred, PlatformArgsError, args_problems, to_stack_config
+
+TYPE_TOKEN = "gpupools:index:GpuPlatform"
+
+
+class GpuPlatform(pulumi.ComponentResource):
+    """An AKS or EKS cluster (new or existing) with MIG, time-sliced or MPS GPU pools and the NVIDIA software."""
+
+    cloud: pulumi.Output[str]
+    """azure or aws."""
+    cluster_name: pulumi.Output[str]
+    """Name of the cluster."""
+    resource_group_name: pulumi.Output[Optional[str]]
+    """azure: resource group of the cluster."""
+    kubeconfig: pulumi.Output[str]
+    """Kubeconfig of the cluster (secret)."""
+    gpu_toleration: pulumi.Output[dict[str, str]]
+    """The toleration GPU pods need: {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}."""
+    gpu_software: pulumi.Output[dict[str, str]]
+    """{installer, chart, version, namespace, migStrategy} of the NVIDIA software."""
+    resources_per_node: pulumi.Output[dict[str, dict[str, int]]]
+    """Per pool: the GPU resources one node offers pods, e.g. {"mig1g": {"nvidia.com/gpu": 56}}."""
+    resources_total: pulumi.Output[dict[str, dict[str, int]]]
+    """Per pool: resources_per_node times the pool's nodes."""
+    node_selectors: pulumi.Output[dict[str, dict[str, str]]]
+    """Per pool: the node selector that puts a pod on that pool."""
+
+    def __init__(self, name: str, args: GpuPlatformArgs, opts: Optional[pulumi.ResourceOptions] = None, *,
+                 adopt_stack_resources: bool = False) -> None:
+        """``adopt_stack_resources``: the children were registered at the stack's root by gpupools 0.1 (aliases)."""
+        stack, deferred = validated_stack(name, args)
+        super().__init__(TYPE_TOKEN, name, None, opts)
+        for warning in stack.warnings:
+            pulumi.log.warn(warning, resource=self)
+        child = pulumi.ResourceOptions(
+            parent=self, aliases=[pulumi.Alias(parent=pulumi.ROOT_STACK_RESOURCE)] if adopt_stack_resources else None)
+        if stack.cloud == "azure":
+            from . import azure as cloud
+        else:
+            from . import aws as cloud  # type: ignore[no-redef]
+        cluster, pools = cloud.build(stack, deferred, name, child)
+        software = nvidia.install(stack, cluster.provider, pools, child)
+        nvidia.smoke_tests(stack, cluster.provider, software, child)
+
+        self.stack = stack
+        self.cloud = pulumi.Output.from_input(stack.cloud)
+        self.cluster_name = cluster.cluster_name
+        self.resource_group_name = getattr(cluster, "resource_group_name", pulumi.Output.from_input(None))
+        self.kubeconfig = cluster.kubeconfig
+        self.gpu_toleration = pulumi.Output.from_input(gpu_toleration())
+        self.gpu_software = pulumi.Output.from_input(software_summary(stack))
+        self.resources_per_node, self.resources_total = _capacity(stack, deferred)
+        self.node_selectors = pulumi.Output.from_input({pool.name: pool_node_selector(pool) for pool in stack.pools})
+        self.register_outputs({
+            "cloud": self.cloud, "clusterName": self.cluster_name, "resourceGroupName": self.resource_group_name,
+            "kubeconfig": self.kubeconfig, "gpuToleration": self.gpu_toleration, "gpuSoftware": self.gpu_software,
+            "resourcesPerNode": self.resources_per_node, "resourcesTotal": self.resources_total,
+            "nodeSelectors": self.node_selectors,
+        })
+
+
+def validated_stack(name: Any, args: Any) -> tuple[Stack, Deferred]:
+    """The stack the args describe, or ``ComponentArgsError`` naming each bad arg (nothing registered yet)."""
+    if not isinstance(name, str) or not name:
+        raise ComponentArgsError("GpuPlatform", str(name), [f": the resource name must be a non-empty str, got {name!r}"])
+    try:
+        raw, deferred = to_stack_config(args)
+        return load_stack(raw), deferred
+    except PlatformArgsError as error:
+        problems = error.problems
+    except ConfigError as error:
+        problems = args_problems(error.problems, args)
+    raise ComponentArgsError("GpuPlatform", name, [f".{path}: {message}" if path else f": {message}"
+                                                   for path, message in problems])
+
+
+def software_summary(stack: Stack) -> dict[str, str]:
+    software = stack.config.gpu_software
+    return {
+        "installer": software.installer,
+        "chart": chart_for(software.installer).name,
+        "version": software.resolved_version,
+        "namespace": software.resolved_namespace,
+        "migStrategy": software.mig_strategy,
+    }
+
+
+def _capacity(stack: Stack, deferred: Deferred) -> tuple[pulumi.Output, pulumi.Output]:
+    """Per-pool capacity; the totals of a pool whose count is an output are known once the count is."""
+    strategy = stack.config.gpu_software.mig_strategy
+    capacity = stack_capacity(stack.pools, strategy)
+    per_node = {pool.pool: dict(pool.per_node) for pool in capacity}
+    totals = {
+        pool.pool: pulumi.Output.from_input(deferred.pool_value(index, "count", pool.nodes)).apply(
+            lambda nodes, per=dict(pool.per_node): {name: count * int(nodes) for name, count in per.items()})
+        for index, pool in enumerate(capacity)
+    }
+    return pulumi.Output.from_input(per_node), pulumi.Output.all(**totals) if totals else pulumi.Output.from_input({})

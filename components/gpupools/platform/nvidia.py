@@ -1,0 +1,46 @@
+"""NVIDIA software wiring of ``GpuPlatform``: the chosen chart with values from the stack, then optional smoke tests."""
+
+from __future__ import annotations
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from ..capacity import advertised_resources
+from ..charts.values import chart_values
+from ..config import Stack
+from ..config.names import CLUSTER_NAMESPACES
+from ..kubernetes import GpuSmokeTest, NvidiaDevicePlugin, NvidiaGpuOperator
+from ..pools import GPU_TAINT_KEY
+from ..workloads import pool_node_selector
+
+CHART_COMPONENTS = {"device-plugin": NvidiaDevicePlugin, "gpu-operator": NvidiaGpuOperator}
+
+
+def install(stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource],
+            opts: pulumi.ResourceOptions) -> pulumi.ComponentResource:
+    # The daemonset placement check already ran in load_stack, before any resource was registered.
+    software = stack.config.gpu_software
+    namespace = software.resolved_namespace
+    return CHART_COMPONENTS[software.installer](software.installer, {
+        "version": software.resolved_version,
+        "namespace": namespace,
+        "values": chart_values(stack),
+        # kube-system and the like exist already; a Namespace resource for them would delete them on destroy.
+        "create_namespace": namespace not in CLUSTER_NAMESPACES,
+    }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=pools)))
+
+
+def smoke_tests(stack: Stack, provider: k8s.Provider, software: pulumi.Resource,
+                opts: pulumi.ResourceOptions) -> list[GpuSmokeTest]:
+    """One Job per pool that asked for it and has nodes (an output count is refused with smoke_test)."""
+    strategy = stack.config.gpu_software.mig_strategy
+    return [
+        GpuSmokeTest(f"{pool.name}-smoke", {
+            "pool_name": pool.name,
+            "namespace": stack.config.gpu_software.resolved_namespace,
+            "resources": list(advertised_resources(pool, strategy)),
+            "node_selector": pool_node_selector(pool),
+            "toleration_key": GPU_TAINT_KEY,
+        }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=[software])))
+        for pool in stack.pools if pool.config.smoke_test and pool.nodes > 0
+    ]

@@ -1,0 +1,33 @@
+"""The stack program's outputs, named for other stacks to read with ``StackReference`` (documented in the README)."""
+
+from __future__ import annotations
+
+import pulumi
+
+from ..capacity import stack_capacity
+from ..workloads import pool_node_selector
+from .component import GpuPlatform
+
+
+def export(platform: GpuPlatform) -> None:
+    stack = platform.stack
+    capacity = {c.pool: c for c in stack_capacity(stack.pools, stack.config.gpu_software.mig_strategy)}
+    pulumi.export("cloud", stack.cloud)
+    pulumi.export("clusterName", platform.cluster_name)
+    if stack.cloud == "azure":
+        pulumi.export("resourceGroupName", platform.resource_group_name)
+    pulumi.export("kubeconfig", platform.kubeconfig)
+    pulumi.export("gpuToleration", platform.gpu_toleration)
+    pulumi.export("gpuSoftware", platform.gpu_software)
+    pulumi.export("gpuPools", {
+        pool.name: {
+            "size": pool.size.name,
+            "gpu": pool.gpu.name,
+            "nodes": pool.nodes,
+            "migLayout": pool.mig.layout_name if pool.mig else None,
+            "resourcesPerNode": capacity[pool.name].per_node,
+            "resourcesTotal": capacity[pool.name].total,
+            "nodeSelector": pool_node_selector(pool),
+        }
+        for pool in stack.pools
+    })
