@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -44,23 +45,43 @@ def test_example_adds_a_mig_pool_to_the_referenced_cluster() -> None:
     assert inputs["nodeTaints"] == ["nvidia.com/gpu=present:NoSchedule"]
     # 3g.20gb: two per A100 40GB, eight GPUs per ND96asr_v4, two nodes.
     assert run.outputs["slices"] == {"nvidia.com/gpu": 2 * 8 * 2}
+    assert run.outputs["nodeSelector"] == {"gpupools.io/pool": "team3g"}
+    # An existing cluster: GpuPlatform looks it up, it creates neither cluster nor resource group.
+    assert not [r for r in run.resources if r.type in ("azure-native:containerservice:ManagedCluster",
+                                                       "azure-native:resources:ResourceGroup")]
 
 
-def test_example_installs_the_pinned_device_plugin_through_the_referenced_kubeconfig() -> None:
+def test_example_never_sends_the_validation_placeholders() -> None:
+    from gpupools.platform.inputs import DEFERRABLE
+
+    run, _ = run_example()
+    sent = json.dumps([r.inputs for r in run.resources]) + json.dumps([c.args for c in run.calls], default=str)
+    assert "shared-aks" in sent
+    for placeholder in DEFERRABLE.values():
+        if isinstance(placeholder, str):
+            assert placeholder.format(0) not in sent
+
+
+def test_example_installs_the_pinned_device_plugin_through_the_referenced_cluster() -> None:
     run, _ = run_example()
     release = next(r for r in run.resources if r.type == "kubernetes:helm.sh/v3:Release")
     assert release.inputs["chart"] == "nvidia-device-plugin"
     assert release.inputs["version"] == "0.20.0"
     assert release.inputs["values"]["migStrategy"] == "single"
     provider = next(r for r in run.resources if r.type == "pulumi:providers:kubernetes")
-    assert provider.inputs["kubeconfig"] in ("[secret]", PLATFORM_OUTPUTS["kubeconfig"])
+    assert provider.inputs["kubeconfig"] in ("[secret]", "[unknown]")  # the referenced cluster's credentials
 
 
 def test_example_rejects_a_profile_the_vm_lacks_before_creating_anything() -> None:
-    from gpupools.config import ConfigError
+    from gpupools.component_args import ComponentArgsError
 
-    with pytest.raises(ConfigError, match="migProfile|mig.profile"):
-        run_example(**{"gpu-team-pool:migProfile": "MIG5g"})
+    mocks = PlatformStackMocks()
+    settings = {"gpu-team-pool:clusterStack": "platform/gpupools/existing", "gpu-team-pool:poolName": "team3g",
+                "gpu-team-pool:vmSize": "Standard_ND96asr_v4", "gpu-team-pool:migProfile": "MIG5g",
+                "gpu-team-pool:nodes": "2"}
+    with pytest.raises(ComponentArgsError, match=r"GpuPlatform\('team'\) args\.gpu_pools\[0\]\.mig\.profile: 'MIG5g'"):
+        run_program(EXAMPLE, project="gpu-team-pool", stack="team", config=settings, mocks=mocks)
+    assert not [r.type for r in mocks.resources if r.type != "pulumi:pulumi:StackReference"]
 
 
 def test_example_requirements_install_the_library_like_a_user() -> None:
@@ -98,6 +119,9 @@ EXPECTED_COMPONENTS = {
     "NvidiaGpuOperator": ({"version": "string", "namespace": "string", "values": "object"},
                           {"chartVersion": "string"}),
     "GpuSmokeTest": ({"poolName": "string", "resources": "array", "nodeSelector": "object"}, {"jobName": "string"}),
+    "GpuPlatform": ({"cloud": "string", "gpuPools": "array", "customSizes": "object", "tags": "object"},
+                    {"clusterName": "string", "kubeconfig": "string", "gpuToleration": "object",
+                     "resourcesPerNode": "object", "resourcesTotal": "object", "nodeSelectors": "object"}),
 }
 
 
@@ -122,6 +146,57 @@ def test_schema_marks_required_inputs(schema: dict[str, Any]) -> None:
 def test_schema_references_the_eks_cluster_type(schema: dict[str, Any]) -> None:
     cluster = schema["resources"]["gpupools:index:EksGpuNodeGroup"]["inputProperties"]["cluster"]
     assert cluster["$ref"].endswith("/eks/v4.4.0/schema.json#/resources/eks:index:Cluster")
+
+
+def _types_reached(schema: dict[str, Any], token: str) -> dict[str, dict[str, Any]]:
+    """Every package type GpuPlatform's inputs reach, by name, from the resource's own inputs."""
+    found: dict[str, dict[str, Any]] = {}
+    pending = [schema["resources"][token]["inputProperties"]]
+    while pending:
+        for prop in pending.pop().values():
+            for node in (prop, prop.get("items") or {}, prop.get("additionalProperties") or {}):
+                ref = node.get("$ref", "")
+                name = ref.rpartition(":")[2]
+                if ref.startswith("#/types/") and name not in found:
+                    found[name] = schema["types"][ref.removeprefix("#/types/")]
+                    pending.append(found[name]["properties"])
+    return found
+
+
+def test_platform_schema_is_typed_through_pools_mig_and_sharing(schema: dict[str, Any]) -> None:
+    types = _types_reached(schema, "gpupools:index:GpuPlatform")
+    assert {"ClusterArgs", "GpuPoolArgs", "MigArgs", "SharingArgs", "TimeSlicingArgs", "MpsArgs",
+            "GpuSoftwareArgs", "PoolAutoscalingArgs", "CustomSizeArgs", "SystemPoolArgs"} <= set(types)
+    platform = schema["resources"]["gpupools:index:GpuPlatform"]
+    assert "pulumi.json#/Any" not in json.dumps([platform["inputProperties"], types])
+    assert types["MigArgs"]["properties"]["layoutMix"]["additionalProperties"]["type"] == "integer"
+    assert types["SharingArgs"]["properties"]["timeSlicing"]["$ref"].endswith(":TimeSlicingArgs")
+    assert types["MpsArgs"]["properties"]["allowPrivilegedHostIpc"]["type"] == "boolean"
+    assert set(platform["requiredInputs"]) == {"cloud", "cluster", "gpuPools", "gpuSoftware"}
+    assert {"name", "size"} <= set(types["GpuPoolArgs"]["required"])
+
+
+def test_platform_schema_takes_outputs_for_names_ids_and_counts_only(schema: dict[str, Any]) -> None:
+    types = _types_reached(schema, "gpupools:index:GpuPlatform")
+    may_be_outputs = {
+        "ClusterArgs": {"name", "resourceGroup", "subnetIds", "vpcId"},
+        "GpuPoolArgs": {"count", "capacityReservationGroupId", "capacityReservation", "subnetIds"},
+    }
+    for type_name, names in may_be_outputs.items():
+        properties = types[type_name]["properties"]
+        assert {name for name, prop in properties.items() if not prop.get("plain")} == names, type_name
+    # Everything that decides sizes, layouts and labels is plain (known while planning).
+    assert all(prop.get("plain") for prop in types["MigArgs"]["properties"].values())
+    platform = schema["resources"]["gpupools:index:GpuPlatform"]["inputProperties"]
+    assert platform["cloud"]["plain"] and platform["gpuPools"]["plain"]
+
+
+def test_platform_schema_exposes_capacity_per_pool(schema: dict[str, Any]) -> None:
+    outputs = schema["resources"]["gpupools:index:GpuPlatform"]["properties"]
+    for name in ("resourcesPerNode", "resourcesTotal"):  # pool -> resource -> count
+        assert outputs[name]["additionalProperties"]["additionalProperties"]["type"] == "integer"
+    assert outputs["nodeSelectors"]["additionalProperties"]["additionalProperties"]["type"] == "string"
+    assert outputs["gpuToleration"]["additionalProperties"]["type"] == "string"
 
 
 def test_plugin_manifest_and_host_name_the_package() -> None:

@@ -132,19 +132,22 @@ class _Walk:
         pattern = tuple(part for part in path if isinstance(part, str))
         if pattern in DEFERRABLE and _holds_deferred(item):
             return self._defer(pattern, item, path)
-        if _holds_deferred(item):
-            self.problems.append((_shown(path), "must be a plain value, not an output: it decides sizes, layouts, "
-                                                "labels or chart values while planning"))
-            return None
         kind, model = _nested(annotation)
         if model is not None and kind == "model" and isinstance(item, Mapping):
             return self.mapping(model, item, path)
         if model is not None and kind == "list" and isinstance(item, list):
-            return [self.mapping(model, entry, path + (i,)) if isinstance(entry, Mapping) else entry
+            return [self.mapping(model, entry, path + (i,)) if isinstance(entry, Mapping) else self._plain(entry, path + (i,))
                     for i, entry in enumerate(item)]
         if model is not None and kind == "dict" and isinstance(item, Mapping):
-            return {key: self.mapping(model, entry, path + (key,)) if isinstance(entry, Mapping) else entry
+            return {key: self.mapping(model, entry, path + (key,)) if isinstance(entry, Mapping) else self._plain(entry, path + (key,))
                     for key, entry in item.items()}
+        return self._plain(item, path)
+
+    def _plain(self, item: Any, path: tuple[Any, ...]) -> Any:
+        if _holds_deferred(item):
+            self.problems.append((_shown(path), "must be a plain value, not an output: it decides sizes, layouts, "
+                                                "labels or chart values while planning"))
+            return None
         return item
 
     def _defer(self, pattern: tuple[str, ...], item: Any, path: tuple[Any, ...]) -> Any:
