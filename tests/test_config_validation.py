@@ -300,9 +300,15 @@ def test_aks_mig_pool_on_azure_linux(azure):
     problem_at(azure, "gpupools:gpuPools[0].osSku", "AzureLinux", "Ubuntu")
 
 
-def test_aks_mig_pool_with_autoscaling(azure):
+def test_aks_mig_pool_autoscales_from_one_node_but_not_from_zero(azure):
+    """AKS accepts the autoscaler on MIG pools; its template knows only nvidia.com/gpu, so MIG slices under the mixed
+    strategy cannot start from zero (Azure/AKS#5161)."""
     pool(azure)["autoscaling"] = {"minCount": 1, "maxCount": 3}
-    problem_at(azure, "gpupools:gpuPools[0].autoscaling", "autoscaler")
+    assert load_stack(azure).pools[0].config.autoscaling.max_count == 3
+    pool(azure)["autoscaling"] = {"minCount": 0, "maxCount": 3}
+    pool(azure)["count"] = 0
+    azure["gpupools:gpuSoftware"]["migStrategy"] = "mixed"
+    problem_at(azure, "gpupools:gpuPools[0].autoscaling", "Azure/AKS#5161")
 
 
 def test_eks_pool_with_autoscaling_is_fine(aws):
