@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from copy import deepcopy
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from .charts.defaults import MIG_CAPABLE_LABEL, MPS_CAPABLE_LABEL, NFD_GPU_LABEL, ChartDefaults, DaemonSet, defaults_for
+from .charts.values import addon_chart_values
 from .pools import GPU_PRESENT_LABEL, MIG_MANAGER_DEPLOY_LABEL, ResolvedPool, Taint
 
 if TYPE_CHECKING:
@@ -82,13 +83,17 @@ def matches_affinity(affinity: Mapping[str, Any] | None, labels: Mapping[str, st
     )
 
 
-def placements(stack: Stack, values: Mapping[str, Any]) -> list[Placement]:
+def placements(
+    stack: Stack, values: Mapping[str, Any], addons: Sequence[tuple[ChartDefaults, Mapping[str, Any]]] | None = None,
+) -> list[Placement]:
     """One row per pool and deployed NVIDIA daemonset, plus one per pool for a pod without tolerations.
 
     ``values`` are the Helm values of the stack's chart; they are merged over the chart defaults the way
-    Helm does (mappings merge, anything else replaces). Where a daemonset belongs:
+    Helm does (mappings merge, anything else replaces). ``addons`` are the charts installed beside it,
+    each with its defaults and values (default: those the stack installs, ``addon_chart_values``); they
+    add no node labels, so the node labels come from the installer's chart alone. Where a daemonset belongs:
 
-    * device plugin, GFD, NFD worker, driver, toolkit, validator, DCGM exporter: every pool;
+    * device plugin, GFD, NFD worker, driver, toolkit, validator, DCGM exporter (either chart's): every pool;
     * MPS control daemon: only pools sharing with MPS (it runs privileged with hostIPC);
     * MIG manager: pools with MIG-capable GPUs, except those whose MIG profile AKS applied (it would
       reset them to the operator's default ``all-disabled``); on MIG-capable pools without MIG it keeps
@@ -99,10 +104,17 @@ def placements(stack: Stack, values: Mapping[str, Any]) -> list[Placement]:
     merged = _merge(chart.values, values)
     deployed = [ds for ds in chart.daemonsets if _deployed(ds, merged)]
     pods = {ds.name: _pod_of(ds, merged) for ds in deployed}
+    extra: list[DaemonSet] = []
+    for addon, addon_values in addon_chart_values(stack) if addons is None else addons:
+        addon_merged = _merge(addon.values, addon_values)
+        for ds in addon.daemonsets:
+            if _deployed(ds, addon_merged):
+                extra.append(ds)
+                pods[ds.name] = _pod_of(ds, addon_merged)
     rows = []
     for pool in stack.pools:
         labels = _node_labels(stack, pool, chart, deployed, pods)
-        for ds in deployed:
+        for ds in [*deployed, *extra]:
             schedules, reason = _fits(pods[ds.name], labels, pool.node_taints)
             rows.append(Placement(pool.name, ds.name, schedules, _belongs(ds, pool), reason))
         schedules, reason = _fits(_Pod(), labels, pool.node_taints)

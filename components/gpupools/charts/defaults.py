@@ -1,8 +1,9 @@
 """What the pinned NVIDIA charts do by default about *where* their daemonsets run.
 
 The placement check (``gpupools.scheduling``) merges our values over these defaults, like Helm does,
-and then asks the Kubernetes scheduling rules whether each daemonset reaches each pool. Only the facts
-it needs are here:
+and then asks the Kubernetes scheduling rules whether each daemonset reaches each pool. The installer's
+chart is one table; ``DCGM_EXPORTER_DEFAULTS`` is the chart installed beside the device plugin for GPU
+metrics. Only the facts it needs are here:
 
 * ``values``: the subset of each chart's values.yaml that enables daemonsets or places their pods
   (``tests/test_chart_values.py`` compares it with the reference copies of values.yaml).
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
 from ..pools import GPU_PRESENT_LABEL, MPS_CAPABLE_LABEL
-from .refs import DEVICE_PLUGIN, GPU_OPERATOR, ChartRef
+from .refs import DCGM_EXPORTER, DEVICE_PLUGIN, GPU_OPERATOR, ChartRef
 
 # Set by NFD on nodes with an NVIDIA (vendor 10de) PCI device; the device plugin's affinity accepts it.
 NFD_GPU_LABEL = "feature.node.kubernetes.io/pci-10de.present"
@@ -31,7 +32,7 @@ NFD_GPU_LABEL = "feature.node.kubernetes.io/pci-10de.present"
 MIG_CAPABLE_LABEL = "nvidia.com/mig.capable"
 
 # What a daemonset does for a pool; the placement check decides from it where the daemonset belongs.
-Role = Literal["device-plugin", "gfd", "nfd-worker", "mps-daemon", "mig-manager", "operand"]
+Role = Literal["device-plugin", "gfd", "nfd-worker", "mps-daemon", "mig-manager", "operand", "metrics-exporter"]
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,21 @@ GPU_OPERATOR_DEFAULTS = ChartDefaults(
         "driver", "gpu-feature-discovery", "container-toolkit", "device-plugin", "dcgm", "dcgm-exporter",
         "node-status-exporter", "operator-validator",
     )),
+)
+
+DCGM_EXPORTER_DEFAULTS = ChartDefaults(
+    chart=DCGM_EXPORTER,
+    source="dcgm-exporter 4.8.2 (git tag 4.5.3-4.8.2): deployment/values.yaml, templates/daemonset.yaml "
+           "(one DaemonSet, always rendered; tolerations, nodeSelector and affinity straight from values)",
+    values={
+        "nodeSelector": {},
+        # Only the control plane's taint: without our values the exporter would stay off tainted GPU nodes.
+        "tolerations": [{"key": "node-role.kubernetes.io/control-plane", "operator": "Exists", "effect": "NoSchedule"}],
+        "affinity": {},
+    },
+    daemonsets=(
+        DaemonSet("dcgm-exporter", "metrics-exporter", node_selector_at="nodeSelector", affinity_at="affinity"),
+    ),
 )
 
 _BY_INSTALLER = {"device-plugin": DEVICE_PLUGIN_DEFAULTS, "gpu-operator": GPU_OPERATOR_DEFAULTS}

@@ -17,6 +17,9 @@ Key names are those of the chart's values.yaml at v26.7.0. What we set and why:
   mig-parted ConfigMap is created only when a pool uses a custom layout.
 * ``daemonsets.tolerations``: every operand tolerates our GPU taint (the chart default, kept explicit) and
   the taints the cloud adds (AKS Spot pools), as do the NFD workers.
+* ``dcgmExporter.enabled`` and ``dcgmExporter.serviceMonitor.enabled`` from ``gpuSoftware.metrics``: the
+  exporter stays on unless turned off (the chart's default), the ServiceMonitor is off unless asked
+  (the chart's default is on; see ``dcgm_exporter.operator_dcgm_exporter_values``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..pools import GPU_TAINT
+from .dcgm_exporter import operator_dcgm_exporter_values
 from .defaults import GPU_OPERATOR_DEFAULTS
 from .device_plugin import cloud_taint_tolerations
 from .device_plugin_config import DEFAULT_CONFIG, device_plugin_configs, sharing_pools
@@ -57,6 +61,7 @@ def gpu_operator_values(stack: Stack) -> dict[str, Any]:
             "default": DEFAULT_CONFIG,
         }}
     values["gfd"] = {"enabled": software.gfd}
+    values["dcgmExporter"] = operator_dcgm_exporter_values(stack)
     values["nfd"] = {"enabled": True}
     cloud = cloud_taint_tolerations(stack)
     values["daemonsets"] = {"tolerations": [GPU_TAINT.kubernetes_toleration(), *cloud]}

@@ -1,9 +1,16 @@
-"""The Helm values of the stack's chosen chart, so the program and the plan checks use the very same values."""
+"""The Helm values of the stack's charts, so the program and the plan checks use the very same values.
+
+``chart_values`` is the installer's chart; ``addon_chart_values`` the charts installed beside it (the
+dcgm-exporter chart next to the device plugin when ``gpuSoftware.metrics.dcgmExporter`` is on), each with
+its defaults table, so the placement check covers them too.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
+from .dcgm_exporter import dcgm_exporter_values
+from .defaults import DCGM_EXPORTER_DEFAULTS, ChartDefaults
 from .device_plugin import device_plugin_values
 from .gpu_operator import gpu_operator_values
 
@@ -18,3 +25,10 @@ VALUES_BY_INSTALLER: dict[str, Callable[["Stack"], dict[str, Any]]] = {
 
 def chart_values(stack: Stack) -> dict[str, Any]:
     return VALUES_BY_INSTALLER[stack.config.gpu_software.installer](stack)
+
+
+def addon_chart_values(stack: Stack) -> list[tuple[ChartDefaults, dict[str, Any]]]:
+    """The charts gpupools installs beside the installer's chart, each with its defaults table and values."""
+    if stack.config.gpu_software.installs_dcgm_exporter:
+        return [(DCGM_EXPORTER_DEFAULTS, dcgm_exporter_values(stack))]
+    return []

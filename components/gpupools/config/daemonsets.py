@@ -1,7 +1,9 @@
 """The daemonset placement check as a config rule, and each AKS pool's maxPods sized from what lands on it.
 
-Runs after every other rule, over the very chart values the program installs, so ``check``, ``plan`` and
-``pulumi up`` all refuse a stack whose NVIDIA daemonsets would miss a pool (or land where they must not).
+Runs after every other rule, over the very chart values the program installs (the installer's chart and the
+charts beside it, such as dcgm-exporter next to the device plugin), so ``check``, ``plan`` and ``pulumi up``
+all refuse a stack whose NVIDIA daemonsets would miss a pool (or land where they must not), and every pod
+they land on a node counts against its maxPods.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import dataclasses
 from typing import TYPE_CHECKING
 
 from ..capacity import AKS_SYSTEM_DAEMONSET_PODS, advertised_resources, default_max_pods, pod_room, usable_resources
-from ..charts.values import chart_values
+from ..charts.values import addon_chart_values, chart_values
 from ..pools import ResolvedPool
 from ..scheduling import PLAIN_POD, placements
 from .errors import Problem, field_path
@@ -21,7 +23,7 @@ if TYPE_CHECKING:
 
 def place_daemonsets(stack: Stack) -> tuple[list[ResolvedPool], list[str], list[Problem]]:
     """Run the placement check over the chart values; size each AKS pool's maxPods from what lands on it."""
-    rows = placements(stack, chart_values(stack))
+    rows = placements(stack, chart_values(stack), addon_chart_values(stack))
     problems = [Problem(field_path("gpuSoftware"), row.problem) for row in rows if not row.ok]
     if problems:
         return stack.pools, [], problems

@@ -267,6 +267,16 @@ class GpuPoolConfig(Strict):
         return self.eviction_policy or "Delete"
 
 
+class Metrics(Strict):
+    """GPU metrics: NVIDIA's DCGM exporter on the GPU nodes, and a Prometheus Operator ServiceMonitor for it."""
+
+    # None: the installer's default, resolved by GpuSoftware.runs_dcgm_exporter (the GPU Operator's chart
+    # runs its exporter; the device plugin has none, so gpupools installs the dcgm-exporter chart only if true).
+    dcgm_exporter: bool | None = None
+    # Needs the Prometheus Operator's CRDs (monitoring.coreos.com/v1) in the cluster.
+    service_monitor: bool = False
+
+
 class GpuSoftware(Strict):
     """Which NVIDIA software exposes the GPUs to Kubernetes, and how it names MIG devices."""
 
@@ -278,6 +288,26 @@ class GpuSoftware(Strict):
     # preinstalled: the node image ships driver and toolkit (AKS default images, EKS NVIDIA AMIs);
     # operator: the GPU Operator installs them (AKS pools are then created with gpuProfile.driver None).
     driver: Literal["preinstalled", "operator"] = "preinstalled"
+    metrics: Metrics = Field(default_factory=Metrics)
+
+    @property
+    def runs_dcgm_exporter(self) -> bool:
+        """A DCGM exporter runs on the GPU nodes: as ``metrics.dcgmExporter`` says, else the installer's default."""
+        if self.metrics.dcgm_exporter is not None:
+            return self.metrics.dcgm_exporter
+        return self.installer == "gpu-operator"
+
+    @property
+    def installs_dcgm_exporter(self) -> bool:
+        """gpupools installs the dcgm-exporter chart itself: beside the device plugin, which has no exporter."""
+        return self.installer == "device-plugin" and self.runs_dcgm_exporter
+
+    @model_validator(mode="after")
+    def _service_monitor_needs_exporter(self) -> "GpuSoftware":
+        if self.metrics.service_monitor and not self.runs_dcgm_exporter:
+            raise ValueError("metrics.serviceMonitor is true but no DCGM exporter runs; allowed: serviceMonitor "
+                             f"with metrics.dcgmExporter: true (off here with installer {self.installer})")
+        return self
 
     @field_validator("namespace")
     @classmethod

@@ -1,8 +1,13 @@
-"""Kubernetes components: the NVIDIA device plugin or GPU Operator Helm release, and a GPU smoke test Job."""
+"""Kubernetes components: the NVIDIA device plugin or GPU Operator Helm release, the dcgm-exporter release beside the
+device plugin, and a GPU smoke test Job."""
 
+from .dcgm_exporter import NvidiaDcgmExporter, NvidiaDcgmExporterArgs
 from .nvidia_charts import (
     NvidiaChartArgs, NvidiaDevicePlugin, NvidiaGpuOperator,
 )
 from .smoke_test import GpuSmokeTest, GpuSmokeTestArgs
 
-__all__ = ["GpuSmokeTest", "GpuSmokeTestArgs", "NvidiaChartArgs", "NvidiaDevicePlugin", "NvidiaGpuOperator"]
+__all__ = [
+    "GpuSmokeTest", "GpuSmokeTestArgs", "NvidiaChartArgs", "NvidiaDcgmExporter", "NvidiaDcgmExporterArgs",
+    "NvidiaDevicePlugin", "NvidiaGpuOperator",
+]

@@ -1,0 +1,72 @@
+"""NVIDIA's dcgm-exporter chart as a Helm release: GPU metrics beside the device plugin.
+
+The device plugin chart brings no exporter (the GPU Operator does, and is configured through its own values),
+so this release usually shares the device plugin's namespace instead of creating one. The values come from
+``gpupools.charts.dcgm_exporter`` (a pure function of the stack); this component only installs them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NotRequired, Optional, TypedDict
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from ..charts.refs import DCGM_EXPORTER
+from ..component_args import check_args
+from .dcgm_args import NvidiaDcgmExporterArgsModel
+
+
+class NvidiaDcgmExporterArgs(TypedDict):
+    """Inputs of ``NvidiaDcgmExporter``."""
+
+    version: str
+    """Exact dcgm-exporter chart version, e.g. 4.8.2."""
+    namespace: pulumi.Input[str]
+    """Namespace of the release; by default an existing one (the device plugin's)."""
+    values: dict[str, Any]
+    """Helm values passed to the chart (``gpupools.charts.dcgm_exporter.dcgm_exporter_values``)."""
+    timeout_seconds: NotRequired[int]
+    """How long Helm waits for the release (default 600)."""
+    create_namespace: NotRequired[bool]
+    """Create the namespace (default false: the release shares the device plugin's)."""
+
+
+class NvidiaDcgmExporter(pulumi.ComponentResource):
+    """NVIDIA's DCGM exporter DaemonSet (and its Service, optionally a ServiceMonitor) as an atomic Helm release."""
+
+    release_name: pulumi.Output[str]
+    """Helm release name."""
+    chart_version: pulumi.Output[str]
+    """Installed chart version."""
+    namespace: pulumi.Output[str]
+    """Namespace of the release."""
+
+    def __init__(self, name: str, args: NvidiaDcgmExporterArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        check_args(NvidiaDcgmExporterArgsModel, type(self).__name__, name, args)
+        super().__init__("gpupools:index:NvidiaDcgmExporter", name, None, opts)
+        namespace: pulumi.Input[str] = args["namespace"]
+        if args.get("create_namespace") is True:
+            created = k8s.core.v1.Namespace(
+                f"{name}-ns", metadata=k8s.meta.v1.ObjectMetaArgs(name=args["namespace"]),
+                opts=pulumi.ResourceOptions(parent=self),
+            )
+            namespace = created.metadata.name
+        release = k8s.helm.v3.Release(
+            f"{name}-release",
+            name=DCGM_EXPORTER.name,
+            chart=DCGM_EXPORTER.name,
+            version=args["version"],
+            repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=DCGM_EXPORTER.repo),
+            namespace=namespace,
+            values=args.get("values") or {},
+            # A failed upgrade rolls back instead of leaving a half-updated exporter.
+            atomic=True,
+            timeout=args.get("timeout_seconds") or 600,
+            opts=pulumi.ResourceOptions(parent=self),
+        )
+        self.release_name = release.name
+        self.chart_version = release.version
+        self.namespace = pulumi.Output.from_input(namespace)
+        self.register_outputs({"releaseName": self.release_name, "chartVersion": self.chart_version,
+                               "namespace": self.namespace})
