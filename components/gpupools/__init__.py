@@ -2,8 +2,11 @@
 
 Importing the package is cheap: the pure parts (catalog, config, capacity) load here, while the Pulumi
 components load from their cloud's subpackage (``gpupools.azure``, ``gpupools.aws``, ``gpupools.kubernetes``)
-so an AKS stack never imports the AWS SDK and the other way round.
+so an AKS stack never imports the AWS SDK and the other way round. ``GpuPlatform`` (the whole stack as one
+component, ``gpupools.platform``) is importable from here too, loaded on first use.
 """
+
+from typing import Any
 
 from ._version import __version__
 from .capacity import PoolCapacity, advertised_resources, pool_capacity, stack_capacity
@@ -12,5 +15,14 @@ from .pools import GPU_TAINT, MigPlan, ResolvedPool
 
 __all__ = [
     "GPU_TAINT", "ConfigError", "MigPlan", "PoolCapacity", "ResolvedPool", "Stack", "StackConfig", "__version__",
-    "advertised_resources", "load_stack", "pool_capacity", "stack_capacity",
+    "advertised_resources", "load_stack", "pool_capacity", "stack_capacity", "GpuPlatform", "GpuPlatformArgs",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """``from gpupools import GpuPlatform`` without loading Pulumi for users of the pure parts."""
+    if name in ("GpuPlatform", "GpuPlatformArgs"):
+        from . import platform
+
+        return getattr(platform, name)
+    raise AttributeError(f"module 'gpupools' has no attribute {name!r}")

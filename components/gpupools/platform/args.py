@@ -167,6 +167,15 @@ class GpuPoolArgs(TypedDict):
     """aws: Elastic Fabric Adapter interfaces and a cluster placement group."""
 
 
+class GpuMetricsArgs(TypedDict):
+    """GPU metrics: NVIDIA's DCGM exporter on the GPU nodes, and a Prometheus Operator ServiceMonitor for it."""
+
+    dcgm_exporter: NotRequired[bool]
+    """Run a DCGM exporter (default: the GPU Operator's own; none beside the device plugin unless true)."""
+    service_monitor: NotRequired[bool]
+    """Create a ServiceMonitor for it (needs the Prometheus Operator's CRDs)."""
+
+
 class GpuSoftwareArgs(TypedDict):
     """Which NVIDIA software exposes the GPUs to Kubernetes, and how it names MIG devices."""
 
@@ -182,6 +191,8 @@ class GpuSoftwareArgs(TypedDict):
     """Namespace of the release (default: the chart's name; default is refused)."""
     driver: NotRequired[str]
     """preinstalled (default) or operator (gpu-operator only)."""
+    metrics: NotRequired[GpuMetricsArgs]
+    """GPU metrics."""
 
 
 class CustomSizeArgs(TypedDict):

@@ -14,16 +14,16 @@ from ..pools import ResolvedPool
 from .inputs import Deferred
 
 
-def build(stack: Stack, deferred: Deferred, name: str, opts: pulumi.ResourceOptions) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
-    """``name`` names the cluster component when the cluster's own name is an output."""
+def build(stack: Stack, deferred: Deferred, prefix: str, opts: pulumi.ResourceOptions) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
+    """Components are named ``prefix`` + the cluster's or pool's name (``prefix`` + cluster when the name is an output)."""
     cluster_config = stack.config.cluster
     system = cluster_config.system_pool
     # The region in gpupools:cluster is the one used, whatever aws:region or the environment say.
-    provider = aws.Provider("aws", region=cluster_config.region, opts=opts)
+    provider = aws.Provider(prefix + "aws", region=cluster_config.region, opts=opts)
     regional = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider]))
     cluster_name = deferred.cluster_value("name", cluster_config.name)
     subnet_ids = deferred.cluster_value("subnet_ids", cluster_config.subnet_ids)
-    cluster = EksCluster(name if "name" in deferred.cluster else cluster_config.name, {
+    cluster = EksCluster(prefix + ("cluster" if "name" in deferred.cluster else cluster_config.name), {
         "name": cluster_name,
         "create": cluster_config.create,
         "kubernetes_version": cluster_config.kubernetes_version,
@@ -34,7 +34,7 @@ def build(stack: Stack, deferred: Deferred, name: str, opts: pulumi.ResourceOpti
         "vpc_id": deferred.cluster_value("vpc_id", cluster_config.vpc_id) if cluster_config.subnet_ids else None,
         "tags": stack.config.tags,
     }, regional)
-    groups = [EksGpuNodeGroup(pool.name, _group_args(stack, deferred, index, pool, cluster, subnet_ids), regional)
+    groups = [EksGpuNodeGroup(prefix + pool.name, _group_args(stack, deferred, index, pool, cluster, subnet_ids), regional)
               for index, pool in enumerate(stack.pools)]
     return cluster, groups
 
@@ -43,12 +43,9 @@ def _group_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool
                 cluster_subnets) -> dict:
     autoscaling = pool.config.autoscaling
     count = deferred.pool_value(index, "count", pool.nodes)
-    if autoscaling:
-        bounds = (autoscaling.min_count, autoscaling.max_count)
-    elif isinstance(count, int):
-        bounds = (None, None)  # the component's defaults: count..max(count, 1)
-    else:  # an output count: a fixed size, at least one as EKS requires of maxSize
-        bounds = (count, pulumi.Output.from_input(count).apply(lambda nodes: max(nodes, 1)))
+    # The component's defaults without autoscaling: count..max(count, 1). (A count given as an output is
+    # refused on aws in inputs.py: EksGpuNodeGroup needs a number to compute max(count, 1).)
+    bounds = (autoscaling.min_count, autoscaling.max_count) if autoscaling else (None, None)
     return {
         "cluster": cluster.cluster,
         "node_role": cluster.node_role,  # one node role for the cluster, as its access entry already allows it

@@ -10,12 +10,12 @@ from ..pools import ResolvedPool
 from .inputs import Deferred
 
 
-def build(stack: Stack, deferred: Deferred, name: str, opts: pulumi.ResourceOptions) -> tuple[AksCluster, list[AksGpuPool]]:
-    """``name`` names the cluster component when the cluster's own name is an output."""
+def build(stack: Stack, deferred: Deferred, prefix: str, opts: pulumi.ResourceOptions) -> tuple[AksCluster, list[AksGpuPool]]:
+    """Components are named ``prefix`` + the cluster's or pool's name (``prefix`` + cluster when the name is an output)."""
     cluster_config = stack.config.cluster
     system = cluster_config.system_pool
     cluster_name = deferred.cluster_value("name", cluster_config.name)
-    cluster = AksCluster(name if "name" in deferred.cluster else cluster_config.name, {
+    cluster = AksCluster(prefix + ("cluster" if "name" in deferred.cluster else cluster_config.name), {
         "name": cluster_name,
         "resource_group_name": deferred.cluster_value("resource_group", cluster_config.resource_group),
         "location": cluster_config.location,
@@ -25,7 +25,7 @@ def build(stack: Stack, deferred: Deferred, name: str, opts: pulumi.ResourceOpti
         "system_pool_count": system.count if system else None,
         "tags": stack.config.tags,
     }, opts)
-    pools = [AksGpuPool(pool.name, _pool_args(stack, deferred, index, pool, cluster), opts)
+    pools = [AksGpuPool(prefix + pool.name, _pool_args(stack, deferred, index, pool, cluster), opts)
              for index, pool in enumerate(stack.pools)]
     return cluster, pools
 

@@ -18,7 +18,7 @@ from ..config import ConfigError, Stack, load_stack
 from ..workloads import gpu_toleration, pool_node_selector
 from . import nvidia
 from .args import GpuPlatformArgs
-from .inputs import Deferred, PlatformArgsError, args_problems, to_stack_config
+from .inputs import Deferred, PlatformArgsError, args_problems, merged_problems, to_stack_config
 
 TYPE_TOKEN = "gpupools:index:GpuPlatform"
 
@@ -47,7 +47,11 @@ class GpuPlatform(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: GpuPlatformArgs, opts: Optional[pulumi.ResourceOptions] = None, *,
                  adopt_stack_resources: bool = False) -> None:
-        """``adopt_stack_resources``: the children were registered at the stack's root by gpupools 0.1 (aliases)."""
+        """Children are named ``<name>-<cluster|pool|chart>`` so platforms can share a stack.
+
+        ``adopt_stack_resources`` is for the stack program: its children keep the names gpupools 0.1 gave them at
+        the stack's root (the cluster's, each pool's, the installer's) and alias those, so no resource is replaced.
+        """
         stack, deferred = validated_stack(name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         for warning in stack.warnings:
@@ -58,9 +62,10 @@ class GpuPlatform(pulumi.ComponentResource):
             from . import azure as cloud
         else:
             from . import aws as cloud  # type: ignore[no-redef]
-        cluster, pools = cloud.build(stack, deferred, name, child)
-        software = nvidia.install(stack, cluster.provider, pools, child)
-        nvidia.smoke_tests(stack, cluster.provider, software, child)
+        prefix = "" if adopt_stack_resources else f"{name}-"
+        cluster, pools = cloud.build(stack, deferred, prefix, child)
+        software = nvidia.install(stack, cluster.provider, pools, prefix, child)
+        nvidia.smoke_tests(stack, cluster.provider, software, prefix, child)
 
         self.stack = stack
         self.cloud = pulumi.Output.from_input(stack.cloud)
@@ -84,14 +89,17 @@ def validated_stack(name: Any, args: Any) -> tuple[Stack, Deferred]:
     if not isinstance(name, str) or not name:
         raise ComponentArgsError("GpuPlatform", str(name), [f": the resource name must be a non-empty str, got {name!r}"])
     try:
-        raw, deferred = to_stack_config(args)
-        return load_stack(raw), deferred
+        raw, deferred, own = to_stack_config(args)
     except PlatformArgsError as error:
-        problems = error.problems
+        raise ComponentArgsError("GpuPlatform", name, [f": {message}" for _, message in error.problems]) from None
+    try:
+        stack, rules = load_stack(raw), []
     except ConfigError as error:
-        problems = args_problems(error.problems, args)
-    raise ComponentArgsError("GpuPlatform", name, [f".{path}: {message}" if path else f": {message}"
-                                                   for path, message in problems])
+        rules = args_problems(error.problems, args)
+    problems = merged_problems(own, rules)
+    if problems:
+        raise ComponentArgsError("GpuPlatform", name, [f".{path}: {message}" for path, message in problems])
+    return stack, deferred
 
 
 def software_summary(stack: Stack) -> dict[str, str]:

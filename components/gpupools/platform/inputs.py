@@ -64,16 +64,22 @@ class Deferred:
         return key in self.pools.get(index, {})
 
 
-def to_stack_config(args: Any) -> tuple[dict[str, Any], Deferred]:
-    """``gpupools:``-namespaced raw config for ``load_stack``, and the deferred outputs; or ``PlatformArgsError``."""
+def to_stack_config(args: Any) -> tuple[dict[str, Any], Deferred, list[tuple[str, str]]]:
+    """``gpupools:``-namespaced raw config for ``load_stack``, the deferred outputs, and the args' own problems
+    (unknown keys, refused outputs: left out of the config); ``PlatformArgsError`` when args is no mapping."""
     if not isinstance(args, Mapping):
         raise PlatformArgsError([("", f"expected a dict of arguments ({', '.join(StackConfig.model_fields)}), "
                                       f"got {type(args).__name__}")])
-    walk = _Walk()
+    walk = _Walk(args.get("cloud"))
     values = walk.mapping(StackConfig, args, ())
-    if walk.problems:
-        raise PlatformArgsError(walk.problems)
-    return {f"{NAMESPACE}:{key}": value for key, value in values.items()}, walk.deferred
+    return {f"{NAMESPACE}:{key}": value for key, value in values.items()}, walk.deferred, walk.problems
+
+
+def merged_problems(own: list[tuple[str, str]], rules: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The args' own problems, then the rules' ones about other fields (a left-out key is not reported twice)."""
+    def covered(path: str) -> bool:
+        return any(path == mine or path.startswith((f"{mine}.", f"{mine}[")) for mine, _ in own)
+    return own + [(path, message) for path, message in rules if not covered(path)]
 
 
 def args_problems(problems: list[Problem], args: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -96,10 +102,14 @@ def args_path(config_field: str, args: Mapping[str, Any]) -> str:
     return "".join(name if name.startswith("[") or not i else f".{name}" for i, name in enumerate(names))
 
 
+_LEFT_OUT = object()  # a refused value: reported once, kept out of the config
+
+
 class _Walk:
     """One pass over the args: camelCase keys, placeholders for deferred outputs, problems for the rest."""
 
-    def __init__(self) -> None:
+    def __init__(self, cloud: Any) -> None:
+        self.cloud = cloud
         self.problems: list[tuple[str, str]] = []
         self.deferred = Deferred()
 
@@ -119,10 +129,16 @@ class _Walk:
                 hint = f"; did you mean {close[0]!r}?" if close else f"; allowed: {', '.join(fields)}"
                 self.problems.append((_shown(path + (str(key),)), f"unknown argument {str(key)!r}{hint}"))
                 continue
-            out[alias] = self.value(fields[key_name if key_name != MIX_KEY else "layout"].annotation, item,
-                                    path + (key_name,))
+            converted = self.value(fields[key_name if key_name != MIX_KEY else "layout"].annotation, item,
+                                   path + (key_name,))
+            if converted is not _LEFT_OUT:
+                out[alias] = converted
         if model is GpuPoolConfig and path and self.deferred.pool_has(path[-1], "count"):
             out["count"] = _count_placeholder(out.get("autoscaling"))
+            if self.cloud == "aws":
+                # EksGpuNodeGroup computes its default maxSize with max(desired_size, 1), which needs a number.
+                self.problems.append((_shown(path + ("count",)), "must be a plain value on aws: the node group's "
+                                      "scaling bounds are computed from it while planning"))
             if out.get("smokeTest") is True:
                 self.problems.append((_shown(path + ("smoke_test",)), "needs a plain count: with count an output, "
                                       "whether the pool has nodes for the Job is unknown while planning"))
@@ -147,7 +163,7 @@ class _Walk:
         if _holds_deferred(item):
             self.problems.append((_shown(path), "must be a plain value, not an output: it decides sizes, layouts, "
                                                 "labels or chart values while planning"))
-            return None
+            return _LEFT_OUT
         return item
 
     def _defer(self, pattern: tuple[str, ...], item: Any, path: tuple[Any, ...]) -> Any:

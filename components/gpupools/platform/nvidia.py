@@ -16,12 +16,12 @@ from ..workloads import pool_node_selector
 CHART_COMPONENTS = {"device-plugin": NvidiaDevicePlugin, "gpu-operator": NvidiaGpuOperator}
 
 
-def install(stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource],
+def install(stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource], prefix: str,
             opts: pulumi.ResourceOptions) -> pulumi.ComponentResource:
     # The daemonset placement check already ran in load_stack, before any resource was registered.
     software = stack.config.gpu_software
     namespace = software.resolved_namespace
-    return CHART_COMPONENTS[software.installer](software.installer, {
+    return CHART_COMPONENTS[software.installer](prefix + software.installer, {
         "version": software.resolved_version,
         "namespace": namespace,
         "values": chart_values(stack),
@@ -30,12 +30,12 @@ def install(stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource],
     }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=pools)))
 
 
-def smoke_tests(stack: Stack, provider: k8s.Provider, software: pulumi.Resource,
+def smoke_tests(stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str,
                 opts: pulumi.ResourceOptions) -> list[GpuSmokeTest]:
     """One Job per pool that asked for it and has nodes (an output count is refused with smoke_test)."""
     strategy = stack.config.gpu_software.mig_strategy
     return [
-        GpuSmokeTest(f"{pool.name}-smoke", {
+        GpuSmokeTest(f"{prefix}{pool.name}-smoke", {
             "pool_name": pool.name,
             "namespace": stack.config.gpu_software.resolved_namespace,
             "resources": list(advertised_resources(pool, strategy)),
