@@ -122,9 +122,11 @@ def placements(
     return rows
 
 
-def placement_problems(stack: Stack, values: Mapping[str, Any]) -> list[str]:
+def placement_problems(
+    stack: Stack, values: Mapping[str, Any], addons: Sequence[tuple[ChartDefaults, Mapping[str, Any]]] | None = None,
+) -> list[str]:
     """One message per pool and daemonset placed wrongly; empty when every pool is served and reserved."""
-    return [row.problem for row in placements(stack, values) if not row.ok]
+    return [row.problem for row in placements(stack, values, addons) if not row.ok]
 
 
 def _belongs(ds: DaemonSet, pool: ResolvedPool) -> bool:
