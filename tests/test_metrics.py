@@ -99,7 +99,8 @@ def test_service_monitor_without_an_exporter_is_refused(raw):
 
 
 def test_service_monitor_with_an_exporter_is_accepted():
-    assert load_stack(_azure({"dcgmExporter": True, "serviceMonitor": True})).config.gpu_software.metrics.service_monitor
+    plugin = load_stack(_azure({"dcgmExporter": True, "serviceMonitor": True}))
+    assert plugin.config.gpu_software.metrics.service_monitor
     assert load_stack(_aws_operator({"serviceMonitor": True})).config.gpu_software.metrics.service_monitor
 
 
@@ -170,7 +171,8 @@ def test_no_exporter_rows_unless_installed():
 
 @pytest.mark.parametrize("broken, why", [
     ({"tolerations": []}, "does not tolerate taint nvidia.com/gpu=present:NoSchedule"),
-    ({"tolerations": [GPU_TOLERATION]}, "does not tolerate taint kubernetes.azure.com/scalesetpriority=spot:NoSchedule"),
+    ({"tolerations": [GPU_TOLERATION]},
+     "does not tolerate taint kubernetes.azure.com/scalesetpriority=spot:NoSchedule"),
     ({"nodeSelector": {"nvidia.com/gpu.present": "false"}}, "nodeSelector nvidia.com/gpu.present=false"),
 ], ids=["no-gpu-toleration", "no-spot-toleration", "wrong-selector"])
 def test_placement_check_refuses_an_exporter_that_misses_a_pool(broken, why):
