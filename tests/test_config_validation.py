@@ -308,7 +308,7 @@ def test_aks_mig_pool_autoscales_from_one_node_but_not_from_zero(azure):
     pool(azure)["autoscaling"] = {"minCount": 0, "maxCount": 3}
     pool(azure)["count"] = 0
     azure["gpupools:gpuSoftware"]["migStrategy"] = "mixed"
-    problem_at(azure, "gpupools:gpuPools[0].autoscaling", "Azure/AKS#5161")
+    problem_at(azure, "gpupools:gpuPools[0].autoscaling.minCount", "Azure/AKS#5161", "allowed: 1..3")
 
 
 def test_eks_pool_with_autoscaling_is_fine(aws):
