@@ -13,9 +13,10 @@ one unmeasured warm-up per cloud that warms the OS file cache) and the median wa
 Wall times are taken inside the subprocess with ``time.perf_counter``, from before the first import to the
 end of the work, so interpreter start-up is in neither the plan nor the floor:
 
-- plan: ``read_stack_file`` + ``offline_plan.plan_stack`` (validation, the real ``infra/`` program under
-  mocks, the resource dump), on a ``Pulumi.<stack>.yaml`` generated in a temporary folder with no
-  ``Pulumi.yaml``, so the program is the repository's ``infra/`` (checked);
+- plan: ``read_stack_file`` + ``offline_plan.plan_stack`` (validation, the packaged program
+  ``gpupools.platform.program.main`` under mocks, the resource dump), on a ``Pulumi.<stack>.yaml`` generated in
+  a temporary folder with no ``Pulumi.yaml``, so the program is the packaged one, as for an installed wheel
+  (checked);
 - floor: ``import pulumi, pydantic, gpupools``, then every ``pulumi_*`` module the plan actually executed
   (reported by the plan subprocess; modules Pulumi registered lazily but never loaded are left out, as
   they are left unloaded by ``import <package>`` in the floor too).
@@ -37,6 +38,8 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
+# A stack file without a Pulumi project beside it is planned with the program inside the installed library.
+PACKAGED_PROGRAM = "gpupools.platform.program.main"
 COMPONENTS = REPO / "components"
 MAX_RATIO = 2.0
 MAX_SLOPE_MS = 20.0
@@ -186,8 +189,13 @@ def child_plan(stack_path: str, out: str, profile_out: str | None) -> None:
     _, program = program_location(Path(stack_path))
     Path(out).write_text(json.dumps({
         "wall_ms": wall * 1000, "peak_rss_kib": rss, "resources": len(result.resources),
-        "program": str(program.resolve()), "sdk_modules": _loaded_modules("pulumi_"),
+        "program": _program_name(program), "sdk_modules": _loaded_modules("pulumi_"),
     }))
+
+
+def _program_name(program: Any) -> str:
+    """A program folder's path, or a packaged program's dotted name."""
+    return str(program.resolve()) if isinstance(program, Path) else f"{program.__module__}.{program.__name__}"
 
 
 def child_floor(modules_file: str, out: str) -> None:
@@ -236,8 +244,8 @@ def measure(pool_counts: list[int], repeat: int, work: Path, log, warmup: bool =
         for (stack, n), path in stacks.items():
             log(f"plan {stack} pools={n} run {round_ + 1}/{repeat}")
             result = run_child(["plan", str(path)], work)
-            if Path(result["program"]) != (REPO / "infra").resolve():
-                raise SystemExit(f"plan ran {result['program']}, not this repository's infra/")
+            if result["program"] != PACKAGED_PROGRAM:
+                raise SystemExit(f"plan ran {result['program']}, not the packaged {PACKAGED_PROGRAM}")
             plans[(stack, n)].append(result)
 
     floors: dict[str, list[dict[str, Any]]] = {}

@@ -323,7 +323,7 @@ def test_cluster_autoscaler_args_for_the_wiring(eks_stack):
     assert autoscaling.cluster_autoscaler_args(load_stack(AKS)) is None
 
 
-# --- End to end, once infra/ wires the tags (the lead enables it by landing the wiring) ---------------------------
+# --- End to end: the tags the offline plan of the real program declares -------------------------------------------
 
 def test_the_offline_plan_declares_the_same_template(tmp_path: Path, eks_stack):
     from gpupools.config.loading import read_stack_file
@@ -333,11 +333,30 @@ def test_the_offline_plan_declares_the_same_template(tmp_path: Path, eks_stack):
     path.write_text(yaml.safe_dump({"config": EKS}))
     plan = plan_stack(read_stack_file(path))
     tags = [r for r in plan.resources if r["type"] == "aws:autoscaling/tag:Tag"]
-    if not tags:
-        pytest.skip("infra/ does not pass autoscaler_tags to EksGpuNodeGroup yet (platform wiring)")
+    assert tags, "the program declares no Auto Scaling group tags"
     by_group: dict[str, dict[str, str]] = {}
     for resource in tags:
         by_group.setdefault(resource["parent"], {})[resource["inputs"]["tag"]["key"]] = resource["inputs"]["tag"]["value"]
     for group, expected in EXPECTED_EKS.items():
         assert aws_discovered(by_group[group], CLUSTER)
         assert aws_template(by_group[group]).allocatable == {name: Decimal(n) for name, n in expected.items()}
+
+    # gpupools:cluster.autoscaler.install puts the pinned chart, auto-discovering this cluster, into the same plan.
+    (release,) = [r for r in plan.resources if r["type"] == "kubernetes:helm.sh/v3:Release"
+                  and r["inputs"]["chart"] == "cluster-autoscaler"]
+    assert release["inputs"]["version"] == "9.59.0"
+    assert release["inputs"]["values"]["autoDiscovery"]["clusterName"] == CLUSTER
+
+
+def test_the_offline_plan_tags_the_aks_pool_with_its_template(tmp_path: Path):
+    from gpupools.config.loading import read_stack_file
+    from gpupools.offline_plan import plan_stack
+
+    path = tmp_path / "Pulumi.aks.yaml"
+    path.write_text(yaml.safe_dump({"config": AKS}))
+    (pool,) = [r for r in plan_stack(read_stack_file(path)).resources
+               if r["type"] == "azure-native:containerservice:AgentPool"]
+    tags = pool["inputs"]["tags"]
+    assert tags["team"] == "ml"  # the stack's own tags stay
+    template = azure_template(tags, sku_gpus=8)
+    assert template.allocatable["nvidia.com/gpu"] == Decimal(56)  # 8x A100, 7x 1g.5gb each

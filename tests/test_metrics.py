@@ -281,3 +281,22 @@ def test_bad_args_are_refused_before_anything_registers(args, problem):
     with pytest.raises(ComponentArgsError) as error:
         NvidiaDcgmExporter("dcgm-exporter", args)
     assert problem in str(error.value) and "NvidiaDcgmExporter('dcgm-exporter')" in str(error.value)
+
+
+@pytest.mark.parametrize(("metrics", "expected"), [({"dcgmExporter": True}, 1), (None, 0)])
+def test_the_stack_program_installs_the_exporter_only_when_asked(tmp_path, metrics, expected):
+    """The packaged program, planned offline: the device plugin path gets dcgm-exporter only with dcgmExporter true."""
+    import yaml
+
+    from gpupools.config.loading import read_stack_file
+    from gpupools.offline_plan import plan_stack
+
+    raw = config(AZURE, gpuSoftware={"metrics": metrics} if metrics else {})
+    path = tmp_path / "Pulumi.metrics.yaml"
+    path.write_text(yaml.safe_dump({"config": raw}))
+    releases = [r for r in plan_stack(read_stack_file(path)).resources
+                if r["type"] == "kubernetes:helm.sh/v3:Release" and r["inputs"]["chart"] == "dcgm-exporter"]
+    assert len(releases) == expected
+    for release in releases:
+        assert release["inputs"]["version"] == "4.8.2"
+        assert release["inputs"]["namespace"] == "nvidia-device-plugin"  # beside the device plugin

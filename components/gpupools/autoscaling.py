@@ -177,6 +177,12 @@ class AutoscaledPool:
             "scaleFromZero": self.from_zero, "why": self.why,
         }
 
+    def line(self) -> str:
+        """One line for the text plan: bounds, template resources, and whether (and why) it scales from zero."""
+        resources = ", ".join(f"{count}x {name}" for name, count in self.template.resources.items())
+        return (f"{self.pool}: {self.min_count}..{self.max_count} nodes, template {resources}; "
+                f"{'scales' if self.from_zero else 'does not scale'} from zero: {self.why}")
+
 
 def autoscaled_pools(stack: Stack) -> list[AutoscaledPool]:
     """Every pool with ``autoscaling``, its node template and whether it can scale up from zero nodes."""
@@ -199,12 +205,7 @@ def autoscaling_summary(stack: Stack) -> list[dict[str, Any]]:
 
 def plan_lines(stack: Stack) -> list[str]:
     """One line per autoscaled pool for the text plan."""
-    lines = []
-    for row in autoscaled_pools(stack):
-        resources = ", ".join(f"{count}x {name}" for name, count in row.template.resources.items())
-        lines.append(f"{row.pool}: {row.min_count}..{row.max_count} nodes, template {resources}; "
-                     f"{'scales' if row.from_zero else 'does not scale'} from zero: {row.why}")
-    return lines
+    return [row.line() for row in autoscaled_pools(stack)]
 
 
 def _from_zero(pool: ResolvedPool, strategy: str, template: NodeTemplate) -> tuple[bool, str]:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .autoscaling import AutoscaledPool, autoscaled_pools
 from .capacity import PoolCapacity, stack_capacity
 from .charts.values import chart_values
 from .config import ConfigError, Problem, load_stack
@@ -35,6 +36,7 @@ class Plan:
     warnings: list[str]
     outputs: dict[str, Any]
     placements: list[Placement]
+    autoscaling: list[AutoscaledPool] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -44,6 +46,7 @@ class Plan:
                 {"pool": p.pool, "daemonset": p.daemonset, "schedules": p.schedules, "expected": p.expected,
                  "reason": p.reason} for p in self.placements
             ],
+            "autoscaling": [row.to_json() for row in self.autoscaling],
             "outputs": self.outputs,
         }
 
@@ -65,6 +68,7 @@ def plan_stack(stack_file: StackFile) -> Plan:
     return Plan(
         stack_file.stack, stack.cloud, dump_resources(run),
         stack_capacity(stack.pools, stack.config.gpu_software.mig_strategy), stack.warnings, run.outputs, placed,
+        autoscaled_pools(stack),
     )
 
 

@@ -13,13 +13,14 @@ import pulumi
 from ._version import __version__
 from .aws import EksCluster, EksGpuNodeGroup
 from .azure import AksCluster, AksGpuPool
-from .kubernetes import GpuSmokeTest, NvidiaDevicePlugin, NvidiaGpuOperator
+from .kubernetes import GpuSmokeTest, NvidiaDcgmExporter, NvidiaDevicePlugin, NvidiaGpuOperator
+from .kubernetes.cluster_autoscaler import ClusterAutoscaler
 from .platform import GpuPlatform
 
 PACKAGE_NAME = "gpupools"
 COMPONENTS: list[type[pulumi.ComponentResource]] = [
-    AksCluster, AksGpuPool, EksCluster, EksGpuNodeGroup, NvidiaDevicePlugin, NvidiaGpuOperator, GpuSmokeTest,
-    GpuPlatform,
+    AksCluster, AksGpuPool, EksCluster, EksGpuNodeGroup, NvidiaDevicePlugin, NvidiaGpuOperator, NvidiaDcgmExporter,
+    GpuSmokeTest, ClusterAutoscaler, GpuPlatform,
 ]
 
 

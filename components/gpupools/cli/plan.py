@@ -66,6 +66,9 @@ def text_plan(plan: Plan) -> list[str]:
     lines += ["", "GPU resources advertised:"] + capacity_lines(plan.capacity, plan.warnings)
     lines += ["", "NVIDIA daemonset placement (chart values merged with the chart defaults):"]
     lines += placement_lines(plan.placements)
+    if plan.autoscaling:
+        lines += ["", "Autoscaling (the cluster autoscaler's node template per pool):"]
+        lines += [f"  {row.line()}" for row in plan.autoscaling]
     lines += ["", "Outputs:"] + [f"  {key} = {_compact(value)}" for key, value in plan.outputs.items()]
     return lines
 
@@ -73,6 +76,8 @@ def text_plan(plan: Plan) -> list[str]:
 def markdown_plan(plan: Plan) -> list[str]:
     lines = [f"### gpupools plan: stack `{plan.stack}` ({plan.cloud}), {len(plan.resources)} resources", ""]
     lines += markdown_capacity(plan.capacity, plan.warnings)
+    if plan.autoscaling:
+        lines += ["", "Autoscaling:", ""] + [f"- {row.line()}" for row in plan.autoscaling]
     lines += ["", "<details><summary>NVIDIA daemonset placement</summary>", "", "```"]
     lines += placement_lines(plan.placements) + ["```", "", "</details>"]
     lines += ["", "<details><summary>Resources and key inputs</summary>", "", "```"] + _tree(plan.resources)

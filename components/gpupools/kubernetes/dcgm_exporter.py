@@ -5,7 +5,6 @@ so this release usually shares the device plugin's namespace instead of creating
 ``gpupools.charts.dcgm_exporter`` (a pure function of the stack); this component only installs them.
 """
 
-from __future__ import annotations
 
 from typing import Any, NotRequired, Optional, TypedDict
 

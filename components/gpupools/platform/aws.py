@@ -8,6 +8,7 @@ from __future__ import annotations
 import pulumi
 import pulumi_aws as aws
 
+from ..autoscaling import cluster_autoscaler_args, eks_autoscaler_tags
 from ..aws import EksCluster, EksGpuNodeGroup
 from ..config import Stack
 from ..pools import ResolvedPool
@@ -36,7 +37,24 @@ def build(stack: Stack, deferred: Deferred, prefix: str, opts: pulumi.ResourceOp
     }, regional)
     groups = [EksGpuNodeGroup(prefix + pool.name, _group_args(stack, deferred, index, pool, cluster, subnet_ids), regional)
               for index, pool in enumerate(stack.pools)]
+    _cluster_autoscaler(stack, cluster, groups, prefix, regional)
     return cluster, groups
+
+
+def _cluster_autoscaler(stack: Stack, cluster: EksCluster, groups: list[EksGpuNodeGroup], prefix: str,
+                        opts: pulumi.ResourceOptions) -> None:
+    """The cluster autoscaler with its IRSA role, when ``cluster.autoscaler.install`` asks for it."""
+    settings = cluster_autoscaler_args(stack)
+    if settings is None or cluster.cluster is None:  # config refuses install without a created cluster
+        return
+    from ..kubernetes.cluster_autoscaler import ClusterAutoscaler
+
+    ClusterAutoscaler(prefix + "cluster-autoscaler", {
+        **settings,
+        "oidc_provider_arn": cluster.cluster.oidc_provider_arn,
+        "oidc_provider_url": cluster.cluster.oidc_provider_url,
+        "tags": stack.config.tags,
+    }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[cluster.provider], depends_on=groups)))
 
 
 def _group_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool, cluster: EksCluster,
@@ -64,4 +82,6 @@ def _group_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool
         "efa": pool.config.efa,
         "efa_interfaces": pool.size.efa_interfaces if pool.config.efa else None,
         "tags": stack.config.tags,
+        # Scale from zero: the pool's node template on its Auto Scaling group (empty for a fixed pool).
+        "autoscaler_tags": eks_autoscaler_tags(stack, pool),
     }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pulumi
 
+from ..autoscaling import aks_autoscaler_tags
 from ..azure import AksCluster, AksGpuPool
 from ..config import Stack
 from ..pools import ResolvedPool
@@ -54,7 +55,9 @@ def _pool_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool,
         "capacity_reservation_group_id": deferred.pool_value(index, "capacity_reservation_group_id",
                                                              pool.config.capacity_reservation_group_id),
         "scale_set_priority": pool.config.priority,
-        "scale_set_eviction_policy": pool.config.eviction_policy,
+        "scale_set_eviction_policy": pool.config.resolved_eviction_policy,
         "spot_max_price": pool.config.spot_max_price,
         "tags": stack.config.tags,
+        # The node template for AKS's autoscaler, in the Azure provider's tag encoding (empty for a fixed pool).
+        "autoscaler_tags": aks_autoscaler_tags(stack, pool),
     }

@@ -65,6 +65,7 @@ class GpuPlatform(pulumi.ComponentResource):
         prefix = "" if adopt_stack_resources else f"{name}-"
         cluster, pools = cloud.build(stack, deferred, prefix, child)
         software = nvidia.install(stack, cluster.provider, pools, prefix, child)
+        nvidia.metrics(stack, cluster.provider, software, prefix, child)
         nvidia.smoke_tests(stack, cluster.provider, software, prefix, child)
 
         self.stack = stack

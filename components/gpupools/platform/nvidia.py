@@ -6,10 +6,11 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from ..capacity import advertised_resources
+from ..charts.dcgm_exporter import dcgm_exporter_values
+from ..charts.refs import DCGM_EXPORTER
 from ..charts.values import chart_values
 from ..config import Stack
-from ..config.names import CLUSTER_NAMESPACES
-from ..kubernetes import GpuSmokeTest, NvidiaDevicePlugin, NvidiaGpuOperator
+from ..kubernetes import GpuSmokeTest, NvidiaDcgmExporter, NvidiaDevicePlugin, NvidiaGpuOperator
 from ..pools import GPU_TAINT_KEY
 from ..workloads import pool_node_selector
 
@@ -20,14 +21,25 @@ def install(stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource], 
             opts: pulumi.ResourceOptions) -> pulumi.ComponentResource:
     # The daemonset placement check already ran in load_stack, before any resource was registered.
     software = stack.config.gpu_software
-    namespace = software.resolved_namespace
     return CHART_COMPONENTS[software.installer](prefix + software.installer, {
         "version": software.resolved_version,
-        "namespace": namespace,
+        "namespace": software.resolved_namespace,
         "values": chart_values(stack),
         # kube-system and the like exist already; a Namespace resource for them would delete them on destroy.
-        "create_namespace": namespace not in CLUSTER_NAMESPACES,
+        "create_namespace": software.creates_namespace,
     }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=pools)))
+
+
+def metrics(stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str,
+            opts: pulumi.ResourceOptions) -> NvidiaDcgmExporter | None:
+    """dcgm-exporter beside the device plugin, in its namespace; the GPU Operator runs its own (through its values)."""
+    if not stack.config.gpu_software.installs_dcgm_exporter:
+        return None
+    return NvidiaDcgmExporter(f"{prefix}dcgm-exporter", {
+        "version": DCGM_EXPORTER.default_version,
+        "namespace": stack.config.gpu_software.resolved_namespace,
+        "values": dcgm_exporter_values(stack),
+    }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=[software])))
 
 
 def smoke_tests(stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str,
