@@ -182,10 +182,22 @@ def test_outputs_where_values_decide_the_plan_are_refused() -> None:
                for line in lines)
 
 
-def test_an_output_count_on_aws_is_refused_until_the_node_group_takes_one() -> None:
-    lines = _refused(lambda: {**EKS, "gpu_pools": [{**EKS["gpu_pools"][0], "count": pulumi.Output.from_input(2)}]})
-    assert lines == ["GpuPlatform('gpupools') args.gpu_pools[0].count: must be a plain value on aws: the node group's "
-                     "scaling bounds are computed from it while planning"]
+@pytest.mark.parametrize("count, autoscaling, scaling", [
+    # No autoscaling: the node group's bounds are count..max(count, 1), worked out once the count is known.
+    (3, None, {"desiredSize": 3, "minSize": 3, "maxSize": 3}),
+    (0, None, {"desiredSize": 0, "minSize": 0, "maxSize": 1}),  # EKS requires maxSize >= 1
+    (2, {"min_count": 1, "max_count": 5}, {"desiredSize": 2, "minSize": 1, "maxSize": 5}),
+])
+def test_an_output_count_on_aws_sizes_the_node_group_once_known(count, autoscaling, scaling) -> None:
+    def args():
+        pool = {**EKS["gpu_pools"][0], "count": pulumi.Output.from_input(count),
+                **({"autoscaling": autoscaling} if autoscaling else {})}
+        return {**EKS, "gpu_pools": [pool]}
+
+    run = run_platform(args)
+    (group,) = [r for r in run.resources if r.type == NODE_GROUP and r.name == "gpupools-p4d-balanced-ng"]
+    assert group.inputs["scalingConfig"] == scaling
+    assert run.outputs["total"] == {"p4d-balanced": {name: count * n for name, n in P4D_BALANCED.items()}}
 
 
 def test_smoke_test_needs_a_plain_count() -> None:

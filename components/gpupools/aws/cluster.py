@@ -1,7 +1,9 @@
 """An EKS cluster to put GPU node groups in: created (CPU system node group, OIDC provider) or an existing one.
 
 An existing cluster is read with ``aws.eks.get_cluster`` and a kubeconfig that authenticates through
-``aws eks get-token``, so the NVIDIA charts install the same way on both.
+``aws eks get-token``, so the NVIDIA charts install the same way on both. Either way the component outputs
+the links other components take as strings (node role ARN, subnets, OIDC provider, cluster security
+group), so it can be wired to ``EksGpuNodeGroup`` and ``ClusterAutoscaler`` from any language.
 """
 
 
@@ -47,6 +49,16 @@ class EksCluster(pulumi.ComponentResource):
     """Name of the EKS cluster."""
     kubeconfig: pulumi.Output[str]
     """Kubeconfig (secret)."""
+    node_role_arn: pulumi.Output[Optional[str]]
+    """ARN of the node role the created cluster admits (for EksGpuNodeGroup's node_role_arn); unset for an existing cluster."""
+    subnet_ids: pulumi.Output[list[str]]
+    """The cluster's subnets (for EksGpuNodeGroup's subnet_ids)."""
+    oidc_provider_arn: pulumi.Output[str]
+    """ARN of the cluster's IAM OIDC provider (for ClusterAutoscaler); for an existing cluster, the ARN IAM gives a provider for its issuer, which must exist."""
+    oidc_provider_url: pulumi.Output[str]
+    """The cluster's OIDC issuer URL (for ClusterAutoscaler); without https:// on a created cluster, as pulumi-eks gives it."""
+    cluster_security_group_id: pulumi.Output[str]
+    """The security group EKS created for the cluster, which managed nodes get (e.g. for EFA launch templates)."""
 
     def __init__(self, name: str, args: EksClusterArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
         check_args(EksClusterArgsModel, "EksCluster", name, args)
@@ -84,6 +96,10 @@ class EksCluster(pulumi.ComponentResource):
             )
             self.cluster_name = pulumi.Output.from_input(args["name"])  # set explicitly above, known at plan time
             kubeconfig = self.cluster.kubeconfig_json
+            vpc_config = self.cluster.eks_cluster.vpc_config
+            self.node_role_arn = self.node_role.arn
+            self.oidc_provider_arn = self.cluster.oidc_provider_arn
+            self.oidc_provider_url = self.cluster.oidc_provider_url
         else:
             self.node_role = None
             existing = aws.eks.get_cluster_output(name=args["name"], opts=pulumi.InvokeOptions(parent=self))
@@ -91,9 +107,30 @@ class EksCluster(pulumi.ComponentResource):
             kubeconfig = pulumi.Output.all(
                 existing.name, existing.endpoint, existing.certificate_authorities.apply(lambda cas: cas[0].data),
             ).apply(lambda parts: _exec_kubeconfig(*parts))
+            vpc_config = existing.vpc_config
+            # Nodes of an existing cluster use roles its owner admitted: none is known here.
+            self.node_role_arn = pulumi.Output.from_input(None)
+            issuer = existing.identities.apply(lambda found: found[0].oidcs[0].issuer if found else None)
+            self.oidc_provider_url = issuer
+            self.oidc_provider_arn = pulumi.Output.all(existing.arn, issuer).apply(lambda parts: _oidc_provider_arn(*parts))
+        self.subnet_ids = vpc_config.apply(lambda vpc: vpc.subnet_ids if vpc else None)
+        self.cluster_security_group_id = vpc_config.apply(lambda vpc: vpc.cluster_security_group_id if vpc else None)
         self.kubeconfig = pulumi.Output.secret(kubeconfig)
         self.provider = k8s.Provider(f"{name}-k8s", kubeconfig=self.kubeconfig, opts=child)
-        self.register_outputs({"clusterName": self.cluster_name, "kubeconfig": self.kubeconfig})
+        self.register_outputs({
+            "clusterName": self.cluster_name, "kubeconfig": self.kubeconfig, "nodeRoleArn": self.node_role_arn,
+            "subnetIds": self.subnet_ids, "oidcProviderArn": self.oidc_provider_arn,
+            "oidcProviderUrl": self.oidc_provider_url, "clusterSecurityGroupId": self.cluster_security_group_id,
+        })
+
+
+def _oidc_provider_arn(cluster_arn: str | None, issuer: str | None) -> str | None:
+    """IAM names an OIDC provider ``arn:<partition>:iam::<account>:oidc-provider/<issuer without https://>``;
+    partition and account are the cluster's (``arn:<partition>:eks:<region>:<account>:cluster/<name>``)."""
+    if not cluster_arn or not issuer:
+        return None
+    partition, account = cluster_arn.split(":")[1], cluster_arn.split(":")[4]
+    return f"arn:{partition}:iam::{account}:oidc-provider/{issuer.removeprefix('https://')}"
 
 
 def _exec_kubeconfig(cluster: str, endpoint: str, certificate_authority: str) -> str:

@@ -6,10 +6,12 @@ Capacity Blocks and EFA go through a launch template (``launch_template.py``), a
 For the cluster autoscaler, ``autoscaler_tags`` become tags on the node group's Auto Scaling group (one
 ``aws.autoscaling.Tag`` each): managed node group tags do not propagate to it (AWS ``AWS::EKS::Nodegroup``
 Tags), and the autoscaler builds a node from them when the group is at zero.
+
+Component references do not cross languages, and pulumi-eks's ``ManagedNodeGroup`` needs its ``Cluster``
+object; so from a name, a role ARN and subnets (strings or outputs) the group is an ``aws.eks.NodeGroup``.
 """
 
-
-from typing import NotRequired, Optional, TypedDict
+from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
 import pulumi_aws as aws
@@ -38,18 +40,22 @@ class TaintArgs(TypedDict):
 
 
 class EksGpuNodeGroupArgs(TypedDict):
-    """Inputs of ``EksGpuNodeGroup``."""
+    """Inputs of ``EksGpuNodeGroup``: the cluster as ``cluster`` (Python) or as ``cluster_name`` and ``subnet_ids`` (any language)."""
 
-    cluster: eks.Cluster
-    """The pulumi-eks cluster the node group joins."""
+    cluster: NotRequired[eks.Cluster]
+    """The pulumi-eks cluster the node group joins (Python only); or give cluster_name and subnet_ids instead."""
+    cluster_name: NotRequired[pulumi.Input[str]]
+    """Name of the EKS cluster the node group joins (e.g. EksCluster's cluster_name); needs subnet_ids; not with cluster."""
     node_role: NotRequired[aws.iam.Role]
-    """IAM role of the nodes (e.g. the cluster's); by default the group gets its own with the managed policies."""
+    """IAM role of the nodes (with cluster only); by default the group gets its own with the managed policies."""
+    node_role_arn: NotRequired[pulumi.Input[str]]
+    """ARN of the nodes' IAM role (e.g. EksCluster's node_role_arn); by default the group gets its own role."""
     node_group_name: str
     """EKS node group name."""
     instance_type: str
     """GPU instance type, e.g. p4d.24xlarge."""
-    desired_size: int
-    """Nodes to run."""
+    desired_size: pulumi.Input[int]
+    """Nodes to run (may be an output; then max_size defaults to it, at least 1, once known)."""
     min_size: NotRequired[int]
     """Lower bound for scaling (default: desired_size)."""
     max_size: NotRequired[int]
@@ -62,8 +68,8 @@ class EksGpuNodeGroupArgs(TypedDict):
     """Kubernetes labels of the nodes."""
     taints: NotRequired[list[TaintArgs]]
     """Kubernetes taints of the nodes."""
-    subnet_ids: NotRequired[list[str]]
-    """Subnets of the node group (default: the cluster's); one Availability Zone's for a Capacity Block or EFA."""
+    subnet_ids: NotRequired[pulumi.Input[list[pulumi.Input[str]]]]
+    """Subnets of the node group (with cluster, default: the cluster's; required with cluster_name, e.g. EksCluster's subnet_ids); one Availability Zone's for a Capacity Block or EFA."""
     capacity_type: NotRequired[str]
     """ON_DEMAND (EKS default), SPOT or CAPACITY_BLOCK (needs capacity_reservation, the block's cr- id)."""
     capacity_reservation: NotRequired[str]
@@ -79,7 +85,11 @@ class EksGpuNodeGroupArgs(TypedDict):
 
 
 class EksGpuNodeGroup(pulumi.ComponentResource):
-    """A GPU managed node group with its own node role."""
+    """A GPU managed node group, by default with its own node role.
+
+    With ``cluster`` it is a pulumi-eks ``ManagedNodeGroup``; with ``cluster_name`` (plain strings or outputs,
+    what other languages can pass) an ``aws.eks.NodeGroup`` with the same settings.
+    """
 
     node_group_name: pulumi.Output[str]
     """Name of the EKS node group."""
@@ -90,65 +100,84 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
         check_args(EksGpuNodeGroupArgsModel, "EksGpuNodeGroup", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         tags = args.get("tags") or {}
-        role = args.get("node_role") or node_role(f"{name}-nodes", self, tags)
-        desired = args["desired_size"]
+        role_arn = args.get("node_role_arn")
+        role = args.get("node_role") or (None if role_arn is not None else node_role(f"{name}-nodes", self, tags))
         ami_type = args.get("ami_type") or DEFAULT_AMI_TYPE
         spec = LaunchTemplateSpec(
             instance_type=args["instance_type"], ami_type=ami_type, capacity_type=args.get("capacity_type"),
             capacity_reservation=args.get("capacity_reservation"), disk_size_gb=args.get("disk_size_gb"),
             efa_interfaces=(args.get("efa_interfaces") or 1) if args.get("efa") else 0,
         )
-        template = gpu_launch_template(name, spec, args["cluster"], self, tags) if spec.needed else None
-        group = eks.ManagedNodeGroup(
-            f"{name}-ng",
-            cluster=args["cluster"],
-            node_group_name=args["node_group_name"],
-            node_role=role,
-            # EKS refuses an instance type in both places; a Capacity Block's template carries it.
-            instance_types=None if spec.capacity_block else [args["instance_type"]],
-            capacity_type=args.get("capacity_type"),
-            ami_type=ami_type,
-            # With a launch template EKS refuses diskSize: the template's block device mapping has it.
-            disk_size=None if template else args.get("disk_size_gb"),
-            launch_template=aws.eks.NodeGroupLaunchTemplateArgs(
-                id=template.id, version=template.latest_version.apply(str),
-            ) if template else None,
-            scaling_config=aws.eks.NodeGroupScalingConfigArgs(
-                desired_size=desired,
-                min_size=_or(args.get("min_size"), desired),
-                max_size=_or(args.get("max_size"), max(desired, 1)),
-            ),
-            labels=args.get("labels") or {},
-            taints=[
-                aws.eks.NodeGroupTaintArgs(key=t["key"], value=t["value"], effect=EKS_TAINT_EFFECTS[t["effect"]])
-                for t in args.get("taints") or []
-            ],
-            subnet_ids=args.get("subnet_ids"),
-            tags=tags,
-            opts=pulumi.ResourceOptions(parent=self),
-        )
-        self.node_group_name = group.node_group.node_group_name
-        autoscaler_tags = args.get("autoscaler_tags") or {}
-        self.auto_scaling_group_name = _auto_scaling_group_name(group)
-        for key, value in sorted(autoscaler_tags.items()):
+        cluster = args.get("cluster")
+        vpc_config = None
+        if spec.efa_interfaces:  # EFA interfaces carry the cluster security group, in the cluster's VPC
+            vpc_config = cluster.eks_cluster.vpc_config if cluster is not None else aws.eks.get_cluster_output(
+                name=args["cluster_name"], opts=pulumi.InvokeOptions(parent=self)).vpc_config
+        template = gpu_launch_template(name, spec, vpc_config, self, tags) if spec.needed else None
+        settings = _node_group_settings(args, spec, ami_type, template, tags)
+        child = pulumi.ResourceOptions(parent=self)
+        if cluster is not None:
+            group = eks.ManagedNodeGroup(f"{name}-ng", cluster=cluster, node_role=role, node_role_arn=role_arn,
+                                         **settings, opts=child)
+            self.node_group_name = group.node_group.node_group_name
+            resources = group.node_group.apply(lambda node_group: node_group.resources)
+        else:
+            plain = aws.eks.NodeGroup(f"{name}-ng", cluster_name=args["cluster_name"],
+                                      node_role_arn=role_arn if role_arn is not None else role.arn, **settings, opts=child)
+            self.node_group_name = plain.node_group_name
+            resources = plain.resources
+        # EKS creates one Auto Scaling group per node group.
+        self.auto_scaling_group_name = resources.apply(lambda found: found[0].autoscaling_groups[0].name)
+        for key, value in sorted((args.get("autoscaler_tags") or {}).items()):
             aws.autoscaling.Tag(
                 # Named by key, so adding or removing one tag leaves the others alone.
                 f"{name}-asg-{key.removeprefix(AUTOSCALER_TAG_PREFIX)}",
                 autoscaling_group_name=self.auto_scaling_group_name,
                 # Only the group is tagged: the autoscaler reads the group, and instances need none of these.
                 tag=aws.autoscaling.TagTagArgs(key=key, value=value, propagate_at_launch=False),
-                opts=pulumi.ResourceOptions(parent=self),
+                opts=child,
             )
         self.register_outputs({"nodeGroupName": self.node_group_name,
                                "autoScalingGroupName": self.auto_scaling_group_name})
 
 
-def _auto_scaling_group_name(group: eks.ManagedNodeGroup) -> pulumi.Output[str]:
-    """The node group's ``resources[0].autoscaling_groups[0].name``: EKS creates one group per node group."""
-    return group.node_group.apply(lambda node_group: node_group.resources).apply(
-        lambda resources: resources[0].autoscaling_groups[0].name)
+def _node_group_settings(args: EksGpuNodeGroupArgs, spec: LaunchTemplateSpec, ami_type: str,
+                         template: aws.ec2.LaunchTemplate | None, tags: dict[str, str]) -> dict[str, Any]:
+    """What ``eks.ManagedNodeGroup`` and ``aws.eks.NodeGroup`` both take, in the arguments both spell alike."""
+    desired = args["desired_size"]
+    return {
+        "node_group_name": args["node_group_name"],
+        # EKS refuses an instance type in both places; a Capacity Block's template carries it.
+        "instance_types": None if spec.capacity_block else [args["instance_type"]],
+        "capacity_type": args.get("capacity_type"),
+        "ami_type": ami_type,
+        # With a launch template EKS refuses diskSize: the template's block device mapping has it.
+        "disk_size": None if template else args.get("disk_size_gb"),
+        "launch_template": aws.eks.NodeGroupLaunchTemplateArgs(
+            id=template.id, version=template.latest_version.apply(str),
+        ) if template else None,
+        "scaling_config": aws.eks.NodeGroupScalingConfigArgs(
+            desired_size=desired,
+            min_size=_or(args.get("min_size"), desired),
+            max_size=_or(args.get("max_size"), _at_least_one(desired)),  # EKS requires maxSize >= 1
+        ),
+        "labels": args.get("labels") or {},
+        "taints": [
+            aws.eks.NodeGroupTaintArgs(key=t["key"], value=t["value"], effect=EKS_TAINT_EFFECTS[t["effect"]])
+            for t in args.get("taints") or []
+        ],
+        "subnet_ids": args.get("subnet_ids"),
+        "tags": tags,
+    }
 
 
-def _or(value: int | None, default: int) -> int:
+def _at_least_one(desired: pulumi.Input[int]) -> pulumi.Input[int]:
+    """``max(desired, 1)``, once known when ``desired`` is an output (a count another resource decides)."""
+    if isinstance(desired, int):
+        return max(desired, 1)
+    return pulumi.Output.from_input(desired).apply(lambda count: max(count, 1))
+
+
+def _or(value: pulumi.Input[int] | None, default: pulumi.Input[int]) -> pulumi.Input[int]:
     """``value`` unless unset; unlike ``or`` it keeps an explicit 0."""
     return default if value is None else value

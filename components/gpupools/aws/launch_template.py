@@ -9,11 +9,10 @@ with Capacity Blocks for ML", "Run machine learning training on Amazon EKS with 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any, Optional
 
 import pulumi
 import pulumi_aws as aws
-import pulumi_eks as eks
 
 from ..component_args import reservation_target_key
 
@@ -43,15 +42,19 @@ class LaunchTemplateSpec:
         return bool(self.capacity_reservation or self.capacity_block or self.efa_interfaces)
 
 
-def gpu_launch_template(name: str, spec: LaunchTemplateSpec, cluster: eks.Cluster, parent: pulumi.Resource,
-                        tags: dict[str, str]) -> aws.ec2.LaunchTemplate:
-    """The template (and, for EFA, its cluster placement group and security group), children of ``parent``."""
+def gpu_launch_template(name: str, spec: LaunchTemplateSpec, vpc_config: pulumi.Output[Any] | None,
+                        parent: pulumi.Resource, tags: dict[str, str]) -> aws.ec2.LaunchTemplate:
+    """The template (and, for EFA, its cluster placement group and security group), children of ``parent``.
+
+    ``vpc_config`` is the cluster's (``vpc_id``, ``cluster_security_group_id``), needed only for EFA: a pulumi-eks
+    Cluster's ``eks_cluster.vpc_config`` or ``aws.eks.get_cluster_output(...).vpc_config``.
+    """
     child = pulumi.ResourceOptions(parent=parent)
     placement = network_interfaces = None
     if spec.efa_interfaces:
         group = aws.ec2.PlacementGroup(f"{name}-pg", strategy="cluster", tags=tags, opts=child)
         placement = aws.ec2.LaunchTemplatePlacementArgs(group_name=group.name)
-        network_interfaces = _efa_interfaces(name, spec.efa_interfaces, cluster, child, tags)
+        network_interfaces = _efa_interfaces(name, spec.efa_interfaces, vpc_config, child, tags)
     return aws.ec2.LaunchTemplate(
         f"{name}-lt",
         # A Capacity Block's template names the instance type, and the node group then must not.
@@ -87,14 +90,13 @@ def _disk_device(ami_type: str) -> str:
     return next(device for family, device in DISK_DEVICES.items() if ami_type.startswith(family))
 
 
-def _efa_interfaces(name: str, count: int, cluster: eks.Cluster, child: pulumi.ResourceOptions,
+def _efa_interfaces(name: str, count: int, vpc: pulumi.Output[Any], child: pulumi.ResourceOptions,
                     tags: dict[str, str]) -> list[aws.ec2.LaunchTemplateNetworkInterfaceArgs]:
     """One EFA per network card; the first is the primary interface (device index 0), the others index 1.
 
     Security groups in a template replace the cluster security group EKS would add, so the interfaces
     carry it explicitly, beside a group that allows all traffic within itself, as EFA requires.
     """
-    vpc = cluster.eks_cluster.vpc_config
     efa_group = aws.ec2.SecurityGroup(
         f"{name}-efa",
         description="EFA: all traffic between the interfaces of this group",

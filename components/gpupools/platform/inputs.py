@@ -70,7 +70,7 @@ def to_stack_config(args: Any) -> tuple[dict[str, Any], Deferred, list[tuple[str
     if not isinstance(args, Mapping):
         raise PlatformArgsError([("", f"expected a dict of arguments ({', '.join(StackConfig.model_fields)}), "
                                       f"got {type(args).__name__}")])
-    walk = _Walk(args.get("cloud"))
+    walk = _Walk()
     values = walk.mapping(StackConfig, args, ())
     return {f"{NAMESPACE}:{key}": value for key, value in values.items()}, walk.deferred, walk.problems
 
@@ -108,8 +108,7 @@ _LEFT_OUT = object()  # a refused value: reported once, kept out of the config
 class _Walk:
     """One pass over the args: camelCase keys, placeholders for deferred outputs, problems for the rest."""
 
-    def __init__(self, cloud: Any) -> None:
-        self.cloud = cloud
+    def __init__(self) -> None:
         self.problems: list[tuple[str, str]] = []
         self.deferred = Deferred()
 
@@ -135,10 +134,6 @@ class _Walk:
                 out[alias] = converted
         if model is GpuPoolConfig and path and self.deferred.pool_has(path[-1], "count"):
             out["count"] = _count_placeholder(out.get("autoscaling"))
-            if self.cloud == "aws":
-                # EksGpuNodeGroup computes its default maxSize with max(desired_size, 1), which needs a number.
-                self.problems.append((_shown(path + ("count",)), "must be a plain value on aws: the node group's "
-                                      "scaling bounds are computed from it while planning"))
             if out.get("smokeTest") is True:
                 self.problems.append((_shown(path + ("smoke_test",)), "needs a plain count: with count an output, "
                                       "whether the pool has nodes for the Job is unknown while planning"))

@@ -1,0 +1,121 @@
+"""Arguments of the EKS components (``EksCluster``, ``EksGpuNodeGroup``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Optional
+
+from pydantic import Field, model_validator
+
+from ..autoscaling import AWS_TEMPLATE_TAG_BUDGET, EKS_OWN_ASG_TAGS
+from ..config import aws_rules, names
+from ..config import models as config
+from .fields import (Count, Labels, TaintEffect, Tags, _Args, _checked, _input, _like, _matching, _one_of,
+                     _pulumi_object, _tag_problems, is_deferred)
+
+
+_CLUSTER_NAME = "1..100 letters, digits, '-' and '_', starting with a letter or digit"
+
+
+class EksTaintModel(_Args):
+    key: _input(_checked(names.label_key_problem))
+    value: _input(_checked(names.label_value_problem))
+    effect: _input(TaintEffect)
+
+
+class EksClusterArgsModel(_Args):
+    name: _matching(names.EKS_CLUSTER_NAME, _CLUSTER_NAME)
+    create: _input(bool) = True
+    kubernetes_version: Optional[_like(config.ClusterConfig, "kubernetes_version")] = None
+    system_node_size: Optional[_input(Annotated[str, Field(min_length=1)])] = None
+    system_node_count: Optional[_like(config.SystemPool, "count")] = None
+    subnet_ids: Optional[_input(list[_matching(names.SUBNET_ID, "a subnet id, subnet-0123456789abcdef0")])] = None
+    vpc_id: Optional[_matching(names.VPC_ID, "a VPC id, vpc-0123456789abcdef0")] = None
+    tags: Optional[Tags] = None
+
+    @model_validator(mode="after")
+    def _vpc_with_subnets(self) -> "EksClusterArgsModel":
+        if self.vpc_id is not None and not self.subnet_ids:
+            raise ValueError("vpc_id: needs subnet_ids in that VPC (pulumi-eks would pick subnets of another VPC)")
+        return self
+
+
+# An IAM role ARN: partition, 12-digit account, role/<path/>name (IAM: 64 characters at most for the name).
+IAM_ROLE_ARN = re.compile(r"arn:aws(-cn|-us-gov)?:iam::\d{12}:role/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}")
+_SUBNETS = _input(list[_matching(names.SUBNET_ID, "a subnet id, subnet-0123456789abcdef0")])
+
+
+class EksGpuNodeGroupArgsModel(_Args):
+    """Two ways to name the cluster: ``cluster`` (a pulumi-eks Cluster, Python only) or ``cluster_name`` and
+    ``subnet_ids`` as strings or outputs (any language; ``aws.eks.NodeGroup`` needs the subnets)."""
+
+    cluster: Optional[_pulumi_object("pulumi_eks Cluster")] = None
+    cluster_name: Optional[_matching(names.EKS_CLUSTER_NAME, _CLUSTER_NAME)] = None
+    node_role: Optional[_pulumi_object("pulumi_aws iam.Role")] = None
+    node_role_arn: Optional[_matching(IAM_ROLE_ARN, "an IAM role ARN, arn:aws:iam::<account>:role/<name>")] = None
+    node_group_name: _matching(names.EKS_NODE_GROUP_NAME, f"1..{names.POOL_NAME_MAX} lowercase letters, digits and "
+                                                          "'-', alphanumeric at both ends")
+    instance_type: _input(Annotated[str, Field(min_length=1)])
+    desired_size: Count
+    min_size: Optional[Count] = None
+    max_size: Optional[Count] = None
+    ami_type: Optional[_one_of(aws_rules.AMI_TYPES, aws_rules.REFUSED_AMI_TYPES)] = None
+    disk_size_gb: Optional[_like(config.GpuPoolConfig, "disk_size_gb")] = None
+    labels: Optional[Labels] = None
+    taints: Optional[_input(list[_input(EksTaintModel)])] = None
+    subnet_ids: Optional[_SUBNETS] = None
+    capacity_type: Optional[_like(config.GpuPoolConfig, "capacity_type")] = None
+    capacity_reservation: Optional[_input(str)] = None
+    efa: Optional[_input(bool)] = None
+    efa_interfaces: Optional[_input(Annotated[int, Field(ge=1, le=32)])] = None
+    tags: Optional[Tags] = None
+    autoscaler_tags: Optional[Tags] = None
+
+    @model_validator(mode="after")
+    def _capacity_and_efa(self) -> "EksGpuNodeGroupArgsModel":
+        problems = self._one_way_to_the_cluster()
+        reservation = self.capacity_reservation
+        if isinstance(reservation, str) and reservation_target_key(reservation) is None:
+            problems.append("capacity_reservation: allowed: a capacity reservation id (cr-0123456789abcdef0) or a "
+                            "capacity reservation resource group ARN (arn:aws:resource-groups:<region>:<account>:group/<name>)")
+        if self.capacity_type == "CAPACITY_BLOCK" and not (
+                is_deferred(reservation) or (isinstance(reservation, str) and names.CAPACITY_RESERVATION_ID.fullmatch(reservation))):
+            problems.append("capacity_reservation: capacity_type CAPACITY_BLOCK needs the Capacity Block's reservation id "
+                            "(cr-...): EKS rejects a Capacity Block node group whose launch template does not target it")
+        problems += [f"autoscaler_tags: {problem}" for problem in _tag_problems(
+            "aws", self.autoscaler_tags, AWS_TEMPLATE_TAG_BUDGET,
+            f" on the Auto Scaling group (AWS allows {names.MAX_TAGS}; EKS sets {EKS_OWN_ASG_TAGS} itself)")]
+        if self.efa_interfaces is not None and self.efa is not True:
+            problems.append("efa_interfaces: only with efa true")
+        for low in ("min_size", "desired_size"):
+            if isinstance(getattr(self, low), int) and isinstance(self.max_size, int) and getattr(self, low) > self.max_size:
+                problems.append(f"{low}: {getattr(self, low)} is greater than max_size {self.max_size}")
+        if problems:
+            raise ValueError("\n".join(problems))
+        return self
+
+    def _one_way_to_the_cluster(self) -> list[str]:
+        """Exactly one of the two ways, and the role given at most once, in the way's own spelling."""
+        problems = []
+        if self.cluster is None and self.cluster_name is None:
+            problems.append("cluster_name: is required (with subnet_ids), or cluster, a pulumi-eks Cluster, from Python")
+        elif self.cluster is not None and self.cluster_name is not None:
+            problems.append("cluster_name: give cluster (a pulumi-eks Cluster) or cluster_name with subnet_ids, not both")
+        elif self.cluster_name is not None:
+            if self.node_role is not None:
+                problems.append("node_role: only with cluster; with cluster_name give node_role_arn")
+            if self.subnet_ids is None or (isinstance(self.subnet_ids, list) and not self.subnet_ids):
+                problems.append("subnet_ids: is required with cluster_name (e.g. EksCluster's subnet_ids output): "
+                                "without a pulumi-eks Cluster there is no default")
+        if self.node_role is not None and self.node_role_arn is not None:
+            problems.append("node_role_arn: give node_role or node_role_arn, not both")
+        return problems
+
+
+def reservation_target_key(reservation: str) -> str | None:
+    """The launch template's ``capacity_reservation_target`` key for an ODCR id or group ARN; None for neither."""
+    if names.CAPACITY_RESERVATION_ID.fullmatch(reservation):
+        return "capacity_reservation_id"
+    if names.CAPACITY_RESERVATION_GROUP_ARN.fullmatch(reservation):
+        return "capacity_reservation_resource_group_arn"
+    return None

@@ -1,0 +1,92 @@
+"""Arguments of the AKS components (``AksCluster``, ``AksGpuPool``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Literal, Mapping, Optional
+
+from pydantic import AfterValidator, Field, model_validator
+
+from ..config import azure_rules, names
+from ..config import models as config
+from ..pools import AKS_GPU_INSTANCE_PROFILES
+from .fields import Count, Labels, MaxPods, Tags, _Args, _cidr, _input, _like, _matching, _one_of, _tag_problems
+
+_AKS_TAINT = re.compile(r"(?P<key>[^=:]+)=(?P<value>[^=:]*):(?P<effect>NoSchedule|PreferNoSchedule|NoExecute)")
+
+
+def _aks_taint(value: str) -> str:
+    match = _AKS_TAINT.fullmatch(value)
+    why = ("not key=value:Effect" if match is None
+           else names.label_key_problem(match["key"]) or names.label_value_problem(match["value"]))
+    if why:
+        raise ValueError(f"{why}; allowed: key=value:Effect with Effect NoSchedule, PreferNoSchedule or NoExecute, "
+                         "e.g. nvidia.com/gpu=present:NoSchedule")
+    return value
+
+
+class AksClusterArgsModel(_Args):
+    name: _matching(names.AKS_DNS_PREFIX, "1..54 letters, digits and '-', alphanumeric at both ends (the DNS prefix)")
+    resource_group_name: _matching(names.AZURE_RESOURCE_GROUP, "1..90 letters, digits, '_', '-', '.', '(', ')'")
+    location: Optional[_matching(names.AZURE_LOCATION, "an Azure region as ARM spells it, e.g. southcentralus")] = None
+    create: _input(bool) = True
+    kubernetes_version: Optional[_like(config.ClusterConfig, "kubernetes_version")] = None
+    system_pool_size: Optional[_input(Annotated[str, Field(min_length=1)])] = None
+    system_pool_count: Optional[_like(config.SystemPool, "count")] = None
+    system_pool_max_pods: Optional[MaxPods] = None
+    pod_cidr: Optional[_input(Annotated[str, AfterValidator(_cidr)])] = None
+    tags: Optional[Tags] = None
+
+    @model_validator(mode="after")
+    def _location_to_create(self) -> "AksClusterArgsModel":
+        if self.create is True and self.location is None:
+            raise ValueError("location: is required when create is true (the region of the new cluster)")
+        return self
+
+
+class AksGpuPoolArgsModel(_Args):
+    cluster_name: _input(Annotated[str, Field(min_length=1)])
+    resource_group_name: _input(Annotated[str, Field(min_length=1)])
+    pool_name: _matching(names.AKS_POOL_NAME, "1..12 lowercase letters and digits, starting with a letter")
+    vm_size: _input(Annotated[str, Field(min_length=1)])
+    count: Count
+    gpu_instance_profile: Optional[_input(Literal[AKS_GPU_INSTANCE_PROFILES])] = None
+    gpu_driver: Optional[_input(Literal["Install", "None"])] = None
+    os_sku: Optional[_one_of(azure_rules.OS_SKUS, azure_rules.REFUSED_OS_SKUS)] = None
+    min_count: Optional[Count] = None
+    max_count: Optional[Count] = None
+    os_disk_size_gb: Optional[_like(config.GpuPoolConfig, "disk_size_gb")] = None
+    node_labels: Optional[Labels] = None
+    node_taints: Optional[_input(list[_input(Annotated[str, AfterValidator(_aks_taint)])])] = None
+    kubernetes_version: Optional[_matching(re.compile(r"1\.\d{2}(\.\d+)?"), "a Kubernetes version such as 1.33")] = None
+    max_pods: Optional[MaxPods] = None
+    availability_zones: Optional[_like(config.GpuPoolConfig, "availability_zones")] = None
+    capacity_reservation_group_id: Optional[_matching(
+        names.AZURE_CAPACITY_RESERVATION_GROUP_ID,
+        "/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>",
+    )] = None
+    scale_set_priority: Optional[_like(config.GpuPoolConfig, "priority")] = None
+    scale_set_eviction_policy: Optional[_like(config.GpuPoolConfig, "eviction_policy")] = None
+    spot_max_price: Optional[_input(float | int)] = None
+    tags: Optional[Tags] = None
+    autoscaler_tags: Optional[Tags] = None
+
+    @model_validator(mode="after")
+    def _bounds_and_spot(self) -> "AksGpuPoolArgsModel":
+        problems = []
+        if self.autoscaler_tags:
+            merged = {**(self.tags if isinstance(self.tags, Mapping) else {}), **self.autoscaler_tags}
+            problems += [f"autoscaler_tags: {problem}" for problem in
+                         _tag_problems("azure", merged, why=" on the node pool (tags and autoscaler_tags together)")]
+        if (self.min_count is None) != (self.max_count is None):
+            given = "min_count" if self.max_count is None else "max_count"
+            problems.append(f"{given}: autoscaling needs both min_count and max_count, got only {given}")
+        elif isinstance(self.min_count, int) and isinstance(self.max_count, int) and self.min_count > self.max_count:
+            problems.append(f"min_count: {self.min_count} is greater than max_count {self.max_count}")
+        if self.scale_set_priority != "Spot":
+            for key in ("scale_set_eviction_policy", "spot_max_price"):
+                if getattr(self, key) is not None:
+                    problems.append(f"{key}: only for scale_set_priority 'Spot' (AKS refuses it on Regular pools)")
+        if problems:
+            raise ValueError("\n".join(problems))
+        return self

@@ -1,0 +1,121 @@
+"""Field types shared by the component argument models: plain values checked, Pulumi outputs let through.
+
+Bounds and enums come from the stack config (``config.models``) and name rules from ``config.names``, so
+a component and the stack file accept the same values. Pure: imports no Pulumi.
+"""
+
+from __future__ import annotations
+
+import inspect
+import ipaddress
+import re
+from typing import Annotated, Any, Literal, Mapping
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WrapValidator
+
+from ..config import models as config
+from ..config import names
+
+
+class ComponentArgsError(TypeError, ValueError):
+    """Bad component arguments; ``str()`` is one line per problem: ``<Component>(<name>) args.<key>: ...``."""
+
+    def __init__(self, component: str, name: str, problems: list[str]):
+        self.problems = problems
+        super().__init__("\n".join(f"{component}({name!r}) args{problem}" for problem in problems))
+
+
+def is_deferred(value: Any) -> bool:
+    """A Pulumi value whose content is not ours to check now: an Output, a resource, an awaitable."""
+    module = type(value).__module__ or ""
+    return module == "pulumi" or module.startswith(("pulumi.", "pulumi_")) or inspect.isawaitable(value)
+
+
+def _let_deferred_through(value: Any, handler: Any) -> Any:
+    return value if is_deferred(value) else handler(value)
+
+
+def _input(annotation: Any) -> Any:
+    """``annotation`` for plain values; a Pulumi output in its place is accepted as is."""
+    return Annotated[annotation, WrapValidator(_let_deferred_through)]
+
+
+def _like(model: type[BaseModel], field: str) -> Any:
+    """The type and bounds of a stack config field, so components and config share one rule."""
+    info = model.model_fields[field]
+    return _input(Annotated[(info.annotation, *info.metadata)] if info.metadata else info.annotation)
+
+
+def _matching(pattern: re.Pattern[str], allowed: str) -> Any:
+    def check(value: str) -> str:
+        if not pattern.fullmatch(value):
+            raise ValueError(f"allowed: {allowed}")
+        return value
+    return _input(Annotated[str, AfterValidator(check)])
+
+
+def _checked(problem: Any) -> Any:
+    """A str checked by one of ``config.names``' ``*_problem`` helpers."""
+    def check(value: str) -> str:
+        why = problem(value)
+        if why:
+            raise ValueError(why)
+        return value
+    return Annotated[str, AfterValidator(check)]
+
+
+def _one_of(allowed: tuple[str, ...], refused: Mapping[str, str]) -> Any:
+    """One of the stack config's allowed values; a refused one gets the config's reason."""
+    def check(value: str) -> str:
+        if value in refused:
+            raise ValueError(f"{refused[value]}")
+        if value not in allowed:
+            raise ValueError(f"allowed: {', '.join(allowed)}")
+        return value
+    return _input(Annotated[str, AfterValidator(check)])
+
+
+def _pulumi_object(kind: str) -> Any:
+    def check(value: Any) -> Any:
+        if not is_deferred(value):
+            raise ValueError(f"allowed: a {kind} object, got {type(value).__name__}")
+        return value
+    return Annotated[Any, AfterValidator(check)]
+
+
+def _dns_label(value: str) -> str:
+    if not names.DNS1123_LABEL.fullmatch(value):
+        raise ValueError("allowed: a DNS-1123 label (lowercase letters, digits and '-', at most 63)")
+    return value
+
+
+def _cidr(value: str) -> str:
+    try:
+        ipaddress.ip_network(value)
+    except ValueError:
+        raise ValueError("allowed: an IP range in CIDR notation, e.g. 10.244.0.0/16") from None
+    return value
+
+
+Tags = _input(dict[str, _input(str)])
+
+
+def _tag_problems(cloud: str, tags: Any, limit: int = names.MAX_TAGS, why: str = "") -> list[str]:
+    """The cloud's tag rules over a plain tag map (nothing to check while it is a Pulumi output)."""
+    if not isinstance(tags, Mapping) or any(is_deferred(v) for v in tags.values()):
+        return []
+    problems = [f"{key!r}: {message}" for key, message in names.tag_problems(cloud, dict(tags)) if key is not None]
+    if len(tags) > limit:
+        problems.append(f"{len(tags)} tags; at most {limit}{why}")
+    return problems
+Labels = _input(dict[_input(_checked(names.label_key_problem)), _input(_checked(names.label_value_problem))])
+Strings = _input(list[_input(Annotated[str, Field(min_length=1)])])
+Count = _input(Annotated[int, Field(ge=0, le=config.MAX_NODES_PER_POOL)])
+MaxPods = _like(config.GpuPoolConfig, "max_pods")
+TaintEffect = Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
+
+
+class _Args(BaseModel):
+    """Component arguments: the TypedDict's snake_case keys, no coercion (``count='3'`` is not a count)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, arbitrary_types_allowed=True)

@@ -1,0 +1,80 @@
+"""Arguments of the Kubernetes components: NVIDIA charts, the GPU smoke test, the cluster autoscaler."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Optional
+
+import pydantic
+from pydantic import AfterValidator, Field, ValidationInfo, model_validator
+
+from ..config import models as config
+from ..config import names
+from .fields import Labels, Tags, _Args, _checked, _dns_label, _input, _like, _matching
+
+
+class NvidiaChartArgsModel(_Args):
+    """``version`` is checked against the chart's own spelling (``validation_context={"installer": ...}``)."""
+
+    version: _input(str)
+    namespace: _input(Annotated[str, AfterValidator(_dns_label)])
+    values: _input(dict[str, Any])
+    timeout_seconds: Optional[_input(Annotated[int, Field(ge=1, le=86400)])] = None
+    create_namespace: Optional[_input(bool)] = None
+
+    @pydantic.field_validator("version")
+    @classmethod
+    def _pinned(cls, version: Any, info: ValidationInfo) -> Any:
+        installer = (info.context or {}).get("installer")
+        if isinstance(version, str) and installer and not config.PINNED_VERSION[installer].match(version):
+            example = config.DEFAULT_VERSIONS[installer]
+            raise ValueError(f"{version!r} is not an exact {installer} chart version; allowed: e.g. '{example}' "
+                             "('latest' and ranges are refused)")
+        return version
+
+
+# The Job is ``<pool>-smoke``, a DNS subdomain whose name Kubernetes also puts in a label (63 at most).
+SMOKE_JOB_SUFFIX = "-smoke"
+_SMOKE_POOL = re.compile(rf"[a-z0-9]([-a-z0-9]{{0,{63 - len(SMOKE_JOB_SUFFIX) - 2}}}[a-z0-9])?")
+_IMAGE = re.compile(r"[a-z0-9][a-z0-9._/:-]*(:(?!latest$)[\w][\w.-]{0,127}|@sha256:[0-9a-f]{64})")
+
+
+class GpuSmokeTestArgsModel(_Args):
+    pool_name: _matching(_SMOKE_POOL, f"1..{63 - len(SMOKE_JOB_SUFFIX)} lowercase letters, digits and '-' "
+                                      "(the Job is <pool>-smoke)")
+    namespace: _input(Annotated[str, AfterValidator(_dns_label)])
+    resources: _input(Annotated[list[_input(_checked(names.label_key_problem))], Field(min_length=1)])
+    node_selector: Labels
+    toleration_key: _input(_checked(names.label_key_problem))
+    image: Optional[_matching(_IMAGE, "an image with a pinned tag (not latest) or digest, "
+                                      "e.g. nvcr.io/nvidia/cuda:12.8.1-base-ubuntu24.04")] = None
+
+
+_OIDC_PROVIDER_ARN = re.compile(r"arn:aws(-cn|-us-gov)?:iam::\d{12}:oidc-provider/.+")
+
+
+class ClusterAutoscalerArgsModel(_Args):
+    cluster_name: _matching(names.EKS_CLUSTER_NAME, "1..100 letters, digits, '-' and '_', starting with a letter or digit")
+    region: _matching(names.AWS_REGION, "an AWS region, e.g. us-east-1")
+    oidc_provider_arn: _matching(_OIDC_PROVIDER_ARN, "the cluster's IAM OIDC provider ARN, "
+                                                     "arn:aws:iam::<account>:oidc-provider/oidc.eks.<region>.amazonaws.com/id/<id>")
+    oidc_provider_url: _matching(re.compile(r"(https://)?[a-z0-9.-]+(/[A-Za-z0-9._-]+)*"),
+                                 "the issuer URL, e.g. https://oidc.eks.us-east-1.amazonaws.com/id/<id>")
+    version: Optional[_like(config.ClusterAutoscalerConfig, "version")] = None
+    namespace: Optional[_input(Annotated[str, AfterValidator(_dns_label)])] = None
+    service_account: Optional[_input(Annotated[str, AfterValidator(_dns_label)])] = None
+    expander: Optional[_like(config.ClusterAutoscalerConfig, "expander")] = None
+    priorities: Optional[_input(dict[_input(Annotated[str, Field(pattern=r"^\d+$")]), _input(list[str])])] = None
+    scale_down_utilization_threshold: Optional[_like(config.ClusterAutoscalerConfig, "scale_down_utilization_threshold")] = None
+    scale_down_gpu_utilization_threshold: Optional[
+        _like(config.ClusterAutoscalerConfig, "scale_down_gpu_utilization_threshold")] = None
+    tags: Optional[Tags] = None
+
+    @model_validator(mode="after")
+    def _priorities(self) -> "ClusterAutoscalerArgsModel":
+        if self.expander == "priority" and not self.priorities:
+            raise ValueError("priorities: expander 'priority' needs them (the priority expander fails without its "
+                             "ConfigMap), e.g. {'10': ['.*p4d.*']}")
+        if self.priorities and self.expander != "priority":
+            raise ValueError("priorities: only read by expander 'priority'")
+        return self
