@@ -9,11 +9,11 @@ so this release usually shares the device plugin's namespace instead of creating
 from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
-import pulumi_kubernetes as k8s
 
 from ..charts.refs import DCGM_EXPORTER
 from ..component_args import check_args
 from .dcgm_args import NvidiaDcgmExporterArgsModel
+from .release import pinned_release
 
 
 class NvidiaDcgmExporterArgs(TypedDict):
@@ -44,28 +44,9 @@ class NvidiaDcgmExporter(pulumi.ComponentResource):
     def __init__(self, name: str, args: NvidiaDcgmExporterArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
         check_args(NvidiaDcgmExporterArgsModel, type(self).__name__, name, args)
         super().__init__("gpupools:index:NvidiaDcgmExporter", name, None, opts)
-        namespace: pulumi.Input[str] = args["namespace"]
-        if args.get("create_namespace") is True:
-            created = k8s.core.v1.Namespace(
-                f"{name}-ns", metadata=k8s.meta.v1.ObjectMetaArgs(name=args["namespace"]),
-                opts=pulumi.ResourceOptions(parent=self),
-            )
-            namespace = created.metadata.name
-        release = k8s.helm.v3.Release(
-            f"{name}-release",
-            name=DCGM_EXPORTER.name,
-            chart=DCGM_EXPORTER.name,
-            version=args["version"],
-            repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=DCGM_EXPORTER.repo),
-            namespace=namespace,
-            values=args.get("values") or {},
-            # A failed upgrade rolls back instead of leaving a half-updated exporter.
-            atomic=True,
-            timeout=args.get("timeout_seconds") or 600,
-            opts=pulumi.ResourceOptions(parent=self),
-        )
+        release, self.namespace = pinned_release(self, name, DCGM_EXPORTER, args,
+                                                 create_namespace=args.get("create_namespace") is True)
         self.release_name = release.name
         self.chart_version = release.version
-        self.namespace = pulumi.Output.from_input(namespace)
         self.register_outputs({"releaseName": self.release_name, "chartVersion": self.chart_version,
                                "namespace": self.namespace})

@@ -7,10 +7,10 @@ The values come from ``gpupools.charts`` (pure functions of the stack); these co
 from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
-import pulumi_kubernetes as k8s
 
-from ..charts.refs import DEVICE_PLUGIN, GPU_OPERATOR
+from ..charts.refs import DEVICE_PLUGIN, GPU_OPERATOR, ChartRef
 from ..component_args import NvidiaChartArgsModel, check_args
+from .release import pinned_release
 
 
 class NvidiaChartArgs(TypedDict):
@@ -32,8 +32,7 @@ class _NvidiaChart(pulumi.ComponentResource):
     """A namespace and an atomic Helm release of one NVIDIA chart."""
 
     # Private (underscore) so the multi-language schema does not take them for outputs.
-    _chart: str
-    _repo: str
+    _chart_ref: ChartRef
     _type_token: str
     _installer: str  # the chart's key in config.models.PINNED_VERSION
 
@@ -47,29 +46,10 @@ class _NvidiaChart(pulumi.ComponentResource):
     def __init__(self, name: str, args: NvidiaChartArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
         check_args(NvidiaChartArgsModel, type(self).__name__, name, args, {"installer": self._installer})
         super().__init__(self._type_token, name, None, opts)
-        namespace: pulumi.Input[str] = args["namespace"]
-        if args.get("create_namespace", True) is not False:
-            created = k8s.core.v1.Namespace(
-                f"{name}-ns", metadata=k8s.meta.v1.ObjectMetaArgs(name=args["namespace"]),
-                opts=pulumi.ResourceOptions(parent=self),
-            )
-            namespace = created.metadata.name
-        release = k8s.helm.v3.Release(
-            f"{name}-release",
-            name=self._chart,
-            chart=self._chart,
-            version=args["version"],
-            repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=self._repo),
-            namespace=namespace,
-            values=args.get("values") or {},
-            # A failed upgrade rolls back instead of leaving GPUs unadvertised.
-            atomic=True,
-            timeout=args.get("timeout_seconds") or 600,
-            opts=pulumi.ResourceOptions(parent=self),
-        )
+        release, self.namespace = pinned_release(self, name, self._chart_ref, args,
+                                                 create_namespace=args.get("create_namespace", True) is not False)
         self.release_name = release.name
         self.chart_version = release.version
-        self.namespace = pulumi.Output.from_input(namespace)
         self.register_outputs({"releaseName": self.release_name, "chartVersion": self.chart_version,
                                "namespace": self.namespace})
 
@@ -77,8 +57,7 @@ class _NvidiaChart(pulumi.ComponentResource):
 class NvidiaDevicePlugin(_NvidiaChart):
     """The NVIDIA device plugin chart (with GPU feature discovery when enabled in values)."""
 
-    _chart = DEVICE_PLUGIN.name
-    _repo = DEVICE_PLUGIN.repo
+    _chart_ref = DEVICE_PLUGIN
     _installer = "device-plugin"
     _type_token = "gpupools:index:NvidiaDevicePlugin"
 
@@ -86,7 +65,6 @@ class NvidiaDevicePlugin(_NvidiaChart):
 class NvidiaGpuOperator(_NvidiaChart):
     """The NVIDIA GPU Operator chart (device plugin, GFD, MIG manager, DCGM exporter, optionally driver and toolkit)."""
 
-    _chart = GPU_OPERATOR.name
-    _repo = GPU_OPERATOR.repo
+    _chart_ref = GPU_OPERATOR
     _installer = "gpu-operator"
     _type_token = "gpupools:index:NvidiaGpuOperator"

@@ -1,0 +1,38 @@
+"""One pinned Helm release in a namespace (created when asked): what every chart component of gpupools installs."""
+
+from typing import Any, Mapping
+
+import pulumi
+import pulumi_kubernetes as k8s
+
+from ..charts.refs import ChartRef
+
+DEFAULT_TIMEOUT_SECONDS = 600
+
+
+def pinned_release(component: pulumi.ComponentResource, name: str, chart: ChartRef, args: Mapping[str, Any],
+                   create_namespace: bool) -> tuple[k8s.helm.v3.Release, pulumi.Output[str]]:
+    """The component's optional ``<name>-ns`` Namespace and atomic ``<name>-release``, and the release's namespace.
+
+    Atomic: a failed install or upgrade rolls back instead of leaving GPUs unadvertised or half-updated.
+    """
+    namespace: pulumi.Input[str] = args["namespace"]
+    if create_namespace:
+        created = k8s.core.v1.Namespace(
+            f"{name}-ns", metadata=k8s.meta.v1.ObjectMetaArgs(name=args["namespace"]),
+            opts=pulumi.ResourceOptions(parent=component),
+        )
+        namespace = created.metadata.name
+    release = k8s.helm.v3.Release(
+        f"{name}-release",
+        name=chart.name,
+        chart=chart.name,
+        version=args["version"],
+        repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=chart.repo),
+        namespace=namespace,
+        values=args.get("values") or {},
+        atomic=True,
+        timeout=args.get("timeout_seconds") or DEFAULT_TIMEOUT_SECONDS,
+        opts=pulumi.ResourceOptions(parent=component),
+    )
+    return release, pulumi.Output.from_input(namespace)
