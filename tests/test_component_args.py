@@ -117,6 +117,54 @@ def test_eks_node_group_refuses_bad_arguments(changes: dict, expected: str) -> N
     assert expected in _eks_group_error(**changes)
 
 
+STRINGS = {"cluster_name": "gpu-eks", "subnet_ids": ["subnet-0123456789abcdef0"], "node_group_name": "a100",
+           "instance_type": "p4d.24xlarge", "desired_size": 1}
+ROLE_ARN = "arn:aws:iam::123456789012:role/gpu-eks-nodes"
+_CLUSTER = object()  # stands for the test's pulumi-eks Cluster
+_ROLE = object()  # stands for the EksCluster's node role
+
+
+def _eks_strings_error(args: dict) -> str:
+    """EksGpuNodeGroup with the cluster named by strings; ``_CLUSTER``/``_ROLE`` become real objects."""
+    from gpupools.aws import EksCluster, EksGpuNodeGroup
+
+    mocks = RecordingMocks()
+    caught: list[str] = []
+
+    def program():
+        cluster = EksCluster("gpu-eks", {"name": "gpu-eks"})
+        real = {_CLUSTER: cluster.cluster, _ROLE: cluster.node_role}
+        try:
+            EksGpuNodeGroup("a100", {key: real.get(value, value) if not isinstance(value, list) else value
+                                     for key, value in args.items()})
+        except (TypeError, ValueError) as error:
+            caught.append(str(error))
+
+    run_program(program, project="args", stack="test", config={}, mocks=mocks)
+    assert not [r for r in mocks.resources if r.name.startswith("a100")], "registered despite bad args"
+    assert caught, "no error raised"
+    assert caught[0].startswith("EksGpuNodeGroup('a100') args")
+    return caught[0]
+
+
+@pytest.mark.parametrize(("args", "expected"), [
+    ({**STRINGS, "cluster_name": _DROP}, "args.cluster_name: is required (with subnet_ids), or cluster"),
+    ({**STRINGS, "cluster": _CLUSTER}, "args.cluster_name: give cluster (a pulumi-eks Cluster) or cluster_name"),
+    ({**STRINGS, "subnet_ids": _DROP}, "args.subnet_ids: is required with cluster_name"),
+    ({**STRINGS, "subnet_ids": []}, "args.subnet_ids: is required with cluster_name"),
+    ({**STRINGS, "node_role": _ROLE}, "args.node_role: only with cluster; with cluster_name give node_role_arn"),
+    ({**STRINGS, "cluster_name": _DROP, "cluster": _CLUSTER, "node_role": _ROLE, "node_role_arn": ROLE_ARN},
+     "args.node_role_arn: give node_role or node_role_arn, not both"),
+    ({**STRINGS, "node_role_arn": "gpu-eks-nodes"}, "args.node_role_arn: allowed: an IAM role ARN"),
+    ({**STRINGS, "node_role_arn": "arn:aws:iam::123456789012:user/someone"}, "args.node_role_arn: allowed: an IAM role ARN"),
+    ({**STRINGS, "cluster_name": "gpu eks!"}, "args.cluster_name: allowed: 1..100 letters"),
+    ({**STRINGS, "subnet_ids": ["sub-1"]}, "args.subnet_ids[0]"),
+], ids=["neither", "both", "no-subnets", "empty-subnets", "role-object-with-strings", "role-twice", "role-not-arn",
+        "user-arn", "bad-cluster-name", "bad-subnet"])
+def test_eks_node_group_takes_one_way_to_the_cluster(args: dict, expected: str) -> None:
+    assert expected in _eks_strings_error({k: v for k, v in args.items() if v is not _DROP})
+
+
 def test_outputs_pass_unchecked_and_good_args_register_as_before() -> None:
     import pulumi
 
