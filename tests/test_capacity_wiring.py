@@ -206,7 +206,8 @@ def test_program_wires_aks_knobs_from_config(tmp_path: Path) -> None:
                       "availabilityZones": ["1"], "priority": "Spot", "evictionPolicy": "Delete", "spotMaxPrice": -1}],
         "gpuSoftware": {"installer": "device-plugin", "migStrategy": "none"},
     })
-    pool = _resource(plan, "azure-native:containerservice:AgentPool", agentPoolName="spot")
+    pool = _resource(plan, "azure-native:containerservice:AgentPool")  # the only one; its cloud name has a suffix
+    assert pool["nodeLabels"]["gpupools.io/pool"] == "spot"
     assert (pool["maxPods"], pool["availabilityZones"], pool["scaleSetPriority"]) == (200, ["1"], "Spot")
     assert not [t for t in pool["nodeTaints"] if t.startswith("kubernetes.azure.com/")]
     cluster = _resource(plan, "azure-native:containerservice:ManagedCluster")

@@ -112,7 +112,8 @@ def test_dev_stack(dev):
     assert pool["gpuInstanceProfile"] == "MIG1g"
     assert pool["nodeTaints"] == ["nvidia.com/gpu=present:NoSchedule"]
     assert pool["resourceName"] == "gpu-dev" and pool["resourceGroupName"] == "gpu-dev-rg"
-    assert _one(dev, AGENT_POOL)["options"]["deleteBeforeReplace"] is True
+    # A pool with nodes rotates by surge: the replacement (a new name) is created before the old pool is deleted.
+    assert _one(dev, AGENT_POOL)["options"]["deleteBeforeReplace"] is False
     release = _one(dev, RELEASE)["inputs"]
     assert release["chart"] == "nvidia-device-plugin" and release["version"] == "0.20.0"
     assert release["values"]["migStrategy"] == "single" and release["values"]["gfd"] == {"enabled": True}
@@ -177,7 +178,7 @@ def test_eks_resources_deploy_to_the_configured_region(eks):
 def test_existing_cluster_is_not_created(existing):
     types = {r["type"] for r in existing.resources}
     assert not types & {"azure-native:containerservice:ManagedCluster", "azure-native:resources:ResourceGroup"}
-    pools = {r["inputs"]["agentPoolName"]: r["inputs"] for r in _of_type(existing, AGENT_POOL)}
+    pools = {r["inputs"]["nodeLabels"]["gpupools.io/pool"]: r["inputs"] for r in _of_type(existing, AGENT_POOL)}
     assert {name: p["gpuInstanceProfile"] for name, p in pools.items()} == {"mig1g": "MIG1g", "mig3g": "MIG3g"}
     assert {(p["resourceName"], p["resourceGroupName"]) for p in pools.values()} == {("shared-aks", "platform-rg")}
     assert _one(existing, RELEASE)["inputs"]["values"]["migStrategy"] == "mixed"

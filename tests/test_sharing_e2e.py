@@ -10,6 +10,7 @@ import yaml
 
 from gpupools.config import read_stack_file
 from gpupools.offline_plan import Plan, plan_stack
+from gpupools.pools import POOL_LABEL
 
 EKS_CLUSTER = {"name": "gpu", "region": "us-east-1", "systemPool": {"size": "m6i.large"}}
 
@@ -31,9 +32,11 @@ def release_values(result: Plan) -> dict[str, Any]:
 
 def node_labels(result: Plan, pool: str) -> dict[str, str]:
     for resource in result.resources:
-        if resource["type"] == "eks:index:ManagedNodeGroup" and resource["inputs"].get("nodeGroupName") == pool:
+        # Found by the pool label: the cloud name carries a generation suffix (rotation: surge).
+        if resource["type"] == "eks:index:ManagedNodeGroup" and resource["inputs"]["labels"].get(POOL_LABEL) == pool:
             return resource["inputs"]["labels"]
-        if resource["type"] == "azure-native:containerservice:AgentPool" and resource["inputs"]["agentPoolName"] == pool:
+        if (resource["type"] == "azure-native:containerservice:AgentPool"
+                and resource["inputs"]["nodeLabels"].get(POOL_LABEL) == pool):
             return resource["inputs"]["nodeLabels"]
     raise AssertionError(f"no node group for {pool}")
 

@@ -1,9 +1,11 @@
 """What a change does to GPU capacity: two plans (base and head) in, pools added, removed or replaced out.
 
 Both sides are plan JSON documents (``gpupools plan --json``), so a pull request can plan its base commit and
-its head commit separately and compare them without either checkout. A pool is *replaced* when a field the
-cloud cannot change in place differs; those fields come from ``immutable_fields``, the same table the
-components give Pulumi as ``replace_on_changes``, so the diff and the deployment cannot disagree.
+its head commit separately and compare them without either checkout. A pool's cloud resource is found by its
+``gpupools.io/pool`` label, which every generation of the pool carries. The pool is *replaced* when a field the
+cloud cannot change in place differs (``immutable_fields``, the table the components give Pulumi as
+``replace_on_changes``) or its cloud name does; the head's ``rotation`` says how: ``surge`` creates the new
+pool before deleting the old, ``recreate`` deletes first.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from .immutable_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, FixedAtCreation
+from .pools import POOL_LABEL
 
 Change = Literal["added", "removed", "replaced", "changed", "unchanged"]
 
@@ -44,13 +47,35 @@ class PoolDiff:
     nodes: Count
     gpus: Count
     resources: dict[str, Count]
+    replacement: Replacement | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "pool": self.pool, "change": self.change, "replacedBy": list(self.replaced_by),
+            "replacement": self.replacement.to_json(self.gpus) if self.replacement else None,
             "nodes": self.nodes.to_json(), "gpus": self.gpus.to_json(),
             "resources": {name: count.to_json() for name, count in self.resources.items()},
         }
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """How a replaced pool goes: its cloud names before and after, and the rotation (surge or recreate)."""
+
+    rotation: Literal["surge", "recreate"]
+    old_name: str
+    new_name: str
+
+    def describe(self, gpus: Count) -> str:
+        if self.rotation == "surge":
+            return (f"surge: new pool {self.new_name} is created before {self.old_name} is deleted "
+                    f"(up to {gpus.before + gpus.after} GPUs meanwhile)")
+        return (f"recreate: {self.old_name} is deleted first, its capacity ({gpus.before} GPUs) is gone until "
+                f"{self.new_name} is up")
+
+    def to_json(self, gpus: Count) -> dict[str, Any]:
+        return {"rotation": self.rotation, "oldName": self.old_name, "newName": self.new_name,
+                "description": self.describe(gpus)}
 
 
 @dataclass(frozen=True)
@@ -99,7 +124,7 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> CapacityDiff
     base_pools, head_pools = _capacity_by_pool(base), _capacity_by_pool(head)
     names = [*base_pools, *(name for name in head_pools if name not in base_pools)]
     pools = tuple(
-        _pool_diff(name, base_pools.get(name), head_pools.get(name), _replaced_by(name, base, head))
+        _pool_diff(name, base_pools.get(name), head_pools.get(name), *_replacement(name, base, head))
         for name in names
     )
     return CapacityDiff(
@@ -119,7 +144,7 @@ def _capacity_by_pool(plan: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
 
 
 def _pool_diff(name: str, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None,
-               replaced_by: Sequence[str]) -> PoolDiff:
+               replaced_by: Sequence[str], replacement: Replacement | None) -> PoolDiff:
     resources = _resource_counts(usable_total(before or {}), usable_total(after or {}))
     nodes = Count(_nodes(before), _nodes(after))
     gpus = Count(_nodes(before) * _gpus_per_node(before), _nodes(after) * _gpus_per_node(after))
@@ -133,7 +158,9 @@ def _pool_diff(name: str, before: Mapping[str, Any] | None, after: Mapping[str, 
         change = "changed"
     else:
         change = "unchanged"
-    return PoolDiff(name, change, tuple(replaced_by) if change == "replaced" else (), nodes, gpus, resources)
+    replaced = change == "replaced"
+    return PoolDiff(name, change, tuple(replaced_by) if replaced else (), nodes, gpus, resources,
+                    replacement if replaced else None)
 
 
 def _nodes(capacity: Mapping[str, Any] | None) -> int:
@@ -163,30 +190,57 @@ def _sum_resources(per_pool: Iterable[Mapping[str, Count]]) -> dict[str, Count]:
     return dict(sorted(totals.items()))
 
 
-def _replaced_by(pool: str, base: Mapping[str, Any], head: Mapping[str, Any]) -> list[str]:
-    """The immutable inputs of the pool's cloud resource that differ between the two plans."""
+def _replacement(pool: str, base: Mapping[str, Any], head: Mapping[str, Any]) -> tuple[list[str], Replacement | None]:
+    """The inputs of the pool's cloud resource that force a replacement (fixed fields, then its name), and how."""
     before, after = _pool_resource(pool, base), _pool_resource(pool, head)
     if before is None or after is None or before["type"] != after["type"]:
-        return []
-    fields = sorted(_FIXED_AT_CREATION.get(before["type"], {}))
-    return [field for field in fields if _get(before["inputs"], field) != _get(after["inputs"], field)]
+        return [], None
+    kind = before["type"]
+    fields = sorted(_FIXED_AT_CREATION.get(kind, {}))
+    changed = [field for field in fields if _get(before["inputs"], field) != _get(after["inputs"], field)]
+    name_input = _POOL_NAME_INPUT[kind]
+    old_name, new_name = before["inputs"].get(name_input), after["inputs"].get(name_input)
+    if old_name != new_name:
+        changed.append(name_input)
+    if not changed:
+        return [], None
+    return changed, Replacement(_rotation(pool, head, after), str(old_name), str(new_name))
 
 
-# Each cloud's node pool resource in a plan: the input holding the pool's name, and its fields fixed at creation.
+def _rotation(pool: str, head: Mapping[str, Any], resource: Mapping[str, Any]) -> Literal["surge", "recreate"]:
+    """The head's rotation: the stack output when there is one, else the resource's deleteBeforeReplace option."""
+    outputs = head.get("outputs", {}).get("gpuPools", {})
+    rotation = outputs.get(pool, {}).get("rotation") if isinstance(outputs, Mapping) else None
+    if rotation in ("surge", "recreate"):
+        return rotation
+    return "recreate" if resource.get("options", {}).get("deleteBeforeReplace", True) else "surge"
+
+
+# Each cloud's node pool resource in a plan: the input holding its cloud name, the one holding its node labels,
+# and its fields fixed at creation.
 _POOL_NAME_INPUT = {
     "azure-native:containerservice:AgentPool": "agentPoolName",
     "eks:index:ManagedNodeGroup": "nodeGroupName",
+    "aws:eks/nodeGroup:NodeGroup": "nodeGroupName",
+}
+_LABELS_INPUT = {
+    "azure-native:containerservice:AgentPool": "nodeLabels",
+    "eks:index:ManagedNodeGroup": "labels",
+    "aws:eks/nodeGroup:NodeGroup": "labels",
 }
 _FIXED_AT_CREATION: dict[str, Mapping[str, FixedAtCreation]] = {
     "azure-native:containerservice:AgentPool": AKS_AGENT_POOL,
     "eks:index:ManagedNodeGroup": EKS_NODE_GROUP,
+    "aws:eks/nodeGroup:NodeGroup": EKS_NODE_GROUP,
 }
 
 
 def _pool_resource(pool: str, plan: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The pool's cloud resource: the one whose node labels carry ``gpupools.io/pool=<pool>``."""
     for resource in plan.get("resources", []):
-        key = _POOL_NAME_INPUT.get(resource.get("type"))
-        if key and resource.get("inputs", {}).get(key) == pool:
+        key = _LABELS_INPUT.get(resource.get("type"))
+        labels = resource.get("inputs", {}).get(key) if key else None
+        if isinstance(labels, Mapping) and labels.get(POOL_LABEL) == pool:
             return resource
     return None
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from .catalog import GpuModel, InstanceSize
+from .rotation import Rotation, cloud_pool_name
 
 if TYPE_CHECKING:  # config imports this module to build pools; only annotations need these names here
     from .config.models import GpuPoolConfig, Sharing
@@ -99,6 +100,17 @@ class ResolvedPool:
     max_pods: int | None = None
     # Daemonset pods per node: the NVIDIA ones the placement check lands here, plus AKS's own (azure only).
     daemonset_pods: int = 0
+    # How a change to a field fixed at creation replaces the pool, and (surge) the generation of those fields.
+    rotation: Rotation = "recreate"
+    generation: str | None = None
+
+    @property
+    def cloud_pool_name(self) -> str:
+        """The AKS agent pool or EKS node group name: the config name, plus the generation for ``surge`` pools.
+
+        Kubernetes objects, labels and outputs keep using ``name``: it stays the same across generations.
+        """
+        return cloud_pool_name(self.cloud, self.name, self.generation)
 
     @property
     def node_taints(self) -> tuple[Taint, ...]:

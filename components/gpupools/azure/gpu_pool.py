@@ -1,8 +1,11 @@
 """An AKS GPU node pool, optionally cut into MIG slices by AKS itself (``gpuInstanceProfile``).
 
 AKS fixes some settings when the pool is created (the MIG profile, VM size, max pods, zones, Spot), so
-a change to one of them is declared as a replacement (delete, then create under the same name) instead
-of an update Azure would reject half way. The list is ``immutable_fields.AKS_AGENT_POOL``.
+a change to one of them is declared as a replacement instead of an update Azure would reject half way.
+The list is ``immutable_fields.AKS_AGENT_POOL``. How the replacement goes is the component's own
+``delete_before_replace`` option, handed to the agent pool: unset or True deletes the old pool first (the
+replacement needs its name: its workloads have nowhere to go meanwhile); False creates the new pool first,
+which only works when the replacement gets a new ``pool_name`` (``gpupools.rotation``: surge).
 """
 
 
@@ -29,7 +32,7 @@ class AksGpuPoolArgs(TypedDict):
     resource_group_name: pulumi.Input[str]
     """Resource group of the cluster."""
     pool_name: str
-    """AKS pool name: lowercase letters and digits, at most 12 characters."""
+    """AKS pool name: lowercase letters and digits, at most 12 characters; a new name lets a replacement come first (delete_before_replace False)."""
     vm_size: str
     """GPU VM size, e.g. Standard_ND96asr_v4."""
     count: int
@@ -112,7 +115,8 @@ class AksGpuPool(pulumi.ComponentResource):
             node_labels=args.get("node_labels") or {},
             node_taints=args.get("node_taints") or [],
             tags={**(args.get("tags") or {}), **(args.get("autoscaler_tags") or {})},
-            opts=pulumi.ResourceOptions(parent=self, replace_on_changes=REPLACE_ON_CHANGES, delete_before_replace=True,
+            opts=pulumi.ResourceOptions(parent=self, replace_on_changes=REPLACE_ON_CHANGES,
+                                        delete_before_replace=_delete_before_replace(opts),
                                         transformations=[without_sdk_aliases]),
         )
         self.pool_name = pool.name
@@ -121,3 +125,9 @@ class AksGpuPool(pulumi.ComponentResource):
         self.register_outputs({
             "poolName": self.pool_name, "vmSize": self.vm_size, "gpuInstanceProfile": self.gpu_instance_profile,
         })
+
+
+def _delete_before_replace(opts: Optional[pulumi.ResourceOptions]) -> bool:
+    """The component's ``delete_before_replace``, True when unset: a same-named replacement cannot come first."""
+    given = opts.delete_before_replace if opts is not None else None
+    return True if given is None else bool(given)

@@ -60,8 +60,14 @@ def _changes(counts: dict[str, Count]) -> str:
     return ", ".join(f"{name} {count}" for name, count in counts.items()) or "-"
 
 
+def _replaced(pool: PoolDiff) -> str:
+    """``replaced by surge: new pool ... (gpuInstanceProfile, agentPoolName change)``: how, then why."""
+    why = f"{', '.join(pool.replaced_by)} change"
+    return f"replaced by {pool.replacement.describe(pool.gpus)} ({why})" if pool.replacement else f"replaced ({why})"
+
+
 def _pool_change(pool: PoolDiff) -> str:
-    how = f"replaced ({', '.join(pool.replaced_by)} cannot change in place)" if pool.replaced_by else pool.change
+    how = _replaced(pool) if pool.replaced_by else pool.change
     return f"pool {pool.pool}: {how}; nodes {pool.nodes}, GPUs {pool.gpus}; {_changes(pool.resources)}"
 
 
@@ -78,7 +84,7 @@ def markdown_diff(diff: CapacityDiff) -> list[str]:
     marker = ":warning: " if diff.removes_capacity else ""
     lines = [f"**{marker}{diff.headline()}**", "", "| pool | change | nodes | GPUs | usable slices |", "|---|---|---|---|---|"]
     for pool in diff.pools:
-        how = f"replaced ({', '.join(pool.replaced_by)})" if pool.replaced_by else pool.change
+        how = _replaced(pool) if pool.replaced_by else pool.change
         lines.append(f"| {pool.pool} | {how} | {pool.nodes} | {pool.gpus} | {_changes(pool.resources)} |")
     lines.append(f"| **total** | | {diff.nodes} | {diff.gpus} | {_changes(diff.resources)} |")
     return lines

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from pydantic.alias_generators import to_camel
 
 from ..charts.refs import DEVICE_PLUGIN, GPU_OPERATOR
+from ..rotation import default_rotation
 from .names import CLUSTER_NAMESPACES, DNS1123_LABEL, label_key_problem, label_value_problem
 
 Installer = Literal["device-plugin", "gpu-operator"]
@@ -229,6 +230,8 @@ class GpuPoolConfig(Strict):
     capacity_reservation: str | None = Field(default=None, min_length=1)
     subnet_ids: list[str] = Field(default_factory=list)
     efa: bool = False
+    # How a change to a field fixed at creation replaces the pool (rotation.py); None: by count.
+    rotation: Literal["recreate", "surge"] | None = None
 
     @field_validator("labels")
     @classmethod
@@ -258,6 +261,11 @@ class GpuPoolConfig(Strict):
             raise ValueError(f"{price} is not a Spot max price; allowed: -1 (up to the on-demand price) or a "
                              "positive price in US dollars with at most five decimals")
         return price
+
+    @property
+    def resolved_rotation(self) -> Literal["recreate", "surge"]:
+        """``rotation`` as given, else ``surge`` for a pool with nodes and ``recreate`` for an empty one."""
+        return self.rotation or default_rotation(self.count)
 
     @property
     def resolved_eviction_policy(self) -> str | None:

@@ -18,6 +18,7 @@ from ..pools import (
     AKS_GPU_INSTANCE_PROFILES, AKS_SPOT_TAINT, DEFAULT_DEVICE_PLUGIN_CONFIG, DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL, MIG_CONFIG_LABEL, MIG_MANAGER_DEPLOY_LABEL, MPS_CAPABLE_LABEL, POOL_LABEL, MigPlan, ResolvedPool,
 )
+from .. import rotation
 from . import aws_rules, azure_rules
 from .daemonsets import place_daemonsets
 from .errors import ConfigError, Problem, field_path
@@ -70,7 +71,10 @@ def load_stack(raw: Mapping[str, Any]) -> Stack:
     pools, warnings, placement_problems = place_daemonsets(stack)
     if placement_problems:
         raise ConfigError(placement_problems)
-    return Stack(stack.config, pools, stack.warnings + warnings)
+    pools, name_problems = _name_generations(stack.config, pools)
+    if name_problems:
+        raise ConfigError(name_problems)
+    return Stack(stack.config, pools, stack.warnings + warnings + rotation.surge_warnings(pools))
 
 
 def _apply_rules(config: StackConfig) -> tuple[Stack, list[Problem]]:
@@ -97,6 +101,16 @@ def _apply_rules(config: StackConfig) -> tuple[Stack, list[Problem]]:
     if config.cloud == "azure" and config.cluster is not None:
         problems += azure_rules.stack_problems(config, well_formed)
     return Stack(config, pools, warnings), problems
+
+
+def _name_generations(config: StackConfig, pools: list[ResolvedPool]) -> tuple[list[ResolvedPool], list[Problem]]:
+    """Each surge pool's generation, from its fixed fields as finally sized (maxPods comes from the placement)."""
+    subnets = config.cluster.subnet_ids if config.cluster is not None else []
+    named = [rotation.with_generation(pool, config.gpu_software.driver, subnets, aws_rules.DEFAULT_AMI_TYPE)
+             for pool in pools]
+    index = {pool.name: i for i, pool in enumerate(config.gpu_pools) if pool is not None}
+    clashes = rotation.name_clashes(config.cloud, [(index[p.name], p.name, p.cloud_pool_name) for p in named])
+    return named, [Problem(field_path("gpuPools", i, "name"), why) for i, why in clashes]
 
 
 def _software_problems(config: StackConfig) -> list[Problem]:
@@ -202,7 +216,7 @@ def _resolve_pool(
     cloud_taints = (AKS_SPOT_TAINT,) if config.cloud == "azure" and pool.priority == "Spot" else ()
     resolved = ResolvedPool(pool.name, config.cloud, size, pool, mig, dp_config,
                             _labels(config, pool, size.gpu, mig, dp_config), cloud_taints=cloud_taints,
-                            max_pods=pool.max_pods)
+                            max_pods=pool.max_pods, rotation=pool.resolved_rotation)
     autoscaling_problems = CLOUD_RULES[config.cloud].autoscaling_problems(config, resolved, path, warnings)
     if autoscaling_problems:
         return None, autoscaling_problems

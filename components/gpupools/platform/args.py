@@ -165,6 +165,8 @@ class GpuPoolArgs(TypedDict):
     """aws: the node group's own subnets (default: the cluster's); may be outputs."""
     efa: NotRequired[bool]
     """aws: Elastic Fabric Adapter interfaces and a cluster placement group."""
+    rotation: NotRequired[str]
+    """How a change to a field fixed at creation replaces the pool: surge (new pool first; default with nodes) or recreate (delete first; default for count 0)."""
 
 
 class GpuMetricsArgs(TypedDict):

@@ -14,6 +14,8 @@ from ..config import Stack
 from ..pools import ResolvedPool
 from .inputs import Deferred
 
+NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
+
 
 def build(stack: Stack, deferred: Deferred, prefix: str, opts: pulumi.ResourceOptions) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
     """Components are named ``prefix`` + the cluster's or pool's name (``prefix`` + cluster when the name is an output)."""
@@ -35,10 +37,36 @@ def build(stack: Stack, deferred: Deferred, prefix: str, opts: pulumi.ResourceOp
         "vpc_id": deferred.cluster_value("vpc_id", cluster_config.vpc_id) if cluster_config.subnet_ids else None,
         "tags": stack.config.tags,
     }, regional)
-    groups = [EksGpuNodeGroup(prefix + pool.name, _group_args(stack, deferred, index, pool, cluster, subnet_ids), regional)
+    groups = [EksGpuNodeGroup(prefix + pool.name, _group_args(stack, deferred, index, pool, cluster, subnet_ids),
+                              _group_opts(pool, regional))
               for index, pool in enumerate(stack.pools)]
     _cluster_autoscaler(stack, cluster, groups, prefix, regional)
     return cluster, groups
+
+
+def _group_opts(pool: ResolvedPool, opts: pulumi.ResourceOptions) -> pulumi.ResourceOptions:
+    """The pool's rotation as a transform on its node group, which sits inside pulumi-eks's remote component.
+
+    Resource options on a remote component do not reach its children, but transforms do (Pulumi "transforms"
+    docs). Left alone, the AWS provider deletes an explicitly named node group before creating its replacement
+    whatever the name (pulumi-terraform-bridge ``nameRequiresDeleteBeforeReplace``; ``nodeGroupName`` is
+    auto-nameable in pulumi-aws): right for recreate, whose replacement reuses the name, an outage for surge.
+    """
+    return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(transforms=[node_group_rotation(pool.rotation)]))
+
+
+def node_group_rotation(rotation: str) -> pulumi.ResourceTransform:
+    """A transform giving the pool's ``aws:eks/nodeGroup:NodeGroup`` delete_before_replace: False for surge, else True."""
+    delete_first = rotation != "surge"
+
+    def transform(args: pulumi.ResourceTransformArgs) -> pulumi.ResourceTransformResult | None:
+        if args.type_ != NODE_GROUP_TYPE:
+            return None
+        return pulumi.ResourceTransformResult(
+            props=args.props,
+            opts=pulumi.ResourceOptions.merge(args.opts, pulumi.ResourceOptions(delete_before_replace=delete_first)))
+
+    return transform
 
 
 def _cluster_autoscaler(stack: Stack, cluster: EksCluster, groups: list[EksGpuNodeGroup], prefix: str,
@@ -67,7 +95,7 @@ def _group_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool
     return {
         "cluster": cluster.cluster,
         "node_role": cluster.node_role,  # one node role for the cluster, as its access entry already allows it
-        "node_group_name": pool.name,
+        "node_group_name": pool.cloud_pool_name,
         "instance_type": pool.size.name,
         "desired_size": count,
         "min_size": bounds[0],

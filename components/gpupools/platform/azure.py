@@ -1,4 +1,8 @@
-"""AKS wiring of ``GpuPlatform``: the cluster and one ``AksGpuPool`` per validated pool. Imports the Azure SDK."""
+"""AKS wiring of ``GpuPlatform``: the cluster and one ``AksGpuPool`` per validated pool. Imports the Azure SDK.
+
+Each pool's component keeps the config name (so count or label changes update it in place); the agent pool
+it creates takes the pool's cloud name, which a surge pool changes with each generation (``rotation.py``).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from ..autoscaling import aks_autoscaler_tags
 from ..azure import AksCluster, AksGpuPool
 from ..config import Stack
 from ..pools import ResolvedPool
+from ..rotation import aks_fixed_fields
 from .inputs import Deferred
 
 
@@ -26,23 +31,30 @@ def build(stack: Stack, deferred: Deferred, prefix: str, opts: pulumi.ResourceOp
         "system_pool_count": system.count if system else None,
         "tags": stack.config.tags,
     }, opts)
-    pools = [AksGpuPool(prefix + pool.name, _pool_args(stack, deferred, index, pool, cluster), opts)
+    pools = [AksGpuPool(prefix + pool.name, _pool_args(stack, deferred, index, pool, cluster), _pool_opts(pool, opts))
              for index, pool in enumerate(stack.pools)]
     return cluster, pools
 
 
+def _pool_opts(pool: ResolvedPool, opts: pulumi.ResourceOptions) -> pulumi.ResourceOptions:
+    """``AksGpuPool`` hands its ``delete_before_replace`` to the agent pool: False for surge, whose replacement
+    has a new name and can be created first; True for recreate, whose replacement needs the old pool's name."""
+    return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(delete_before_replace=pool.rotation == "recreate"))
+
+
 def _pool_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool, cluster: AksCluster) -> dict:
     autoscaling = pool.config.autoscaling
-    operator_driver = stack.config.gpu_software.driver == "operator"
+    # The fields fixed at creation, from the very values a surge pool's generation hashes.
+    fixed = aks_fixed_fields(pool, stack.config.gpu_software.driver)
     return {
         "cluster_name": cluster.cluster_name,
         "resource_group_name": cluster.resource_group_name,
-        "pool_name": pool.name,
-        "vm_size": pool.size.name,
+        "pool_name": pool.cloud_pool_name,
+        "vm_size": fixed["vmSize"],
         "count": deferred.pool_value(index, "count", pool.nodes),
-        "gpu_instance_profile": pool.mig.aks_profile if pool.mig and pool.mig.applied_by == "aks" else None,
+        "gpu_instance_profile": fixed["gpuInstanceProfile"],
         # With the GPU Operator managing drivers, AKS must not install its own.
-        "gpu_driver": "None" if operator_driver else "Install",
+        "gpu_driver": fixed["gpuProfile"]["driver"],
         "os_sku": pool.config.os_sku,
         "min_count": autoscaling.min_count if autoscaling else None,
         "max_count": autoscaling.max_count if autoscaling else None,
@@ -50,13 +62,13 @@ def _pool_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool,
         "node_labels": pool.labels,
         # Only our taints: AKS adds its own (the Spot taint) itself, as pool.cloud_taints records.
         "node_taints": [str(taint) for taint in pool.taints],
-        "max_pods": pool.max_pods,
-        "availability_zones": list(pool.config.availability_zones),
+        "max_pods": fixed["maxPods"],
+        "availability_zones": fixed["availabilityZones"],
         "capacity_reservation_group_id": deferred.pool_value(index, "capacity_reservation_group_id",
                                                              pool.config.capacity_reservation_group_id),
-        "scale_set_priority": pool.config.priority,
-        "scale_set_eviction_policy": pool.config.resolved_eviction_policy,
-        "spot_max_price": pool.config.spot_max_price,
+        "scale_set_priority": fixed["scaleSetPriority"],
+        "scale_set_eviction_policy": fixed["scaleSetEvictionPolicy"],
+        "spot_max_price": fixed["spotMaxPrice"],
         "tags": stack.config.tags,
         # The node template for AKS's autoscaler, in the Azure provider's tag encoding (empty for a fixed pool).
         "autoscaler_tags": aks_autoscaler_tags(stack, pool),

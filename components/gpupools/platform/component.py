@@ -44,6 +44,8 @@ class GpuPlatform(pulumi.ComponentResource):
     """Per pool: resources_per_node times the pool's nodes."""
     node_selectors: pulumi.Output[dict[str, dict[str, str]]]
     """Per pool: the node selector that puts a pod on that pool."""
+    cloud_pool_names: pulumi.Output[dict[str, str]]
+    """Per pool: the AKS agent pool or EKS node group name (a surge pool's changes with each generation)."""
 
     def __init__(self, name: str, args: GpuPlatformArgs, opts: Optional[pulumi.ResourceOptions] = None, *,
                  adopt_stack_resources: bool = False) -> None:
@@ -77,11 +79,12 @@ class GpuPlatform(pulumi.ComponentResource):
         self.gpu_software = pulumi.Output.from_input(software_summary(stack))
         self.resources_per_node, self.resources_total = _capacity(stack, deferred)
         self.node_selectors = pulumi.Output.from_input({pool.name: pool_node_selector(pool) for pool in stack.pools})
+        self.cloud_pool_names = pulumi.Output.from_input({pool.name: pool.cloud_pool_name for pool in stack.pools})
         self.register_outputs({
             "cloud": self.cloud, "clusterName": self.cluster_name, "resourceGroupName": self.resource_group_name,
             "kubeconfig": self.kubeconfig, "gpuToleration": self.gpu_toleration, "gpuSoftware": self.gpu_software,
             "resourcesPerNode": self.resources_per_node, "resourcesTotal": self.resources_total,
-            "nodeSelectors": self.node_selectors,
+            "nodeSelectors": self.node_selectors, "cloudPoolNames": self.cloud_pool_names,
         })
 
 

@@ -28,6 +28,9 @@ def export(platform: GpuPlatform) -> None:
             "resourcesPerNode": capacity[pool.name].per_node,
             "resourcesTotal": capacity[pool.name].total,
             "nodeSelector": pool_node_selector(pool),
+            # The AKS agent pool or EKS node group; a surge pool's changes with each generation, its label does not.
+            "cloudPoolName": pool.cloud_pool_name,
+            "rotation": pool.rotation,
         }
         for pool in stack.pools
     })
