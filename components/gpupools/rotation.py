@@ -137,7 +137,7 @@ def fixed_field_names(cloud: str) -> set[str]:
 
 
 def name_clashes(cloud: str, names: list[tuple[int, str, str]]) -> list[tuple[int, str]]:
-    """(pool index, why) for each cloud name reserved or already taken; ``names`` is (index, config name, cloud name)."""
+    """(pool index, why) per cloud name reserved or already taken; ``names``: (index, config name, cloud name)."""
     clashes: list[tuple[int, str]] = []
     taken: dict[str, tuple[int, str]] = {}
     for index, pool, cloud_name in names:

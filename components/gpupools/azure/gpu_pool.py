@@ -32,7 +32,7 @@ class AksGpuPoolArgs(TypedDict):
     resource_group_name: pulumi.Input[str]
     """Resource group of the cluster."""
     pool_name: str
-    """AKS pool name: lowercase letters and digits, at most 12 characters; a new name lets a replacement come first (delete_before_replace False)."""
+    """AKS pool name: lowercase letters and digits, at most 12; a new one lets a replacement come first."""
     vm_size: str
     """GPU VM size, e.g. Standard_ND96asr_v4."""
     count: int

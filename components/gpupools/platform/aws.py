@@ -56,7 +56,7 @@ def _group_opts(pool: ResolvedPool, opts: pulumi.ResourceOptions) -> pulumi.Reso
 
 
 def node_group_rotation(rotation: str) -> pulumi.ResourceTransform:
-    """A transform giving the pool's ``aws:eks/nodeGroup:NodeGroup`` delete_before_replace: False for surge, else True."""
+    """A transform setting ``delete_before_replace`` on the pool's node group: False for surge, else True."""
     delete_first = rotation != "surge"
 
     def transform(args: pulumi.ResourceTransformArgs) -> pulumi.ResourceTransformResult | None:
