@@ -3,7 +3,8 @@
 from .errors import ConfigError, Problem
 from .loading import read_stack_file, stack_file_path
 from .models import GpuPoolConfig, GpuSoftware, StackConfig
-from .rules import Stack, layout_fit_problems, load_stack
+from .mig_rules import layout_fit_problems
+from .rules import Stack, load_stack
 
 __all__ = [
     "ConfigError", "GpuPoolConfig", "GpuSoftware", "Problem", "Stack", "StackConfig",

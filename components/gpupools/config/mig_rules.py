@@ -1,0 +1,140 @@
+"""MIG rules: the per-GPU devices a pool's ``mig`` asks for, whether they fit one GPU, and who applies them.
+
+AKS sets one profile per pool at creation (``gpuInstanceProfile``, every GPU fully cut); anything else is the GPU
+Operator's MIG manager's job, from the node label ``nvidia.com/mig.config``. The migStrategy decides how the
+devices are advertised, so a mix of profiles needs ``mixed``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Mapping
+
+from ..catalog import GpuModel
+from ..pools import AKS_GPU_INSTANCE_PROFILES, MigPlan
+from .errors import Problem, field_path
+from .models import GpuPoolConfig, StackConfig
+
+AKS_PROFILE = re.compile(r"MIG(\d)g")
+
+
+def plan_mig(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[MigPlan | None, list[Problem]]:
+    """Decide the per-GPU MIG devices of a pool, and whether AKS or the GPU Operator applies them."""
+    assert pool.mig is not None
+    if not gpu.mig_capable:
+        key = "profile" if pool.mig.profile else "layout"
+        return None, [Problem(path("mig", key), f"{pool.size} has {gpu.name} GPUs, which do not support MIG; "
+                                                "remove mig or pick a size with A100, A30, H100, H200 or B200 GPUs")]
+    devices, layout_name, custom, problems = _mig_devices(pool, gpu, path)
+    if problems:
+        return None, problems
+    software = config.gpu_software
+    operator_layouts = software.installer == "gpu-operator" and (config.cloud == "aws" or software.driver == "operator")
+    aks_profile = _aks_profile_for(gpu, devices)
+    if config.cloud == "azure" and not operator_layouts:
+        if aks_profile is None:
+            key = "profile" if pool.mig.profile else "layout"
+            return None, [Problem(path("mig", key), f"AKS sets one MIG profile per pool (gpuInstanceProfile "
+                                                    f"{'/'.join(AKS_GPU_INSTANCE_PROFILES)}, every GPU fully cut); "
+                                                    f"{_describe(devices)} needs the GPU Operator's MIG manager: set "
+                                                    "gpuSoftware.installer gpu-operator and gpuSoftware.driver operator")]
+        # Azure Linux on these sizes is refused for every pool (azure_rules), MIG or not. The autoscaler is
+        # allowed from one node up (azure_rules.autoscaling_problems).
+        return MigPlan(devices, layout_name, "aks", custom, aks_profile), []
+    if config.cloud == "aws" and software.installer != "gpu-operator":
+        return None, [Problem(path("mig"), "on EKS MIG layouts are applied by the GPU Operator's MIG manager; the "
+                                           "device plugin cannot partition GPUs: set gpuSoftware.installer gpu-operator")]
+    return MigPlan(devices, layout_name, "operator", custom), []
+
+
+def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, int], str, bool, list[Problem]]:
+    """Per-GPU MIG devices from a profile or layout, with the layout name the MIG manager label uses."""
+    assert pool.mig is not None
+    allowed_profiles = ", ".join(p.name for p in gpu.profiles)
+    if pool.mig.profile is not None:
+        name = pool.mig.profile
+        match = AKS_PROFILE.fullmatch(name)
+        profile = gpu.profile_for_slices(int(match.group(1))) if match else gpu.profile(name)
+        if profile is None:
+            allowed = f"{'/'.join(_aks_names(gpu))} or {allowed_profiles}"
+            return {}, "", False, [Problem(path("mig", "profile"), f"'{name}' is not a MIG profile of {gpu.name} "
+                                                                    f"({pool.size}); allowed: {allowed}")]
+        return {profile.name: profile.max_instances}, f"all-{profile.layout_token}", False, []
+    layout = pool.mig.layout
+    if isinstance(layout, str):
+        named = gpu.layouts
+        if layout not in named:
+            return {}, "", False, [Problem(path("mig", "layout"), f"'{layout}' is not an NVIDIA layout for {gpu.name} "
+                                                                   f"({pool.size}); allowed: {', '.join(named)}")]
+        return dict(named[layout]), layout, False, []
+    assert isinstance(layout, dict)
+    problems = layout_fit_problems(gpu, layout)
+    if problems:
+        return {}, "", True, [Problem(path("mig", "layout"), f"{message} ({pool.size})") for message in problems]
+    # A custom mix equal to an NVIDIA layout uses NVIDIA's name, so no ConfigMap is needed.
+    for name, devices in gpu.layouts.items():
+        if devices == layout:
+            return dict(layout), name, False, []
+    name = f"gpupools-{pool.name}"
+    if len(name) > 63:
+        return {}, "", True, [Problem(path("mig", "layout"), f"a custom layout is named '{name}' on the node label "
+                                                             "nvidia.com/mig.config, longer than Kubernetes' 63 "
+                                                             "characters; use a pool name of at most 54 characters")]
+    return dict(layout), name, True, []
+
+
+def layout_fit_problems(gpu: GpuModel, layout: Mapping[str, int]) -> list[str]:
+    """Why a per-GPU mix of MIG profiles cannot be created on one GPU; empty when it fits."""
+    problems = []
+    unknown = [name for name in layout if gpu.profile(name) is None]
+    if unknown:
+        allowed = ", ".join(p.name for p in gpu.profiles)
+        return [f"{', '.join(unknown)} not a MIG profile of {gpu.name}; allowed: {allowed}"]
+    profiles = {name: gpu.profile(name) for name in layout}
+    compute = sum(profiles[name].compute_slices * count for name, count in layout.items())
+    memory = sum(profiles[name].memory_slices * count for name, count in layout.items())
+    if compute > gpu.compute_slices:
+        problems.append(f"{_describe(layout)} needs {compute} compute slices but a {gpu.name} has {gpu.compute_slices}")
+    if memory > gpu.memory_slices:
+        problems.append(f"{_describe(layout)} needs {memory} memory slices but a {gpu.name} has {gpu.memory_slices}")
+    for name, count in layout.items():
+        if count > profiles[name].max_instances:
+            problems.append(f"{count}x {name} exceeds the {profiles[name].max_instances} a {gpu.name} can hold")
+    media = sum(count for name, count in layout.items() if profiles[name].media_extensions)
+    if media > 1:
+        problems.append(f"{_describe(layout)} has {media} media-extension (+me) instances; at most one per GPU")
+    return problems
+
+
+def _describe(devices: Mapping[str, int]) -> str:
+    return "{" + ", ".join(f"{name}: {count}" for name, count in devices.items()) + "}"
+
+
+def _aks_names(gpu: GpuModel) -> list[str]:
+    return [name for name in AKS_GPU_INSTANCE_PROFILES if gpu.profile_for_slices(int(name[3])) is not None]
+
+
+def _aks_profile_for(gpu: GpuModel, devices: Mapping[str, int]) -> str | None:
+    """The AKS ``MIG<n>g`` value that creates exactly these devices, if one does (a single profile, GPU filled)."""
+    if len(devices) != 1:
+        return None
+    (name, count), = devices.items()
+    profile = gpu.profile(name)
+    for aks_name in _aks_names(gpu):
+        if gpu.profile_for_slices(int(aks_name[3])) == profile and count == profile.max_instances:
+            return aks_name
+    return None
+
+
+def strategy_problems(config: StackConfig, pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Problem]:
+    strategy = config.gpu_software.mig_strategy
+    if mig is None:
+        return []
+    if strategy == "none":
+        return [Problem(field_path("gpuSoftware", "migStrategy"),
+                        f"'none' advertises whole GPUs, but pool {pool.name} is cut into MIG devices; allowed: single, mixed")]
+    if strategy == "single" and len(mig.devices) > 1:
+        return [Problem(path("mig", "layout"),
+                        f"{_describe(mig.devices)} mixes profiles, which migStrategy 'single' cannot advertise; "
+                        "use one profile or gpuSoftware.migStrategy mixed")]
+    return []
