@@ -180,3 +180,12 @@ def test_the_base_install_works_without_the_cloud_extras() -> None:
     # The blocker works: the cloud modules do need their extra.
     result = subprocess.run([sys.executable, "-c", _WITHOUT_CLOUD_SDKS, "gpupools.aws"], capture_output=True, text=True, timeout=120)
     assert result.returncode == 1 and ("pulumi_aws" in result.stderr or "gpupools[aws]" in result.stderr)
+
+
+def test_readme_and_plugin_install_the_current_release() -> None:
+    """Every `@vX.Y.Z` the README and the plugin file tell users to install is this version's tag, which the release
+    workflow creates from _version.py, and the CHANGELOG has that version's section."""
+    for path in (ROOT / "README.md", ROOT / "provider" / "PulumiPlugin.yaml"):
+        tags = set(re.findall(r"gpupools(?:/provider)?@v(\d+\.\d+\.\d+)", path.read_text()))
+        assert tags == {VERSION}, (path.name, tags)
+    assert f"## [{VERSION}] - " in (ROOT / "CHANGELOG.md").read_text()
