@@ -16,10 +16,12 @@ from .aws import EksClusterArgsModel, EksGpuNodeGroupArgsModel, EksTaintModel, r
 from .azure import AksClusterArgsModel, AksGpuPoolArgsModel
 from .checking import check_args
 from .fields import ComponentArgsError, _Args, _dns_label, _input, is_deferred
-from .kubernetes import SMOKE_JOB_SUFFIX, ClusterAutoscalerArgsModel, GpuSmokeTestArgsModel, NvidiaChartArgsModel
+from .kubernetes import (
+    SMOKE_JOB_SUFFIX, ClusterAutoscalerArgsModel, GpuSmokeTestArgsModel, NvidiaChartArgsModel, NvidiaDcgmExporterArgsModel,
+)
 
 __all__ = [
     "AksClusterArgsModel", "AksGpuPoolArgsModel", "ClusterAutoscalerArgsModel", "ComponentArgsError",
     "EksClusterArgsModel", "EksGpuNodeGroupArgsModel", "EksTaintModel", "GpuSmokeTestArgsModel",
-    "NvidiaChartArgsModel", "SMOKE_JOB_SUFFIX", "check_args", "is_deferred", "reservation_target_key",
+    "NvidiaChartArgsModel", "NvidiaDcgmExporterArgsModel", "SMOKE_JOB_SUFFIX", "check_args", "is_deferred", "reservation_target_key",
 ]

@@ -8,13 +8,14 @@ from typing import Annotated, Any, Optional
 import pydantic
 from pydantic import AfterValidator, Field, ValidationInfo, model_validator
 
+from ..charts.refs import DCGM_EXPORTER
 from ..config import models as config
 from ..config import names
 from .fields import Labels, Tags, _Args, _checked, _dns_label, _input, _like, _matching
 
 
-class NvidiaChartArgsModel(_Args):
-    """``version`` is checked against the chart's own spelling (``validation_context={"installer": ...}``)."""
+class _HelmReleaseArgs(_Args):
+    """What every pinned-release component takes: an exact version, a DNS-1123 namespace, values, a timeout."""
 
     version: _input(str)
     namespace: _input(Annotated[str, AfterValidator(_dns_label)])
@@ -22,15 +23,34 @@ class NvidiaChartArgsModel(_Args):
     timeout_seconds: Optional[_input(Annotated[int, Field(ge=1, le=86400)])] = None
     create_namespace: Optional[_input(bool)] = None
 
+
+def _exact_version(version: Any, chart: str, pattern: re.Pattern[str], example: str) -> Any:
+    if isinstance(version, str) and not pattern.fullmatch(version):
+        raise ValueError(f"{version!r} is not an exact {chart} chart version; allowed: e.g. '{example}' "
+                         "('latest' and ranges are refused)")
+    return version
+
+
+class NvidiaChartArgsModel(_HelmReleaseArgs):
+    """``version`` is checked against the chart's own spelling (``validation_context={"installer": ...}``)."""
+
     @pydantic.field_validator("version")
     @classmethod
     def _pinned(cls, version: Any, info: ValidationInfo) -> Any:
         installer = (info.context or {}).get("installer")
-        if isinstance(version, str) and installer and not config.PINNED_VERSION[installer].match(version):
-            example = config.DEFAULT_VERSIONS[installer]
-            raise ValueError(f"{version!r} is not an exact {installer} chart version; allowed: e.g. '{example}' "
-                             "('latest' and ranges are refused)")
-        return version
+        if not installer:
+            return version
+        return _exact_version(version, installer, config.PINNED_VERSION[installer], config.DEFAULT_VERSIONS[installer])
+
+
+class NvidiaDcgmExporterArgsModel(_HelmReleaseArgs):
+    """The dcgm-exporter chart spells versions like the device plugin's: digits only, no ``v`` (``4.8.2``)."""
+
+    @pydantic.field_validator("version")
+    @classmethod
+    def _pinned(cls, version: Any) -> Any:
+        return _exact_version(version, DCGM_EXPORTER.name, config.PINNED_VERSION["device-plugin"],
+                              DCGM_EXPORTER.default_version)
 
 
 # The Job is ``<pool>-smoke``, a DNS subdomain whose name Kubernetes also puts in a label (63 at most).

@@ -11,8 +11,7 @@ from typing import Any, NotRequired, Optional, TypedDict
 import pulumi
 
 from ..charts.refs import DCGM_EXPORTER
-from ..component_args import check_args
-from .dcgm_args import NvidiaDcgmExporterArgsModel
+from ..component_args import NvidiaDcgmExporterArgsModel, check_args
 from .release import pinned_release
 
 
