@@ -7,6 +7,7 @@ Expected figures are NVIDIA's per-GPU MIG counts times the 8 A100s of a Standard
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -130,7 +131,7 @@ def test_the_pull_request_comment_leads_with_capacity_removed(tmp_path):
     (base / ".venv" / "bin").mkdir(parents=True)
     (base / ".venv" / "bin" / "gpupools").symlink_to(gpupools)
     run = subprocess.run(["bash", str(REPO / ".github" / "scripts" / "plan_stacks.sh"), str(base)], cwd=REPO,
-                         capture_output=True, text=True, timeout=120)
+                         capture_output=True, text=True, timeout=120, env={**os.environ, "GPUPOOLS": str(gpupools)})
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0].startswith("**:warning: This pull request REMOVES GPU capacity in: dev**")

@@ -5,10 +5,12 @@
 # usage: plan_stacks.sh [BASE_DIR]   BASE_DIR holds the base commit with its own .venv (gpupools installed);
 # without it, or when the base cannot plan a stack, the plan comes without a diff and says why. A stack that
 # the base lacks is diffed against an empty plan: all of its capacity is new.
+# GPUPOOLS names the head's gpupools executable (default .venv/bin/gpupools).
 # Prints the comment body on stdout, its first line saying whether the pull request removes GPU capacity;
 # exits 1 when a head plan failed (its error is in the body).
 set -uo pipefail
 base="${1:-}"
+gpupools="${GPUPOOLS:-.venv/bin/gpupools}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 shopt -s nullglob
@@ -34,7 +36,7 @@ for file in Pulumi.*.yaml; do
   fi
   [ "${#diff_args[@]}" -gt 0 ] && compared=$((compared + 1))
   rc=0
-  .venv/bin/gpupools plan --stack "$stack" --format markdown "${diff_args[@]}" > "$work/plan.out" 2> "$work/plan.err" || rc=$?
+  "$gpupools" plan --stack "$stack" --format markdown "${diff_args[@]}" > "$work/plan.out" 2> "$work/plan.err" || rc=$?
   if [ "$rc" -eq 0 ]; then
     [ -n "$note" ] && printf '%s\n\n' "$note"
     cat "$work/plan.out"
