@@ -132,21 +132,15 @@ def stack_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list
 
 
 def autoscaling_problems(config: StackConfig, pool: ResolvedPool, path: Path, warnings: list[str]) -> list[Problem]:
-    """An autoscaled AKS pool: minCount 0 only where AKS's autoscaler can build the node (whole nvidia.com/gpu)."""
+    """An autoscaled AKS pool: minCount 0 only where AKS's autoscaler can build the node (whole nvidia.com/gpu); the
+    template tags' limits are checked in rules."""
     bounds = pool.config.autoscaling
-    if bounds is None:
+    if bounds is None or bounds.min_count > 0:
         return []
-    strategy = config.gpu_software.mig_strategy
-    cluster_name = config.cluster.name if config.cluster is not None else ""  # None: malformed, reported already
-    problems = [Problem(path("autoscaling"), message) for message in
-                autoscaling.template_tag_problems(pool, strategy, cluster_name, config.tags or {})]
-    if bounds.min_count > 0:
-        return problems
-    why = autoscaling.aks_zero_problem(pool, strategy)
+    why = autoscaling.aks_zero_problem(pool, config.gpu_software.mig_strategy)
     if why is not None:
-        problems.append(Problem(path("autoscaling", "minCount"), f"0 is refused: {why}; allowed: 1..{bounds.max_count}"))
-    else:
-        warnings.append(f"pool {pool.name}: minCount 0 on AKS: the autoscaler's template takes {pool.gpus_per_node}x "
-                        "nvidia.com/gpu per node from the VM size, not the pool's sharing or MIG count, and AKS does "
-                        "not document reading the node-template tags gpupools sets; test a scale-up from zero")
-    return problems
+        return [Problem(path("autoscaling", "minCount"), f"0 is refused: {why}; allowed: 1..{bounds.max_count}")]
+    warnings.append(f"pool {pool.name}: minCount 0 on AKS: the autoscaler's template takes {pool.gpus_per_node}x "
+                    "nvidia.com/gpu per node from the VM size, not the pool's sharing or MIG count, and AKS does "
+                    "not document reading the node-template tags gpupools sets; test a scale-up from zero")
+    return []

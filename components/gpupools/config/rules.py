@@ -18,7 +18,7 @@ from ..pools import (
     AKS_SPOT_TAINT, DEFAULT_DEVICE_PLUGIN_CONFIG, DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL, MIG_CONFIG_LABEL, MIG_MANAGER_DEPLOY_LABEL, MPS_CAPABLE_LABEL, POOL_LABEL, MigPlan, ResolvedPool,
 )
-from .. import rotation
+from .. import autoscaling, rotation
 from . import aws_rules, azure_rules
 from .daemonsets import place_daemonsets
 from .errors import ConfigError, Problem, field_path
@@ -217,13 +217,23 @@ def _resolve_pool(
     resolved = ResolvedPool(pool.name, config.cloud, size, pool, mig, dp_config,
                             _labels(config, pool, size.gpu, mig, dp_config), cloud_taints=cloud_taints,
                             max_pods=pool.max_pods, rotation=pool.resolved_rotation)
-    autoscaling_problems = CLOUD_RULES[config.cloud].autoscaling_problems(config, resolved, path, warnings)
+    autoscaling_problems = _autoscaling_problems(config, resolved, path, warnings)
     if autoscaling_problems:
         return None, autoscaling_problems
     if mig and mig.applied_by == "aks" and config.gpu_software.installer == "gpu-operator":
         warnings.append(f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU Operator's MIG "
                         f"manager is kept off these nodes ({MIG_MANAGER_DEPLOY_LABEL}=false) so it never undoes it")
     return resolved, problems
+
+
+def _autoscaling_problems(config: StackConfig, pool: ResolvedPool, path, warnings: list[str]) -> list[Problem]:
+    """An autoscaled pool's node-template tags must fit its cloud's tag limits; then the cloud's own rules."""
+    if pool.config.autoscaling is None:
+        return []
+    cluster_name = config.cluster.name if config.cluster is not None else ""  # None: malformed, reported already
+    problems = [Problem(path("autoscaling"), message) for message in autoscaling.template_tag_problems(
+        pool, config.gpu_software.mig_strategy, cluster_name, config.tags or {})]
+    return problems + CLOUD_RULES[config.cloud].autoscaling_problems(config, pool, path, warnings)
 
 
 def _cloud_scope_problems(cloud: str, pool: GpuPoolConfig, path) -> list[Problem]:
