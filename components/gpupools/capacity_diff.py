@@ -15,6 +15,7 @@ from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from .immutable_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, FixedAtCreation
 from .pools import POOL_LABEL
+from .rotation import Rotation
 
 Change = Literal["added", "removed", "replaced", "changed", "unchanged"]
 
@@ -62,7 +63,7 @@ class PoolDiff:
 class Replacement:
     """How a replaced pool goes: its cloud names before and after, and the rotation (surge or recreate)."""
 
-    rotation: Literal["surge", "recreate"]
+    rotation: Rotation
     old_name: str
     new_name: str
 
@@ -207,7 +208,7 @@ def _replacement(pool: str, base: Mapping[str, Any], head: Mapping[str, Any]) ->
     return changed, Replacement(_rotation(pool, head, after), str(old_name), str(new_name))
 
 
-def _rotation(pool: str, head: Mapping[str, Any], resource: Mapping[str, Any]) -> Literal["surge", "recreate"]:
+def _rotation(pool: str, head: Mapping[str, Any], resource: Mapping[str, Any]) -> Rotation:
     """The head's rotation: the stack output when there is one, else the resource's deleteBeforeReplace option."""
     outputs = head.get("outputs", {}).get("gpuPools", {})
     rotation = outputs.get(pool, {}).get("rotation") if isinstance(outputs, Mapping) else None

@@ -60,15 +60,16 @@ def _changes(counts: dict[str, Count]) -> str:
     return ", ".join(f"{name} {count}" for name, count in counts.items()) or "-"
 
 
-def _replaced(pool: PoolDiff) -> str:
-    """``replaced by surge: new pool ... (gpuInstanceProfile, agentPoolName change)``: how, then why."""
+def _how(pool: PoolDiff) -> str:
+    """The change, and for a replacement how and why: ``replaced by surge: new pool ... (gpuInstanceProfile change)``."""
+    if not pool.replaced_by:
+        return pool.change
     why = f"{', '.join(pool.replaced_by)} change"
     return f"replaced by {pool.replacement.describe(pool.gpus)} ({why})" if pool.replacement else f"replaced ({why})"
 
 
 def _pool_change(pool: PoolDiff) -> str:
-    how = _replaced(pool) if pool.replaced_by else pool.change
-    return f"pool {pool.pool}: {how}; nodes {pool.nodes}, GPUs {pool.gpus}; {_changes(pool.resources)}"
+    return f"pool {pool.pool}: {_how(pool)}; nodes {pool.nodes}, GPUs {pool.gpus}; {_changes(pool.resources)}"
 
 
 def diff_lines(diff: CapacityDiff) -> list[str]:
@@ -84,7 +85,6 @@ def markdown_diff(diff: CapacityDiff) -> list[str]:
     marker = ":warning: " if diff.removes_capacity else ""
     lines = [f"**{marker}{diff.headline()}**", "", "| pool | change | nodes | GPUs | usable slices |", "|---|---|---|---|---|"]
     for pool in diff.pools:
-        how = _replaced(pool) if pool.replaced_by else pool.change
-        lines.append(f"| {pool.pool} | {how} | {pool.nodes} | {pool.gpus} | {_changes(pool.resources)} |")
+        lines.append(f"| {pool.pool} | {_how(pool)} | {pool.nodes} | {pool.gpus} | {_changes(pool.resources)} |")
     lines.append(f"| **total** | | {diff.nodes} | {diff.gpus} | {_changes(diff.resources)} |")
     return lines
