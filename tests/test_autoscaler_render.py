@@ -100,7 +100,8 @@ def test_the_component_installs_the_pinned_chart_with_irsa(autoscaler_run):
     inputs = release.inputs
     assert (inputs["chart"], inputs["version"], inputs["repositoryOpts"]["repo"]) == (
         "cluster-autoscaler", "9.59.0", "https://kubernetes.github.io/autoscaler")
-    assert inputs["namespace"] == "kube-system" and inputs["createNamespace"] is False
+    assert inputs["namespace"] == "kube-system"
+    assert not [r for r in autoscaler_run.resources if r.type == "kubernetes:core/v1:Namespace"]  # kube-system exists
     values = inputs["values"]
     assert values["cloudProvider"] == "aws" and values["awsRegion"] == REGION
     assert values["autoDiscovery"] == {"clusterName": CLUSTER}

@@ -11,11 +11,11 @@ providers in ``opts.providers``. On AKS the managed autoscaler is used instead (
 from typing import NotRequired, Optional, TypedDict
 
 import pulumi
-import pulumi_kubernetes as k8s
 
 from ..charts.cluster_autoscaler import CLUSTER_AUTOSCALER, DEFAULT_NAMESPACE, SERVICE_ACCOUNT, cluster_autoscaler_values
 from ..component_args import ClusterAutoscalerArgsModel, check_args
 from ..config.names import CLUSTER_NAMESPACES
+from .release import pinned_release
 
 TYPE_TOKEN = "gpupools:index:ClusterAutoscaler"
 
@@ -78,19 +78,11 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             scale_down_utilization_threshold=args.get("scale_down_utilization_threshold"),
             scale_down_gpu_utilization_threshold=args.get("scale_down_gpu_utilization_threshold"),
         )
-        release = k8s.helm.v3.Release(
-            f"{name}-release",
-            name=CLUSTER_AUTOSCALER.name,
-            chart=CLUSTER_AUTOSCALER.name,
-            version=args.get("version") or CLUSTER_AUTOSCALER.default_version,
-            repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=CLUSTER_AUTOSCALER.repo),
-            namespace=namespace,
-            create_namespace=namespace not in CLUSTER_NAMESPACES,  # never kube-system and the like
-            values=values,
-            atomic=True,
-            timeout=600,
-            opts=pulumi.ResourceOptions(parent=self, depends_on=[role]),
-        )
+        # The values carry the role's ARN, so the release waits for the role.
+        release, _ = pinned_release(self, name, CLUSTER_AUTOSCALER, {
+            "namespace": namespace, "values": values,
+            "version": args.get("version") or CLUSTER_AUTOSCALER.default_version,
+        }, create_namespace=namespace not in CLUSTER_NAMESPACES)  # never kube-system and the like
         self.role_arn = role.arn
         self.release_name = release.name
         self.chart_version = release.version

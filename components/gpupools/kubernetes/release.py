@@ -14,7 +14,7 @@ def pinned_release(component: pulumi.ComponentResource, name: str, chart: ChartR
                    create_namespace: bool) -> tuple[k8s.helm.v3.Release, pulumi.Output[str]]:
     """The component's optional ``<name>-ns`` Namespace and atomic ``<name>-release``, and the release's namespace.
 
-    Atomic: a failed install or upgrade rolls back instead of leaving GPUs unadvertised or half-updated.
+    Atomic: a failed install or upgrade rolls back instead of leaving the chart half-updated (GPUs unadvertised).
     """
     namespace: pulumi.Input[str] = args["namespace"]
     if create_namespace:
