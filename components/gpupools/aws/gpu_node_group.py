@@ -61,7 +61,7 @@ class EksGpuNodeGroupArgs(TypedDict):
     max_size: NotRequired[int]
     """Upper bound for scaling (default: desired_size)."""
     ami_type: NotRequired[str]
-    """AL2023_x86_64_NVIDIA (default), BOTTLEROCKET_x86_64_NVIDIA, or AL2023_x86_64_STANDARD when the GPU Operator installs the driver."""
+    """AL2023_x86_64_NVIDIA (the default and only one taken: Bottlerocket runs its own device plugin, and the GPU Operator has no driver for AL2023_x86_64_STANDARD)."""
     disk_size_gb: NotRequired[int]
     """Root volume size in GB."""
     labels: NotRequired[dict[str, str]]
@@ -104,7 +104,7 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
         role = args.get("node_role") or (None if role_arn is not None else node_role(f"{name}-nodes", self, tags))
         ami_type = args.get("ami_type") or DEFAULT_AMI_TYPE
         spec = LaunchTemplateSpec(
-            instance_type=args["instance_type"], ami_type=ami_type, capacity_type=args.get("capacity_type"),
+            instance_type=args["instance_type"], capacity_type=args.get("capacity_type"),
             capacity_reservation=args.get("capacity_reservation"), disk_size_gb=args.get("disk_size_gb"),
             efa_interfaces=(args.get("efa_interfaces") or 1) if args.get("efa") else 0,
         )

@@ -16,9 +16,9 @@ import pulumi_aws as aws
 
 from ..component_args import reservation_target_key
 
-# The volume a node's disk size applies to: the root volume on Amazon Linux, the data volume on Bottlerocket
-# (pulumi-eks's managed node group launch templates use the same devices).
-DISK_DEVICES = {"AL2023": "/dev/xvda", "BOTTLEROCKET": "/dev/xvdb"}
+# The volume a node's disk size applies to: the root volume of the Amazon Linux NVIDIA AMI, the only AMI type the
+# node groups take (pulumi-eks's managed node group launch templates use the same device).
+ROOT_DEVICE = "/dev/xvda"
 
 
 @dataclass(frozen=True)
@@ -26,7 +26,6 @@ class LaunchTemplateSpec:
     """What goes into one node group's launch template."""
 
     instance_type: str
-    ami_type: str
     capacity_type: Optional[str] = None
     capacity_reservation: pulumi.Input[str] | None = None
     disk_size_gb: Optional[int] = None
@@ -63,7 +62,7 @@ def gpu_launch_template(name: str, spec: LaunchTemplateSpec, vpc_config: pulumi.
         if spec.capacity_block else None,
         capacity_reservation_specification=_reservation(spec.capacity_reservation),
         block_device_mappings=[aws.ec2.LaunchTemplateBlockDeviceMappingArgs(
-            device_name=_disk_device(spec.ami_type),
+            device_name=ROOT_DEVICE,
             ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
                 volume_size=spec.disk_size_gb, volume_type="gp3", delete_on_termination="true"),
         )] if spec.disk_size_gb else None,
@@ -84,10 +83,6 @@ def _reservation(reservation: pulumi.Input[str] | None) -> aws.ec2.LaunchTemplat
     key = reservation_target_key(reservation) if isinstance(reservation, str) else "capacity_reservation_id"
     target = aws.ec2.LaunchTemplateCapacityReservationSpecificationCapacityReservationTargetArgs(**{key: reservation})
     return aws.ec2.LaunchTemplateCapacityReservationSpecificationArgs(capacity_reservation_target=target)
-
-
-def _disk_device(ami_type: str) -> str:
-    return next(device for family, device in DISK_DEVICES.items() if ami_type.startswith(family))
 
 
 def _efa_interfaces(name: str, count: int, vpc: pulumi.Output[Any], child: pulumi.ResourceOptions,
