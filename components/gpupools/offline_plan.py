@@ -16,11 +16,10 @@ from typing import Any
 
 from .autoscaling import AutoscaledPool, autoscaled_pools
 from .capacity import PoolCapacity, stack_capacity
-from .charts.values import chart_values
 from .config import ConfigError, Problem, load_stack
 from .config.errors import NAMESPACE
 from .config.loading import StackFile, find_project_root, read_yaml_file
-from .scheduling import Placement, placements
+from .scheduling import Placement
 
 PACKAGED_PROJECT = "gpupools"
 
@@ -54,7 +53,6 @@ class Plan:
 def plan_stack(stack_file: StackFile) -> Plan:
     """Validate, then run the program offline; raises ``ConfigError`` before running it on bad config."""
     stack = load_stack(stack_file.config)  # also refuses a stack whose NVIDIA daemonsets would be misplaced
-    placed = placements(stack, chart_values(stack))  # shown in the plan
     from .testing.runner import dump_resources, run_program  # loads Pulumi only once config is known good
 
     project, program = program_location(stack_file.path)
@@ -67,7 +65,7 @@ def plan_stack(stack_file: StackFile) -> Plan:
     )
     return Plan(
         stack_file.stack, stack.cloud, dump_resources(run),
-        stack_capacity(stack.pools, stack.config.gpu_software.mig_strategy), stack.warnings, run.outputs, placed,
+        stack_capacity(stack.pools, stack.config.gpu_software.mig_strategy), stack.warnings, run.outputs, stack.placements,
         autoscaled_pools(stack),
     )
 

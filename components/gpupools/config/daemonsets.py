@@ -14,19 +14,22 @@ from typing import TYPE_CHECKING
 from ..capacity import AKS_SYSTEM_DAEMONSET_PODS, advertised_resources, default_max_pods, pod_room, usable_resources
 from ..charts.values import addon_chart_values, chart_values
 from ..pools import ResolvedPool
-from ..scheduling import PLAIN_POD, placements
+from ..scheduling import PLAIN_POD, Placement, placements
 from .errors import Problem, field_path
 
 if TYPE_CHECKING:
     from .rules import Stack
 
 
-def place_daemonsets(stack: Stack) -> tuple[list[ResolvedPool], list[str], list[Problem]]:
-    """Run the placement check over the chart values; size each AKS pool's maxPods from what lands on it."""
+def place_daemonsets(stack: Stack) -> tuple[list[ResolvedPool], list[str], list[Problem], list[Placement]]:
+    """Run the placement check over the chart values; size each AKS pool's maxPods from what lands on it.
+
+    Also returns the placement rows, which the plan prints, so they are worked out once.
+    """
     rows = placements(stack, chart_values(stack), addon_chart_values(stack))
     problems = [Problem(field_path("gpuSoftware"), row.problem) for row in rows if not row.ok]
     if problems:
-        return stack.pools, [], problems
+        return stack.pools, [], problems, rows
     landing: dict[str, int] = {}
     for row in rows:
         if row.daemonset != PLAIN_POD and row.schedules:
@@ -51,7 +54,7 @@ def place_daemonsets(stack: Stack) -> tuple[list[ResolvedPool], list[str], list[
                             f"({daemonsets} daemonset pods), fewer than its {slices} advertised slices; "
                             "the capacity table shows the usable share")
         pools.append(dataclasses.replace(pool, max_pods=max_pods, daemonset_pods=daemonsets))
-    return pools, warnings, problems
+    return pools, warnings, problems, rows
 
 
 def _pool_path(stack: Stack, pool: ResolvedPool, key: str) -> str:

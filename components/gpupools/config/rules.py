@@ -19,6 +19,7 @@ from ..pools import (
     GPU_PRESENT_LABEL, MIG_CONFIG_LABEL, MIG_MANAGER_DEPLOY_LABEL, MPS_CAPABLE_LABEL, POOL_LABEL, MigPlan, ResolvedPool,
 )
 from .. import autoscaling, rotation
+from ..scheduling import Placement
 from . import aws_rules, azure_rules
 from .daemonsets import place_daemonsets
 from .errors import ConfigError, Problem, field_path
@@ -43,6 +44,8 @@ class Stack:
     config: StackConfig
     pools: list[ResolvedPool]
     warnings: list[str] = field(default_factory=list)
+    # Where each NVIDIA daemonset lands on each pool, as the placement check found it (for the plan to show).
+    placements: list[Placement] = field(default_factory=list)
 
     @property
     def cloud(self) -> str:
@@ -68,13 +71,13 @@ def load_stack(raw: Mapping[str, Any]) -> Stack:
     stack, rule_problems = _apply_rules(config)
     if problems or rule_problems:
         raise ConfigError(problems + rule_problems)
-    pools, warnings, placement_problems = place_daemonsets(stack)
+    pools, warnings, placement_problems, placed = place_daemonsets(stack)
     if placement_problems:
         raise ConfigError(placement_problems)
     pools, name_problems = _name_generations(stack.config, pools)
     if name_problems:
         raise ConfigError(name_problems)
-    return Stack(stack.config, pools, stack.warnings + warnings + rotation.surge_warnings(pools))
+    return Stack(stack.config, pools, stack.warnings + warnings + rotation.surge_warnings(pools), placed)
 
 
 def _apply_rules(config: StackConfig) -> tuple[Stack, list[Problem]]:
