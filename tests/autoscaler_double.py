@@ -15,7 +15,7 @@ from gpupools code:
   (L272, L366-368); resource tags then override capacity.
 
 A pod fits the template when its nodeSelector is a subset of the labels, it tolerates every
-NoSchedule/NoExecute taint (``gpupools.scheduling.tolerates``, the Kubernetes rule) and each request is at
+NoSchedule/NoExecute taint (``gpupools.resolve.scheduling.tolerates``, the Kubernetes rule) and each request is at
 most the allocatable amount.
 """
 
@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any, Mapping
 
-from gpupools.pools import Taint
-from gpupools.scheduling import tolerates
+from gpupools.catalog.labels import Taint
+from gpupools.resolve.scheduling import tolerates
 
 AWS = "k8s.io/cluster-autoscaler/node-template/"
 AZURE = "k8s.io_cluster-autoscaler_node-template_"

@@ -12,9 +12,11 @@ from typing import Any
 import pytest
 
 from helm_render import CHARTS, REPO, HelmRenderer, Object, chart_folder, of_kind
-from gpupools.config import Stack, load_stack, read_stack_file
+from gpupools.config import read_stack_file
+from gpupools.domain.stack import Stack
+from gpupools.resolve.stack import load_stack
 from gpupools.config.loading import StackFile
-from gpupools.offline_plan import Plan, plan_stack
+from gpupools.plan.offline import Plan, plan_stack
 
 WHOLE_GPU = ["nvidia.com/gpu"]
 

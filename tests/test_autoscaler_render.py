@@ -14,7 +14,8 @@ import json
 
 import pytest
 
-from gpupools.charts.cluster_autoscaler import CLUSTER_AUTOSCALER, cluster_autoscaler_values
+from gpupools.catalog.charts import CLUSTER_AUTOSCALER
+from gpupools.charts.cluster_autoscaler import cluster_autoscaler_values
 from gpupools.testing import run_program
 
 from helm_render import CHARTS, HelmRenderer, builtin_problems, named, of_kind, renderer  # noqa: F401

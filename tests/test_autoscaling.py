@@ -1,6 +1,6 @@
 """Scale from zero: the node-template tags the plan declares, read back the way the cluster autoscaler reads them.
 
-The components run under the recording mocks with the tags ``gpupools.autoscaling`` computes; the test
+The components run under the recording mocks with the tags ``gpupools.domain.node_templates`` computes; the test
 double in ``autoscaler_double.py`` decodes the recorded ``aws:autoscaling/tag:Tag`` inputs (EKS) and the AKS
 agent pool's ``tags`` (Azure) into a template node and checks which pods fit it. Expected figures are
 published ones: p4d.24xlarge laid out all-balanced = 16x 1g.5gb, 8x 2g.10gb, 8x 3g.20gb per node (NVIDIA
@@ -18,10 +18,11 @@ import pytest
 import yaml
 
 from autoscaler_double import aws_discovered, aws_template, azure_template, fits, parse_quantity
-from gpupools import autoscaling
-from gpupools.config import ConfigError, load_stack
+from gpupools.domain import node_templates as autoscaling
+from gpupools.config import ConfigError
+from gpupools.resolve.stack import load_stack
 from gpupools.testing import run_program
-from gpupools.workloads import gpu_toleration, pool_node_selector, slice_workload
+from gpupools.domain.workloads import gpu_toleration, pool_node_selector, slice_workload
 
 CLUSTER = "gpu-eks"
 TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}  # README gpuToleration
@@ -327,7 +328,7 @@ def test_cluster_autoscaler_args_for_the_wiring(eks_stack):
 
 def test_the_offline_plan_declares_the_same_template(tmp_path: Path, eks_stack):
     from gpupools.config.loading import read_stack_file
-    from gpupools.offline_plan import plan_stack
+    from gpupools.plan.offline import plan_stack
 
     path = tmp_path / "Pulumi.autoscale.yaml"
     path.write_text(yaml.safe_dump({"config": EKS}))
@@ -350,7 +351,7 @@ def test_the_offline_plan_declares_the_same_template(tmp_path: Path, eks_stack):
 
 def test_the_offline_plan_tags_the_aks_pool_with_its_template(tmp_path: Path):
     from gpupools.config.loading import read_stack_file
-    from gpupools.offline_plan import plan_stack
+    from gpupools.plan.offline import plan_stack
 
     path = tmp_path / "Pulumi.aks.yaml"
     path.write_text(yaml.safe_dump({"config": AKS}))

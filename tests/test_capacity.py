@@ -18,9 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gpupools.capacity import stack_capacity
+from gpupools.domain.capacity import stack_capacity
 from gpupools.catalog import INSTANCE_SIZES, sizes_for
-from gpupools.config import ConfigError, Stack, load_stack, read_stack_file
+from gpupools.config import ConfigError, read_stack_file
+from gpupools.domain.stack import Stack
+from gpupools.resolve.stack import load_stack
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,7 +45,7 @@ RESOURCE_NAME = re.compile(r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?/[A-Za-z0-9]([-A-Za-
 
 def capacity(config: dict) -> list:
     stack = load_stack(config)
-    return stack_capacity(stack.pools, stack.config.gpu_software.mig_strategy)
+    return stack_capacity(stack.pools)
 
 
 def single_pool(config: dict):

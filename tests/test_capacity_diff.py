@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from gpupools.capacity_diff import diff_plans
+from gpupools.plan.diff import diff_plans
 from gpupools.cli import main
 from gpupools.config import read_stack_file
-from gpupools.offline_plan import plan_stack
+from gpupools.plan.offline import plan_stack
 
 REPO = Path(__file__).resolve().parents[1]
 

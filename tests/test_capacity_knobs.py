@@ -10,13 +10,15 @@ import copy
 
 import pytest
 
-from gpupools.capacity import AKS_SYSTEM_DAEMONSET_PODS, stack_capacity, usable_resources
+from gpupools.catalog.clouds import AKS_SYSTEM_DAEMONSET_PODS
+from gpupools.domain.capacity import stack_capacity, usable_resources
 from gpupools.charts.values import chart_values
 from gpupools.cli.render import capacity_lines
-from gpupools.config import ConfigError, load_stack
-from gpupools.pools import AKS_SPOT_TAINT, GPU_TAINT
-from gpupools.scheduling import placement_problems
-from gpupools.workloads import slice_workload
+from gpupools.config import ConfigError
+from gpupools.resolve.stack import load_stack
+from gpupools.catalog.labels import AKS_SPOT_TAINT, GPU_TAINT
+from gpupools.resolve.scheduling import placement_problems
+from gpupools.domain.workloads import slice_workload
 
 from base_configs import AZURE
 
@@ -36,7 +38,7 @@ def test_default_max_pods_fits_every_slice_and_daemonset():
     (pool,) = stack.pools
     assert pool.daemonset_pods == NVIDIA_DAEMONSETS + AKS_SYSTEM_DAEMONSET_PODS
     assert pool.max_pods >= 56 + pool.daemonset_pods > 30  # more than Azure CNI's default of 30
-    (cap,) = stack_capacity(stack.pools, "single")
+    (cap,) = stack_capacity(stack.pools)
     assert cap.per_node == cap.advertised == {"nvidia.com/gpu": 56}
 
 
@@ -44,14 +46,14 @@ def test_time_slicing_doubles_slices_and_max_pods_follows():
     stack = stack_with({"sharing": {"timeSlicing": {"replicas": 2}}})
     (pool,) = stack.pools
     assert pool.max_pods >= 112 + pool.daemonset_pods
-    assert stack_capacity(stack.pools, "single")[0].per_node == {"nvidia.com/gpu": 112}
+    assert stack_capacity(stack.pools)[0].per_node == {"nvidia.com/gpu": 112}
 
 
 def test_default_max_pods_is_capped_at_the_aks_maximum_and_slices_are_cut():
     stack = stack_with({"sharing": {"timeSlicing": {"replicas": 8}}})  # 448 slices
     (pool,) = stack.pools
     assert pool.max_pods == 250
-    (cap,) = stack_capacity(stack.pools, "single")
+    (cap,) = stack_capacity(stack.pools)
     assert cap.advertised == {"nvidia.com/gpu": 448}
     assert cap.per_node == {"nvidia.com/gpu": 250 - pool.daemonset_pods}
     assert any("maxPods 250" in w and "448" in w for w in stack.warnings)
@@ -64,7 +66,7 @@ def test_configured_max_pods_is_honoured_with_a_warning_on_an_existing_cluster()
     stack = load_stack(raw)
     (pool,) = stack.pools
     assert pool.max_pods == 30
-    (cap,) = stack_capacity(stack.pools, "single")
+    (cap,) = stack_capacity(stack.pools)
     assert cap.per_node == {"nvidia.com/gpu": 30 - pool.daemonset_pods} and cap.total == cap.per_node
     assert cap.to_json()["maxPods"] == 30 and cap.to_json()["advertisedPerNode"] == {"nvidia.com/gpu": 56}
     assert any("mig1g" in w and "56 advertised" in w for w in stack.warnings)
@@ -116,7 +118,7 @@ def test_spot_pool_carries_the_aks_taint_and_the_charts_tolerate_it():
 
 
 def test_misplaced_daemonsets_are_refused_by_load_stack(monkeypatch):
-    import gpupools.config.daemonsets as rules
+    import gpupools.resolve.daemonsets as rules
 
     monkeypatch.setattr(rules, "chart_values", lambda stack: {**chart_values(stack), "tolerations": []})
     with pytest.raises(ConfigError) as caught:

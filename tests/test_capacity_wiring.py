@@ -91,7 +91,7 @@ def test_settings_aks_fixes_at_creation_replace_the_pool(aks_run) -> None:
 
 
 def test_immutable_tables_cite_a_source_for_each_field() -> None:
-    from gpupools.immutable_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, replace_on_changes
+    from gpupools.catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, replace_on_changes
 
     for table in (AKS_AGENT_POOL, EKS_NODE_GROUP):
         for wire_name, fact in table.items():
@@ -186,7 +186,7 @@ def test_reservation_group_arn_and_plain_capacity_types(eks_run) -> None:
 
 def _plan(tmp_path: Path, config: dict[str, Any]):
     from gpupools.config import read_stack_file
-    from gpupools.offline_plan import plan_stack
+    from gpupools.plan.offline import plan_stack
 
     path = tmp_path / "Pulumi.knobs.yaml"
     path.write_text(yaml.safe_dump({"config": {f"gpupools:{k}": v for k, v in config.items()}}))

@@ -18,7 +18,8 @@ from helm_render import (
 if not CHARTS.is_dir():
     pytest.skip(f"reference charts not found at {CHARTS}", allow_module_level=True)
 
-from gpupools.charts.defaults import GPU_OPERATOR_DEFAULTS, defaults_for  # noqa: E402
+from gpupools.catalog.chart_defaults import GPU_OPERATOR_DEFAULTS
+from gpupools.catalog.installers import installer as defaults_for  # noqa: E402
 
 __all__ = ["renderer"]
 CLUSTER_POLICY_CRD = "crds/nvidia.com_clusterpolicies.yaml"
@@ -74,7 +75,7 @@ def _lookup(values: Any, path: str) -> Any:
 def test_defaults_table_matches_what_the_chart_renders(installer: str, renderer: HelmRenderer) -> None:
     """``charts/defaults.py`` (what the plan-time placement check merges our values over) against the real chart:
     which daemonsets each switch deploys, and the tolerations, nodeSelector and affinity their pods get."""
-    from gpupools import scheduling
+    from gpupools.resolve import scheduling
 
     table = defaults_for(installer)
     release = table.chart.name

@@ -25,9 +25,10 @@ if not CHARTS.is_dir():
 from chart_variants import (  # noqa: E402
     MODE_VARIANTS, MODES, OPERATOR_VARIANTS, VARIANTS, Rendered, Variant, plan_and_render,
 )
-from gpupools.charts.defaults import GPU_OPERATOR_DEFAULTS  # noqa: E402
-from gpupools.pools import ResolvedPool  # noqa: E402
-from gpupools.scheduling import CLOUD_GPU_LABELS, matches_affinity, tolerates  # noqa: E402
+from gpupools.catalog.chart_defaults import GPU_OPERATOR_DEFAULTS  # noqa: E402
+from gpupools.domain.pools import ResolvedPool  # noqa: E402
+from gpupools.catalog.labels import CLOUD_GPU_LABELS  # noqa: E402
+from gpupools.resolve.scheduling import matches_affinity, tolerates  # noqa: E402
 
 __all__ = ["renderer"]  # the session fixture, shared with test_chart_defaults_render.py
 

@@ -14,13 +14,17 @@ from typing import Any
 import pytest
 import yaml
 
-from gpupools.charts import (
-    DEVICE_PLUGIN_DEFAULTS, GPU_OPERATOR_DEFAULTS, chart_for, device_plugin_configs, device_plugin_values,
-    gpu_operator_values, mig_parted_config, mig_parted_configmap_data,
-)
-from gpupools.config import ConfigError, Stack, load_stack
-from gpupools.pools import MIG_CONFIG_LABEL
-from gpupools.scheduling import matches_affinity, tolerates
+from gpupools.catalog.chart_defaults import DEVICE_PLUGIN_DEFAULTS, GPU_OPERATOR_DEFAULTS
+from gpupools.charts.device_plugin import device_plugin_values
+from gpupools.charts.device_plugin_config import device_plugin_configs
+from gpupools.charts.gpu_operator import gpu_operator_values
+from gpupools.charts.mig_parted import mig_parted_config, mig_parted_configmap_data
+from gpupools.catalog.installers import installer
+from gpupools.config import ConfigError
+from gpupools.domain.stack import Stack
+from gpupools.resolve.stack import load_stack
+from gpupools.catalog.labels import MIG_CONFIG_LABEL
+from gpupools.resolve.scheduling import matches_affinity, tolerates
 
 REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
 GPU_TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
@@ -347,7 +351,7 @@ def test_reference_chart_defaults_table_matches_values_yaml() -> None:
 
 def test_reference_device_plugin_nfd_follows_chart_dependency_condition() -> None:
     chart = reference_yaml("nvidia-device-plugin", "Chart.yaml")
-    assert chart["version"] == chart_for("device-plugin").default_version
+    assert chart["version"] == installer("device-plugin").chart.default_version
     (nfd,) = [d for d in chart["dependencies"] if d["alias"] == "nfd"]
     (worker,) = [d for d in DEVICE_PLUGIN_DEFAULTS.daemonsets if d.name == "nfd-worker"]
     assert tuple(nfd["condition"].split(",")) == worker.enabled_by

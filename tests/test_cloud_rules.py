@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from gpupools.config import ConfigError, load_stack
+from gpupools.config import ConfigError
+from gpupools.resolve.stack import load_stack
 
 from base_configs import AWS, AZURE, config
 

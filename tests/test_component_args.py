@@ -186,7 +186,7 @@ def test_args_module_is_pure() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, gpupools.component_args, gpupools.immutable_fields; "
+    code = ("import sys, gpupools.component_args, gpupools.catalog.fixed_fields; "
             "print(sorted(m for m in sys.modules if m.split('.')[0].startswith('pulumi')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -10,7 +10,8 @@ from typing import Any, Callable
 
 import pytest
 
-from gpupools.config import ConfigError, Problem, load_stack
+from gpupools.config import ConfigError, Problem
+from gpupools.resolve.stack import load_stack
 
 
 @pytest.fixture

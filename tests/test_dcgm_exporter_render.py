@@ -23,11 +23,15 @@ if not CHARTS.is_dir():
 
 from base_configs import AWS, AZURE, config  # noqa: E402
 from gpupools.charts.dcgm_exporter import dcgm_exporter_values  # noqa: E402
-from gpupools.charts.defaults import DCGM_EXPORTER_DEFAULTS  # noqa: E402
+from gpupools.catalog.chart_defaults import DCGM_EXPORTER_DEFAULTS  # noqa: E402
 from gpupools.charts.gpu_operator import gpu_operator_values  # noqa: E402
-from gpupools.charts.refs import DCGM_EXPORTER, DCGM_EXPORTER_IMAGE, DCGM_EXPORTER_IMAGE_TAG, GPU_OPERATOR  # noqa: E402
-from gpupools.config import Stack, load_stack  # noqa: E402
-from gpupools.scheduling import CLOUD_GPU_LABELS, matches_affinity, tolerates  # noqa: E402
+from gpupools.catalog.charts import (
+    DCGM_EXPORTER, DCGM_EXPORTER_IMAGE, DCGM_EXPORTER_IMAGE_TAG, GPU_OPERATOR,
+)  # noqa: E402
+from gpupools.domain.stack import Stack  # noqa: E402
+from gpupools.resolve.stack import load_stack  # noqa: E402
+from gpupools.catalog.labels import CLOUD_GPU_LABELS  # noqa: E402
+from gpupools.resolve.scheduling import matches_affinity, tolerates  # noqa: E402
 
 __all__ = ["renderer"]
 
@@ -101,7 +105,7 @@ def test_no_service_monitor_unless_asked(renderer: HelmRenderer):
 def test_defaults_table_matches_what_the_chart_renders(renderer: HelmRenderer):
     """``DCGM_EXPORTER_DEFAULTS`` (what the placement check merges our values over) against the real chart with
     its own defaults and with ours: one DaemonSet, its tolerations, nodeSelector and affinity."""
-    from gpupools import scheduling
+    from gpupools.resolve import scheduling
 
     (table_ds,) = DCGM_EXPORTER_DEFAULTS.daemonsets
     assert DCGM_EXPORTER_DEFAULTS.chart == DCGM_EXPORTER

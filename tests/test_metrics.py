@@ -13,10 +13,12 @@ import pytest
 
 from base_configs import AWS, AZURE, config
 from gpupools.charts.dcgm_exporter import dcgm_exporter_values
-from gpupools.charts.defaults import DCGM_EXPORTER_DEFAULTS
+from gpupools.catalog.chart_defaults import DCGM_EXPORTER_DEFAULTS
 from gpupools.charts.values import addon_chart_values, chart_values
-from gpupools.config import ConfigError, load_stack
-from gpupools.scheduling import PLAIN_POD, placement_problems, placements
+from gpupools.config import ConfigError
+from gpupools.resolve.stack import load_stack
+from gpupools.domain.stack import PLAIN_POD
+from gpupools.resolve.scheduling import placement_problems, placements
 from gpupools.testing import run_program
 
 GPU_TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
@@ -289,7 +291,7 @@ def test_the_stack_program_installs_the_exporter_only_when_asked(tmp_path, metri
     import yaml
 
     from gpupools.config.loading import read_stack_file
-    from gpupools.offline_plan import plan_stack
+    from gpupools.plan.offline import plan_stack
 
     raw = config(AZURE, gpuSoftware={"metrics": metrics} if metrics else {})
     path = tmp_path / "Pulumi.metrics.yaml"

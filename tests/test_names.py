@@ -12,8 +12,9 @@ import copy
 
 import pytest
 
-from gpupools.config import ConfigError, load_stack
-from gpupools.config.names import label_key_problem, reserved_label_domain
+from gpupools.config import ConfigError
+from gpupools.resolve.stack import load_stack
+from gpupools.catalog.names import label_key_problem, reserved_label_domain
 
 from base_configs import AWS, AZURE
 

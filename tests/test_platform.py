@@ -19,7 +19,7 @@ import pytest
 
 from gpupools.component_args import ComponentArgsError
 from gpupools.config import read_stack_file
-from gpupools.offline_plan import plan_stack
+from gpupools.plan.offline import plan_stack
 from gpupools.platform import GpuPlatform
 from gpupools.platform import args as platform_args
 from gpupools.platform.inputs import config_models
@@ -279,7 +279,7 @@ PLAN_WITHOUT_AWS = textwrap.dedent("""\
 
     sys.meta_path.insert(0, Refuse())
     from gpupools.config import read_stack_file
-    from gpupools.offline_plan import plan_stack
+    from gpupools.plan.offline import plan_stack
     plan = plan_stack(read_stack_file(sys.argv[1]))
     print(plan.outputs["gpuPools"]["mig1g"]["resourcesPerNode"])
     """)

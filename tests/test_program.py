@@ -18,7 +18,7 @@ import yaml
 
 from gpupools.cli import main
 from gpupools.config import ConfigError, read_stack_file
-from gpupools.offline_plan import plan_stack, program_location, pulumi_config_values
+from gpupools.plan.offline import plan_stack, program_location, pulumi_config_values
 from gpupools.testing import RecordingMocks, run_program
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -241,7 +241,7 @@ ISOLATION = textwrap.dedent("""\
     import sys
     from pathlib import Path
     from gpupools.config import read_stack_file
-    from gpupools.offline_plan import plan_stack
+    from gpupools.plan.offline import plan_stack
     plan_stack(read_stack_file(Path(sys.argv[1])))
     print(sorted({m.split(".")[0] for m in sys.modules if m.startswith(("pulumi_aws", "pulumi_eks", "pulumi_azure_native"))}))
     """)
@@ -307,7 +307,7 @@ def test_plan_never_serialises_other_namespaces(tmp_path, monkeypatch):
     # An object under another namespace is not this program's: it must not be JSON-encoded or copied.
     path = tmp_path / "Pulumi.other.yaml"
     path.write_text(SHARING_STACK + "  myapp:settings: {when: 2025-01-01, items: [a, b]}\n")
-    import gpupools.offline_plan as offline_plan
+    import gpupools.plan.offline as offline_plan
 
     encoded = []
     real_dumps = offline_plan.json.dumps

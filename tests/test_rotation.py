@@ -20,13 +20,15 @@ import pytest
 import yaml
 
 from base_configs import AWS, AZURE, config
-from gpupools.capacity_diff import diff_plans
+from gpupools.plan.diff import diff_plans
 from gpupools.cli.render import diff_lines, markdown_diff
-from gpupools.config import ConfigError, load_stack, read_stack_file
-from gpupools.immutable_fields import AKS_AGENT_POOL, EKS_NODE_GROUP
-from gpupools.offline_plan import plan_stack
+from gpupools.config import ConfigError, read_stack_file
+from gpupools.resolve.stack import load_stack
+from gpupools.catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP
+from gpupools.plan.offline import plan_stack
 from gpupools.platform.aws import NODE_GROUP_TYPE
-from gpupools.rotation import aks_fixed_fields, eks_fixed_fields, name_clashes
+from gpupools.domain.pools import aks_fixed_fields, eks_fixed_fields
+from gpupools.domain.rotation import name_clashes
 from gpupools.testing import RecordingMocks
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,7 +70,7 @@ def test_an_aks_surge_name_is_a_valid_pool_name_that_starts_with_the_config_name
 def test_the_name_is_the_same_in_another_process() -> None:
     """Stable across runs: no per-process hash seed, no clock, no randomness."""
     script = ("import sys; sys.path.insert(0, 'tests'); from base_configs import AZURE, config; "
-              "from gpupools.config import load_stack; print(load_stack(config(AZURE)).pools[0].cloud_pool_name)")
+              "from gpupools.resolve import load_stack; print(load_stack(config(AZURE)).pools[0].cloud_pool_name)")
     names = {subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True,
                             env={"PYTHONHASHSEED": seed, "PATH": ""}).stdout.strip() for seed in ("1", "2")}
     assert names == {_pool(config(AZURE)).cloud_pool_name}
@@ -153,7 +155,7 @@ def test_a_pool_named_like_another_pools_generation_is_refused() -> None:
 def test_two_surge_pools_whose_truncated_names_and_hashes_meet_are_refused() -> None:
     """Names share their first 7 characters; search for two whose generations collide (the hash is 5 base-36
     characters, so a few thousand candidates suffice), then load them together."""
-    from gpupools.rotation import cloud_pool_name, generation
+    from gpupools.domain.naming import cloud_pool_name, generation
 
     fixed = aks_fixed_fields(_pool(config(AZURE)), "preinstalled")
     seen: dict[str, str] = {}
@@ -238,7 +240,7 @@ def test_eks_node_group_name_and_the_transform_that_orders_its_replacement(tmp_p
     """pulumi-eks's ManagedNodeGroup is remote: options on it never reach its aws.eks.NodeGroup, a transform does."""
     from gpupools.testing import run_program
     from gpupools.platform.program import main as program
-    from gpupools.offline_plan import pulumi_config_values
+    from gpupools.plan.offline import pulumi_config_values
 
     raw = config(AWS, {"rotation": rotation})
     pool = load_stack(raw).pools[0]

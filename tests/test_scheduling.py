@@ -13,11 +13,15 @@ from typing import Any
 
 import pytest
 
-import gpupools.scheduling as scheduling
-from gpupools.charts import device_plugin_values, gpu_operator_values
-from gpupools.config import Stack, load_stack, read_stack_file
-from gpupools.pools import Taint
-from gpupools.scheduling import PLAIN_POD, matches_affinity, placement_problems, placements, tolerates
+import gpupools.resolve.scheduling as scheduling
+from gpupools.charts.device_plugin import device_plugin_values
+from gpupools.charts.gpu_operator import gpu_operator_values
+from gpupools.config import read_stack_file
+from gpupools.domain.stack import Stack
+from gpupools.resolve.stack import load_stack
+from gpupools.catalog.labels import Taint
+from gpupools.domain.stack import PLAIN_POD
+from gpupools.resolve.scheduling import matches_affinity, placement_problems, placements, tolerates
 
 ROOT = Path(__file__).resolve().parents[1]
 GPU_TAINT = Taint("nvidia.com/gpu", "present", "NoSchedule")

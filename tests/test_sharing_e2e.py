@@ -9,8 +9,8 @@ import pytest
 import yaml
 
 from gpupools.config import read_stack_file
-from gpupools.offline_plan import Plan, plan_stack
-from gpupools.pools import POOL_LABEL
+from gpupools.plan.offline import Plan, plan_stack
+from gpupools.catalog.labels import POOL_LABEL
 
 EKS_CLUSTER = {"name": "gpu", "region": "us-east-1", "systemPool": {"size": "m6i.large"}}
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gpupools.config import load_stack
-from gpupools.workloads import WorkloadError, slice_workload
+from gpupools.resolve.stack import load_stack
+from gpupools.domain.workloads import WorkloadError, slice_workload
 
 CLUSTER = {"name": "c", "resourceGroup": "rg", "location": "westus", "systemPool": {"size": "Standard_D4s_v5"}}
 

@@ -1,17 +1,22 @@
 """gpupools: NVIDIA GPUs on AKS and EKS cut into right-sized MIG slices, time-slices and MPS shares.
 
-Importing the package is cheap: the pure parts (catalog, config, capacity) load here, while the Pulumi
+Importing the package is cheap: the pure parts (catalog, config, domain, resolve) load here, while the Pulumi
 components load from their cloud's subpackage (``gpupools.azure``, ``gpupools.aws``, ``gpupools.kubernetes``)
 so an AKS stack never imports the AWS SDK and the other way round. ``GpuPlatform`` (the whole stack as one
-component, ``gpupools.platform``) is importable from here too, loaded on first use.
+component, ``gpupools.platform``) is importable from here too, loaded on first use. The layers and where a new
+cloud, chart or rule goes: ``docs/architecture.md``.
 """
 
 from typing import Any
 
 from ._version import __version__
-from .capacity import PoolCapacity, advertised_resources, pool_capacity, stack_capacity
-from .config import ConfigError, Stack, StackConfig, load_stack
-from .pools import GPU_TAINT, MigPlan, ResolvedPool
+from .catalog.labels import GPU_TAINT
+from .config.errors import ConfigError
+from .config.models import StackConfig
+from .domain.capacity import PoolCapacity, advertised_resources, pool_capacity, stack_capacity
+from .domain.pools import MigPlan, ResolvedPool
+from .domain.stack import Stack
+from .resolve.stack import load_stack
 
 __all__ = [
     "GPU_TAINT", "ConfigError", "MigPlan", "PoolCapacity", "ResolvedPool", "Stack", "StackConfig", "__version__",

@@ -11,11 +11,15 @@ from typing import Any
 import pulumi
 
 from ._version import __version__
-from .aws import EksCluster, EksGpuNodeGroup
-from .azure import AksCluster, AksGpuPool
-from .kubernetes import GpuSmokeTest, NvidiaDcgmExporter, NvidiaDevicePlugin, NvidiaGpuOperator
+from .aws.cluster import EksCluster
+from .aws.gpu_node_group import EksGpuNodeGroup
+from .azure.cluster import AksCluster
+from .azure.gpu_pool import AksGpuPool
+from .kubernetes.dcgm_exporter import NvidiaDcgmExporter
+from .kubernetes.nvidia_charts import NvidiaDevicePlugin, NvidiaGpuOperator
+from .kubernetes.smoke_test import GpuSmokeTest
 from .kubernetes.cluster_autoscaler import ClusterAutoscaler
-from .platform import GpuPlatform
+from .platform.component import GpuPlatform
 
 PACKAGE_NAME = "gpupools"
 COMPONENTS: list[type[pulumi.ComponentResource]] = [

@@ -15,7 +15,8 @@ import pulumi_aws as aws
 import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
-from ..component_args import EksClusterArgsModel, check_args
+from ..component_args.aws import EksClusterArgsModel
+from ..component_args.checking import check_args
 from .node_role import node_role
 
 TYPE_TOKEN = "gpupools:index:EksCluster"

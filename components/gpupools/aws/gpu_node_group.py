@@ -17,8 +17,9 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_eks as eks
 
-from ..component_args import EksGpuNodeGroupArgsModel, check_args
-from ..config.aws_rules import DEFAULT_AMI_TYPE
+from ..component_args.aws import EksGpuNodeGroupArgsModel
+from ..component_args.checking import check_args
+from ..catalog.clouds import DEFAULT_AMI_TYPE
 from .launch_template import LaunchTemplateSpec, gpu_launch_template
 from .node_role import node_role
 

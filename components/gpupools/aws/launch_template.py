@@ -14,7 +14,7 @@ from typing import Any, Optional
 import pulumi
 import pulumi_aws as aws
 
-from ..component_args import reservation_target_key
+from ..component_args.aws import reservation_target_key
 
 # The volume a node's disk size applies to: the root volume of the Amazon Linux NVIDIA AMI, the only AMI type the
 # node groups take (pulumi-eks's managed node group launch templates use the same device).

@@ -12,7 +12,8 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_azure_native import containerservice, resources
 
-from ..component_args import AksClusterArgsModel, check_args
+from ..component_args.azure import AksClusterArgsModel
+from ..component_args.checking import check_args
 from .aliases import without_sdk_aliases
 
 TYPE_TOKEN = "gpupools:index:AksCluster"

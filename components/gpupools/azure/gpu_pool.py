@@ -14,9 +14,10 @@ from typing import NotRequired, Optional, TypedDict
 import pulumi
 from pulumi_azure_native import containerservice
 
-from ..component_args import AksGpuPoolArgsModel, check_args
-from ..config.azure_rules import DEFAULT_OS_SKU
-from ..immutable_fields import AKS_AGENT_POOL, replace_on_changes
+from ..component_args.azure import AksGpuPoolArgsModel
+from ..component_args.checking import check_args
+from ..catalog.clouds import DEFAULT_OS_SKU
+from ..catalog.fixed_fields import AKS_AGENT_POOL, replace_on_changes
 from .aliases import without_sdk_aliases
 
 TYPE_TOKEN = "gpupools:index:AksGpuPool"

@@ -11,13 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-from .refs import ChartRef
+from ..catalog.charts import CLUSTER_AUTOSCALER_SERVICE_ACCOUNT, DEFAULT_EXPANDER
 
-CLUSTER_AUTOSCALER = ChartRef("cluster-autoscaler", "https://kubernetes.github.io/autoscaler", "9.59.0")
 IRSA_ROLE_ANNOTATION = "eks.amazonaws.com/role-arn"
-DEFAULT_NAMESPACE = "kube-system"
-# A fixed name, so the IAM role's trust policy can name the service account before the chart exists.
-SERVICE_ACCOUNT = "cluster-autoscaler"
 
 
 def cluster_autoscaler_values(
@@ -25,8 +21,8 @@ def cluster_autoscaler_values(
     region: Any,
     role_arn: Any,
     *,
-    service_account: str = SERVICE_ACCOUNT,
-    expander: str = "least-waste",
+    service_account: str = CLUSTER_AUTOSCALER_SERVICE_ACCOUNT,
+    expander: str = DEFAULT_EXPANDER,
     priorities: Mapping[str, list[str]] | None = None,
     scale_down_utilization_threshold: float | None = None,
     scale_down_gpu_utilization_threshold: float | None = None,

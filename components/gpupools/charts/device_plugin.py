@@ -9,14 +9,12 @@ Everything else keeps the chart default.
 from __future__ import annotations
 
 from copy import deepcopy
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..pools import GPU_PRESENT_LABEL, GPU_TAINT, Taint
-from .defaults import DEVICE_PLUGIN_DEFAULTS
+from ..catalog.chart_defaults import DEVICE_PLUGIN_DEFAULTS
+from ..catalog.labels import GPU_PRESENT_LABEL, GPU_TAINT, Taint
+from ..domain.stack import Stack
 from .device_plugin_config import DEFAULT_CONFIG, device_plugin_configs, sharing_pools
-
-if TYPE_CHECKING:
-    from ..config import Stack
 
 # Our pools carry nvidia.com/gpu.present=true, so the plugin reaches them without NFD.
 POOL_AFFINITY_TERM = {"matchExpressions": [{"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]}]}

@@ -8,15 +8,14 @@ the pool's name). Nodes without the label use the ``default`` entry (device plug
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
-from ..capacity import physical_resources
-from ..pools import DEFAULT_DEVICE_PLUGIN_CONFIG, ResolvedPool
-
-if TYPE_CHECKING:
-    from ..config import Stack
+from ..catalog.labels import DEFAULT_DEVICE_PLUGIN_CONFIG
+from ..domain.capacity import physical_resources
+from ..domain.pools import ResolvedPool
+from ..domain.stack import Stack
 
 DEFAULT_CONFIG = DEFAULT_DEVICE_PLUGIN_CONFIG
 
@@ -26,17 +25,17 @@ def default_device_plugin_config(strategy: str) -> dict[str, Any]:
     return {"version": "v1", "flags": {"migStrategy": strategy}}
 
 
-def pool_device_plugin_config(pool: ResolvedPool, strategy: str) -> dict[str, Any]:
+def pool_device_plugin_config(pool: ResolvedPool) -> dict[str, Any]:
     """The config of one pool: the default flags, plus its sharing over the resources it advertises.
 
     The shared resources are the pool's physical ones (``capacity.physical_resources``): ``nvidia.com/gpu``
     for whole GPUs and under ``single``, one ``nvidia.com/mig-<profile>`` per profile under ``mixed``.
     """
-    config = default_device_plugin_config(strategy)
+    config = default_device_plugin_config(pool.mig_strategy)
     sharing = pool.sharing
     if sharing is None:
         return config
-    resources = list(physical_resources(pool, strategy))
+    resources = list(physical_resources(pool))
     if sharing.time_slicing is not None:
         slicing = sharing.time_slicing
         config["sharing"] = {"timeSlicing": {
@@ -60,11 +59,10 @@ def sharing_pools(stack: Stack) -> list[ResolvedPool]:
 
 def device_plugin_configs(stack: Stack) -> dict[str, str]:
     """Config name -> YAML text: ``default`` and one entry per sharing pool, named by its node label."""
-    strategy = stack.config.gpu_software.mig_strategy
-    configs = {DEFAULT_CONFIG: _render(default_device_plugin_config(strategy))}
+    configs = {DEFAULT_CONFIG: _render(default_device_plugin_config(stack.mig_strategy))}
     for pool in sharing_pools(stack):
         # Pool names are unique and config validation refuses a sharing pool named "default".
-        configs[pool.device_plugin_config] = _render(pool_device_plugin_config(pool, strategy))
+        configs[pool.device_plugin_config] = _render(pool_device_plugin_config(pool))
     return configs
 
 

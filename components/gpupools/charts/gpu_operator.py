@@ -24,18 +24,15 @@ Key names are those of the chart's values.yaml at v26.7.0. What we set and why:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..pools import GPU_TAINT
+from ..catalog.chart_defaults import GPU_OPERATOR_DEFAULTS
+from ..catalog.labels import GPU_TAINT
+from ..domain.stack import Stack
 from .dcgm_exporter import operator_dcgm_exporter_values
-from .defaults import GPU_OPERATOR_DEFAULTS
 from .device_plugin import cloud_taint_tolerations
 from .device_plugin_config import DEFAULT_CONFIG, device_plugin_configs, sharing_pools
 from .mig_parted import ALL_DISABLED, MIG_PARTED_CONFIGMAP, mig_parted_configmap_data, operator_mig_pools
-
-if TYPE_CHECKING:
-    from ..config import Stack
-
 DEVICE_PLUGIN_CONFIGMAP = "gpupools-device-plugin-config"
 AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 WITH_REBOOT = {"name": "WITH_REBOOT", "value": "true"}

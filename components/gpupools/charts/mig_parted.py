@@ -10,14 +10,12 @@ layout an operator-managed pool uses, and each custom layout. Every entry is lim
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import yaml
 
-from ..pools import ResolvedPool
-
-if TYPE_CHECKING:
-    from ..config import Stack
+from ..domain.pools import ResolvedPool
+from ..domain.stack import Stack
 
 MIG_PARTED_CONFIGMAP = "gpupools-mig-parted-config"
 CONFIG_KEY = "config.yaml"  # the key a custom MIG manager ConfigMap must use

@@ -7,17 +7,15 @@ its defaults table, so the placement check covers them too.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
+from ..catalog.chart_defaults import DCGM_EXPORTER_DEFAULTS, ChartDefaults
+from ..domain.stack import Stack
 from .dcgm_exporter import dcgm_exporter_values
-from .defaults import DCGM_EXPORTER_DEFAULTS, ChartDefaults
 from .device_plugin import device_plugin_values
 from .gpu_operator import gpu_operator_values
 
-if TYPE_CHECKING:
-    from ..config import Stack
-
-VALUES_BY_INSTALLER: dict[str, Callable[["Stack"], dict[str, Any]]] = {
+VALUES_BY_INSTALLER: dict[str, Callable[[Stack], dict[str, Any]]] = {
     "device-plugin": device_plugin_values,
     "gpu-operator": gpu_operator_values,
 }

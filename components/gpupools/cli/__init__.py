@@ -14,7 +14,8 @@ import sys
 from typing import NoReturn, Sequence
 
 from .._version import __version__
-from ..config import ConfigError, read_stack_file, stack_file_path
+from ..config.errors import ConfigError
+from ..config.loading import read_stack_file, stack_file_path
 from ..config.errors import shown
 from ..config.loading import StackFile
 

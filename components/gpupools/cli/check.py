@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from ..capacity import stack_capacity
-from ..config import load_stack
+from ..domain.capacity import stack_capacity
+from ..resolve.stack import load_stack
 from ..config.errors import terminal_safe
 from ..config.loading import StackFile
 from .render import capacity_lines, markdown_capacity
@@ -18,7 +18,7 @@ def print_lines(lines: list[str]) -> None:
 
 def run_check(stack_file: StackFile, output_format: str) -> int:
     stack = load_stack(stack_file.config)
-    capacity = stack_capacity(stack.pools, stack.config.gpu_software.mig_strategy)
+    capacity = stack_capacity(stack.pools)
     if output_format == "json":
         print(json.dumps({
             "stack": stack_file.stack, "cloud": stack.cloud,

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..capacity_diff import CapacityDiff, diff_plans
-from ..config import ConfigError, Problem
+from ..plan.diff import CapacityDiff, diff_plans
+from ..config.errors import ConfigError, Problem
 from ..config.loading import StackFile, read_limited
-from ..offline_plan import Plan, plan_stack
+from ..plan.offline import Plan, plan_stack
 from .check import print_lines
 from .render import capacity_lines, diff_lines, markdown_capacity, markdown_diff, placement_lines
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..capacity import PoolCapacity
-from ..capacity_diff import CapacityDiff, Count, PoolDiff
-from ..scheduling import PLAIN_POD, Placement
+from ..domain.capacity import PoolCapacity
+from ..plan.diff import CapacityDiff, Count, PoolDiff
+from ..domain.stack import PLAIN_POD, Placement
 
 
 def _resources(resources: dict[str, int]) -> str:

@@ -7,8 +7,8 @@ from typing import Annotated, Optional
 
 from pydantic import Field, model_validator
 
-from ..autoscaling import AWS_TEMPLATE_TAG_BUDGET, EKS_OWN_ASG_TAGS
-from ..config import aws_rules, names
+from ..domain.node_templates import AWS_TEMPLATE_TAG_BUDGET, EKS_OWN_ASG_TAGS
+from ..catalog import clouds, names
 from ..config import models as config
 from .fields import (Count, Labels, TaintEffect, Tags, _Args, _checked, _input, _like, _matching, _one_of,
                      _pulumi_object, _tag_problems, is_deferred)
@@ -59,7 +59,7 @@ class EksGpuNodeGroupArgsModel(_Args):
     desired_size: Count
     min_size: Optional[Count] = None
     max_size: Optional[Count] = None
-    ami_type: Optional[_one_of(aws_rules.AMI_TYPES, aws_rules.REFUSED_AMI_TYPES)] = None
+    ami_type: Optional[_one_of(clouds.AMI_TYPES, clouds.REFUSED_AMI_TYPES)] = None
     disk_size_gb: Optional[_like(config.GpuPoolConfig, "disk_size_gb")] = None
     labels: Optional[Labels] = None
     taints: Optional[_input(list[_input(EksTaintModel)])] = None

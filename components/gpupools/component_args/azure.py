@@ -7,9 +7,8 @@ from typing import Annotated, Literal, Mapping, Optional
 
 from pydantic import AfterValidator, Field, model_validator
 
-from ..config import azure_rules, names
+from ..catalog import clouds, names
 from ..config import models as config
-from ..pools import AKS_GPU_INSTANCE_PROFILES
 from .fields import Count, Labels, MaxPods, Tags, _Args, _cidr, _input, _like, _matching, _one_of, _tag_problems
 
 _AKS_TAINT = re.compile(r"(?P<key>[^=:]+)=(?P<value>[^=:]*):(?P<effect>NoSchedule|PreferNoSchedule|NoExecute)")
@@ -50,9 +49,9 @@ class AksGpuPoolArgsModel(_Args):
     pool_name: _matching(names.AKS_POOL_NAME, "1..12 lowercase letters and digits, starting with a letter")
     vm_size: _input(Annotated[str, Field(min_length=1)])
     count: Count
-    gpu_instance_profile: Optional[_input(Literal[AKS_GPU_INSTANCE_PROFILES])] = None
+    gpu_instance_profile: Optional[_input(Literal[clouds.AKS_GPU_INSTANCE_PROFILES])] = None
     gpu_driver: Optional[_input(Literal["Install", "None"])] = None
-    os_sku: Optional[_one_of(azure_rules.OS_SKUS, azure_rules.REFUSED_OS_SKUS)] = None
+    os_sku: Optional[_one_of(clouds.OS_SKUS, clouds.REFUSED_OS_SKUS)] = None
     min_count: Optional[Count] = None
     max_count: Optional[Count] = None
     os_disk_size_gb: Optional[_like(config.GpuPoolConfig, "disk_size_gb")] = None

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal, Mapping
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WrapValidator
 
 from ..config import models as config
-from ..config import names
+from ..catalog import names
 
 
 class ComponentArgsError(TypeError, ValueError):

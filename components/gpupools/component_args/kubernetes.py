@@ -8,9 +8,10 @@ from typing import Annotated, Any, Optional
 import pydantic
 from pydantic import AfterValidator, Field, ValidationInfo, model_validator
 
-from ..charts.refs import DCGM_EXPORTER
+from ..catalog.charts import DCGM_EXPORTER, ChartRef
+from ..catalog.installers import installer
 from ..config import models as config
-from ..config import names
+from ..catalog import names
 from .fields import Labels, Tags, _Args, _checked, _dns_label, _input, _like, _matching
 
 
@@ -24,9 +25,9 @@ class _HelmReleaseArgs(_Args):
     create_namespace: Optional[_input(bool)] = None
 
 
-def _exact_version(version: Any, chart: str, pattern: re.Pattern[str], example: str) -> Any:
-    if isinstance(version, str) and not pattern.fullmatch(version):
-        raise ValueError(f"{version!r} is not an exact {chart} chart version; allowed: e.g. '{example}' "
+def _exact_version(version: Any, chart: ChartRef, name: str) -> Any:
+    if isinstance(version, str) and not chart.is_pinned(version):
+        raise ValueError(f"{version!r} is not an exact {name} chart version; allowed: e.g. '{chart.default_version}' "
                          "('latest' and ranges are refused)")
     return version
 
@@ -37,10 +38,10 @@ class NvidiaChartArgsModel(_HelmReleaseArgs):
     @pydantic.field_validator("version")
     @classmethod
     def _pinned(cls, version: Any, info: ValidationInfo) -> Any:
-        installer = (info.context or {}).get("installer")
-        if not installer:
+        name = (info.context or {}).get("installer")
+        if not name:
             return version
-        return _exact_version(version, installer, config.PINNED_VERSION[installer], config.DEFAULT_VERSIONS[installer])
+        return _exact_version(version, installer(name).chart, name)
 
 
 class NvidiaDcgmExporterArgsModel(_HelmReleaseArgs):
@@ -49,8 +50,7 @@ class NvidiaDcgmExporterArgsModel(_HelmReleaseArgs):
     @pydantic.field_validator("version")
     @classmethod
     def _pinned(cls, version: Any) -> Any:
-        return _exact_version(version, DCGM_EXPORTER.name, config.PINNED_VERSION["device-plugin"],
-                              DCGM_EXPORTER.default_version)
+        return _exact_version(version, DCGM_EXPORTER, DCGM_EXPORTER.name)
 
 
 # The Job is ``<pool>-smoke``, a DNS subdomain whose name Kubernetes also puts in a label (63 at most).

@@ -1,12 +1,14 @@
-"""Stack configuration: pydantic models for its shape, catalog rules for its meaning, one error for both."""
+"""The stack file: reading it safely, its shape as pydantic models, and one error type for every bad input.
 
-from .errors import ConfigError, Problem
+This package only parses. What a stack means (the catalog rules, sizing, the placement check) is
+``gpupools.resolve``; ``load_stack`` there turns what this package reads into a ``Stack``.
+"""
+
+from .errors import ConfigError, Findings, Problem
 from .loading import read_stack_file, stack_file_path
 from .models import GpuPoolConfig, GpuSoftware, StackConfig
-from .mig_rules import layout_fit_problems
-from .rules import Stack, load_stack
 
 __all__ = [
-    "ConfigError", "GpuPoolConfig", "GpuSoftware", "Problem", "Stack", "StackConfig",
-    "layout_fit_problems", "load_stack", "read_stack_file", "stack_file_path",
+    "ConfigError", "Findings", "GpuPoolConfig", "GpuSoftware", "Problem", "StackConfig", "read_stack_file",
+    "stack_file_path",
 ]

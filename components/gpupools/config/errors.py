@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 NAMESPACE = "gpupools"
@@ -64,6 +64,25 @@ class Problem:
     def __str__(self) -> str:
         # One safe line per problem, whatever the user put in a key or a value.
         return f"{_cut(terminal_safe(self.field), MAX_FIELD_CHARS)}: {shown(self.message)}"
+
+
+@dataclass
+class Findings:
+    """What a check found: problems (the config is refused) and warnings (advice). Every rule that can
+    produce both returns one of these; ``+=`` gathers another check's findings into this one."""
+
+    problems: list[Problem] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    def __iadd__(self, other: Findings) -> Findings:
+        self.problems += other.problems
+        self.warnings += other.warnings
+        return self
+
+    def raise_problems(self) -> None:
+        """``ConfigError`` with every problem found, if there is one."""
+        if self.problems:
+            raise ConfigError(self.problems)
 
 
 class ConfigError(ValueError):

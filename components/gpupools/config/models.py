@@ -2,30 +2,31 @@
 
 Keys are camelCase like every Pulumi config; unknown keys are refused so a typo such as
 ``mixedStrategy`` fails loudly instead of silently doing nothing. Rules that need the GPU catalog
-(does this size have MIG, does this layout fit) live in ``rules.py``, not here.
+(does this size have MIG, does this layout fit) live in ``gpupools.resolve``, not here.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
-from ..charts.refs import DEVICE_PLUGIN, GPU_OPERATOR
-from ..rotation import default_rotation
-from .names import CLUSTER_NAMESPACES, DNS1123_LABEL, label_key_problem, label_value_problem
+from ..catalog.charts import (
+    CLUSTER_AUTOSCALER, CLUSTER_AUTOSCALER_EXPANDERS, CLUSTER_AUTOSCALER_NAMESPACE, DEFAULT_EXPANDER, DIGITS_VERSION,
+)
+from ..catalog.installers import Installer, installer
+from ..catalog.names import CLUSTER_NAMESPACES, DNS1123_LABEL, label_key_problem, label_value_problem
 
-Installer = Literal["device-plugin", "gpu-operator"]
 MigStrategy = Literal["none", "single", "mixed"]
-
-DEFAULT_VERSIONS: dict[str, str] = {"device-plugin": DEVICE_PLUGIN.default_version, "gpu-operator": GPU_OPERATOR.default_version}
-DEFAULT_NAMESPACES: dict[str, str] = {"device-plugin": DEVICE_PLUGIN.name, "gpu-operator": GPU_OPERATOR.name}
-# Chart versions as the Helm repositories publish them: the device plugin without a "v", the operator with one.
-PINNED_VERSION = {"device-plugin": re.compile(r"^\d+\.\d+\.\d+$"), "gpu-operator": re.compile(r"^v\d+\.\d+\.\d+$")}
+Rotation = Literal["recreate", "surge"]
 MAX_NODES_PER_POOL = 1000
+
+
+def default_rotation(count: int) -> Rotation:
+    """``surge`` for a pool with nodes (they have somewhere to go); ``recreate`` for an empty one (nothing to move)."""
+    return "recreate" if count == 0 else "surge"
 
 
 def _control_character(text: str) -> str | None:
@@ -74,21 +75,16 @@ class SystemPool(Strict):
     count: int = Field(default=2, ge=1, le=100)  # AKS system pools and EKS node groups: our bound
 
 
-# The cluster-autoscaler chart (https://kubernetes.github.io/autoscaler) version pinned by default; it runs
-# cluster-autoscaler 1.35.0 (Chart.yaml appVersion).
-CLUSTER_AUTOSCALER_CHART_VERSION = "9.59.0"
-# The expanders cluster-autoscaler 1.35.0 offers on AWS (expander.go AvailableExpanders, less price: GCE only
-# and grpc: needs a server of your own).
-Expander = Literal["least-waste", "most-pods", "random", "priority"]
+Expander = Literal[CLUSTER_AUTOSCALER_EXPANDERS]  # type: ignore[valid-type]  # catalog.charts lists them
 
 
 class ClusterAutoscalerConfig(Strict):
     """The open-source cluster autoscaler, installed by gpupools on EKS (AKS runs its own, managed one)."""
 
     install: bool = False
-    version: str = Field(default=CLUSTER_AUTOSCALER_CHART_VERSION, pattern=r"^\d+\.\d+\.\d+$")
-    namespace: str = "kube-system"
-    expander: Expander = "least-waste"
+    version: str = Field(default=CLUSTER_AUTOSCALER.default_version, pattern=f"^{DIGITS_VERSION.pattern}$")
+    namespace: str = CLUSTER_AUTOSCALER_NAMESPACE
+    expander: Expander = DEFAULT_EXPANDER
     # Only with expander priority: the cluster-autoscaler-priority-expander ConfigMap, priority -> node group
     # name regexes (expander/priority/readme.md). Keys are whole numbers written as text ("10").
     priorities: dict[str, list[str]] = Field(default_factory=dict)
@@ -120,7 +116,7 @@ class ClusterAutoscalerConfig(Strict):
 class ClusterConfig(Strict):
     """The cluster to create, or to use when ``create`` is false."""
 
-    # Name, resource group, location and region syntax are cloud rules (names.py), checked in the rules modules.
+    # Name, resource group, location and region syntax are cloud rules (catalog/names.py), checked in gpupools.resolve.
     name: str = Field(min_length=1)
     create: bool = True
     resource_group: str | None = Field(default=None, min_length=1)
@@ -210,13 +206,13 @@ class GpuPoolConfig(Strict):
     autoscaling: Autoscaling | None = None
     mig: MigConfig | None = None
     sharing: Sharing | None = None
-    # Allowed values are tables in azure_rules / aws_rules, so refused ones (Ubuntu2404, Bottlerocket) get a reason.
+    # Allowed values are tables in catalog/clouds.py, so refused ones (Ubuntu2404, Bottlerocket) get a reason.
     os_sku: str | None = Field(default=None, alias="osSku", min_length=1)
     ami_type: str | None = Field(default=None, min_length=1)
     disk_size_gb: int = Field(default=256, ge=64, le=4096)
     labels: dict[str, str] = Field(default_factory=dict)
     smoke_test: bool = False
-    # azure: pods per node; None computes one from the pool's slices and daemonsets (see rules).
+    # azure: pods per node; None computes one from the pool's slices and daemonsets (resolve/daemonsets.py).
     # AKS allows 10..250 pods per node (AKSNodeClass maxPods "Range: 10-250").
     max_pods: int | None = Field(default=None, ge=10, le=250)
     # Where and how capacity is bought. azure: zones "1".."3", a capacity reservation group, Spot.
@@ -230,8 +226,8 @@ class GpuPoolConfig(Strict):
     capacity_reservation: str | None = Field(default=None, min_length=1)
     subnet_ids: list[str] = Field(default_factory=list)
     efa: bool = False
-    # How a change to a field fixed at creation replaces the pool (rotation.py); None: by count.
-    rotation: Literal["recreate", "surge"] | None = None
+    # How a change to a field fixed at creation replaces the pool (domain/rotation.py); None: by count.
+    rotation: Rotation | None = None
 
     @field_validator("labels")
     @classmethod
@@ -263,7 +259,7 @@ class GpuPoolConfig(Strict):
         return price
 
     @property
-    def resolved_rotation(self) -> Literal["recreate", "surge"]:
+    def resolved_rotation(self) -> Rotation:
         """``rotation`` as given, else ``surge`` for a pool with nodes and ``recreate`` for an empty one."""
         return self.rotation or default_rotation(self.count)
 
@@ -329,11 +325,11 @@ class GpuSoftware(Strict):
 
     @property
     def resolved_version(self) -> str:
-        return self.version or DEFAULT_VERSIONS[self.installer]
+        return self.version or installer(self.installer).chart.default_version
 
     @property
     def resolved_namespace(self) -> str:
-        return self.namespace or DEFAULT_NAMESPACES[self.installer]
+        return self.namespace or installer(self.installer).chart.name
 
     @property
     def creates_namespace(self) -> bool:

@@ -12,9 +12,11 @@ from typing import NotRequired, Optional, TypedDict
 
 import pulumi
 
-from ..charts.cluster_autoscaler import CLUSTER_AUTOSCALER, DEFAULT_NAMESPACE, SERVICE_ACCOUNT, cluster_autoscaler_values
-from ..component_args import ClusterAutoscalerArgsModel, check_args
-from ..config.names import CLUSTER_NAMESPACES
+from ..catalog.charts import CLUSTER_AUTOSCALER, CLUSTER_AUTOSCALER_NAMESPACE, CLUSTER_AUTOSCALER_SERVICE_ACCOUNT
+from ..charts.cluster_autoscaler import cluster_autoscaler_values
+from ..component_args.checking import check_args
+from ..component_args.kubernetes import ClusterAutoscalerArgsModel
+from ..catalog.names import CLUSTER_NAMESPACES
 from .release import pinned_release
 
 TYPE_TOKEN = "gpupools:index:ClusterAutoscaler"
@@ -65,8 +67,8 @@ class ClusterAutoscaler(pulumi.ComponentResource):
         # Imported here so ``gpupools.kubernetes`` keeps importing without the aws extra.
         from ..aws.cluster_autoscaler_iam import cluster_autoscaler_role
 
-        namespace = args.get("namespace") or DEFAULT_NAMESPACE
-        service_account = args.get("service_account") or SERVICE_ACCOUNT
+        namespace = args.get("namespace") or CLUSTER_AUTOSCALER_NAMESPACE
+        service_account = args.get("service_account") or CLUSTER_AUTOSCALER_SERVICE_ACCOUNT
         role = cluster_autoscaler_role(
             name, cluster=args["cluster_name"], region=args["region"], oidc_provider_arn=args["oidc_provider_arn"],
             oidc_provider_url=args["oidc_provider_url"], namespace=namespace, service_account=service_account,

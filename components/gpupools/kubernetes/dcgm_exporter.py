@@ -10,8 +10,9 @@ from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
 
-from ..charts.refs import DCGM_EXPORTER
-from ..component_args import NvidiaDcgmExporterArgsModel, check_args
+from ..catalog.charts import DCGM_EXPORTER
+from ..component_args.checking import check_args
+from ..component_args.kubernetes import NvidiaDcgmExporterArgsModel
 from .release import pinned_release
 
 

@@ -8,8 +8,9 @@ from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
 
-from ..charts.refs import DEVICE_PLUGIN, GPU_OPERATOR, ChartRef
-from ..component_args import NvidiaChartArgsModel, check_args
+from ..catalog.charts import ChartRef, DEVICE_PLUGIN, GPU_OPERATOR
+from ..component_args.checking import check_args
+from ..component_args.kubernetes import NvidiaChartArgsModel
 from .release import pinned_release
 
 
@@ -34,7 +35,7 @@ class _NvidiaChart(pulumi.ComponentResource):
     # Private (underscore) so the multi-language schema does not take them for outputs.
     _chart_ref: ChartRef
     _type_token: str
-    _installer: str  # the chart's key in config.models.PINNED_VERSION
+    _installer: str  # the chart's key in catalog.installers.INSTALLERS
 
     release_name: pulumi.Output[str]
     """Helm release name."""

@@ -5,7 +5,7 @@ from typing import Any, Mapping
 import pulumi
 import pulumi_kubernetes as k8s
 
-from ..charts.refs import ChartRef
+from ..catalog.charts import ChartRef
 
 DEFAULT_TIMEOUT_SECONDS = 600
 

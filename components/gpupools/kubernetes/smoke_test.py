@@ -11,7 +11,8 @@ from typing import NotRequired, Optional, TypedDict
 import pulumi
 import pulumi_kubernetes as k8s
 
-from ..component_args import SMOKE_JOB_SUFFIX, GpuSmokeTestArgsModel, check_args
+from ..component_args.checking import check_args
+from ..component_args.kubernetes import GpuSmokeTestArgsModel, SMOKE_JOB_SUFFIX
 
 TYPE_TOKEN = "gpupools:index:GpuSmokeTest"
 # Pinned CUDA base image (never latest): small, and ships nvidia-smi through the NVIDIA container toolkit.

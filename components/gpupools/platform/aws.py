@@ -8,10 +8,11 @@ from __future__ import annotations
 import pulumi
 import pulumi_aws as aws
 
-from ..autoscaling import cluster_autoscaler_args, eks_autoscaler_tags
-from ..aws import EksCluster, EksGpuNodeGroup
-from ..config import Stack
-from ..pools import ResolvedPool
+from ..domain.node_templates import cluster_autoscaler_args, eks_autoscaler_tags
+from ..aws.cluster import EksCluster
+from ..aws.gpu_node_group import EksGpuNodeGroup
+from ..domain.stack import Stack
+from ..domain.pools import ResolvedPool
 from .inputs import Deferred
 
 NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import pulumi
 
-from ..autoscaling import aks_autoscaler_tags
-from ..azure import AksCluster, AksGpuPool
-from ..config import Stack
-from ..pools import ResolvedPool
-from ..rotation import aks_fixed_fields
+from ..domain.node_templates import aks_autoscaler_tags
+from ..azure.cluster import AksCluster
+from ..azure.gpu_pool import AksGpuPool
+from ..domain.stack import Stack
+from ..domain.pools import ResolvedPool
+from ..domain.pools import aks_fixed_fields
 from .inputs import Deferred
 
 

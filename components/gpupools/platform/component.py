@@ -11,11 +11,13 @@ from typing import Any, Optional
 
 import pulumi
 
-from ..capacity import stack_capacity
-from ..charts.refs import chart_for
-from ..component_args import ComponentArgsError
-from ..config import ConfigError, Stack, load_stack
-from ..workloads import gpu_toleration, pool_node_selector
+from ..domain.capacity import stack_capacity
+from ..catalog.installers import installer
+from ..component_args.fields import ComponentArgsError
+from ..config.errors import ConfigError
+from ..domain.stack import Stack
+from ..resolve.stack import load_stack
+from ..domain.workloads import gpu_toleration, pool_node_selector
 from . import nvidia
 from .args import GpuPlatformArgs
 from .inputs import Deferred, PlatformArgsError, args_problems, merged_problems, to_stack_config
@@ -110,7 +112,7 @@ def software_summary(stack: Stack) -> dict[str, str]:
     software = stack.config.gpu_software
     return {
         "installer": software.installer,
-        "chart": chart_for(software.installer).name,
+        "chart": installer(software.installer).chart.name,
         "version": software.resolved_version,
         "namespace": software.resolved_namespace,
         "migStrategy": software.mig_strategy,
@@ -119,8 +121,7 @@ def software_summary(stack: Stack) -> dict[str, str]:
 
 def _capacity(stack: Stack, deferred: Deferred) -> tuple[pulumi.Output, pulumi.Output]:
     """Per-pool capacity; the totals of a pool whose count is an output are known once the count is."""
-    strategy = stack.config.gpu_software.mig_strategy
-    capacity = stack_capacity(stack.pools, strategy)
+    capacity = stack_capacity(stack.pools)
     per_node = {pool.pool: dict(pool.per_node) for pool in capacity}
     totals = {
         pool.pool: pulumi.Output.from_input(deferred.pool_value(index, "count", pool.nodes)).apply(

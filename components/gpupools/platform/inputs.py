@@ -19,7 +19,7 @@ from typing import Any, Mapping, Union, get_args, get_origin
 from pydantic import BaseModel
 from pydantic.alias_generators import to_camel
 
-from ..component_args import is_deferred
+from ..component_args.fields import is_deferred
 from ..config.errors import NAMESPACE, Problem
 from ..config.models import Autoscaling, GpuPoolConfig, MigConfig, StackConfig
 

@@ -5,14 +5,16 @@ from __future__ import annotations
 import pulumi
 import pulumi_kubernetes as k8s
 
-from ..capacity import advertised_resources
+from ..domain.capacity import advertised_resources
 from ..charts.dcgm_exporter import dcgm_exporter_values
-from ..charts.refs import DCGM_EXPORTER
+from ..catalog.charts import DCGM_EXPORTER
 from ..charts.values import chart_values
-from ..config import Stack
-from ..kubernetes import GpuSmokeTest, NvidiaDcgmExporter, NvidiaDevicePlugin, NvidiaGpuOperator
-from ..pools import GPU_TAINT_KEY
-from ..workloads import pool_node_selector
+from ..domain.stack import Stack
+from ..kubernetes.dcgm_exporter import NvidiaDcgmExporter
+from ..kubernetes.nvidia_charts import NvidiaDevicePlugin, NvidiaGpuOperator
+from ..kubernetes.smoke_test import GpuSmokeTest
+from ..catalog.labels import GPU_TAINT_KEY
+from ..domain.workloads import pool_node_selector
 
 CHART_COMPONENTS = {"device-plugin": NvidiaDevicePlugin, "gpu-operator": NvidiaGpuOperator}
 
@@ -45,12 +47,11 @@ def metrics(stack: Stack, provider: k8s.Provider, software: pulumi.Resource, pre
 def smoke_tests(stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str,
                 opts: pulumi.ResourceOptions) -> list[GpuSmokeTest]:
     """One Job per pool that asked for it and has nodes (an output count is refused with smoke_test)."""
-    strategy = stack.config.gpu_software.mig_strategy
     return [
         GpuSmokeTest(f"{prefix}{pool.name}-smoke", {
             "pool_name": pool.name,
             "namespace": stack.config.gpu_software.resolved_namespace,
-            "resources": list(advertised_resources(pool, strategy)),
+            "resources": list(advertised_resources(pool)),
             "node_selector": pool_node_selector(pool),
             "toleration_key": GPU_TAINT_KEY,
         }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=[software])))

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pulumi
 
-from ..capacity import stack_capacity
-from ..workloads import pool_node_selector
+from ..domain.capacity import stack_capacity
+from ..domain.workloads import pool_node_selector
 from .component import GpuPlatform
 
 
 def export(platform: GpuPlatform) -> None:
     stack = platform.stack
-    capacity = {c.pool: c for c in stack_capacity(stack.pools, stack.config.gpu_software.mig_strategy)}
+    capacity = {c.pool: c for c in stack_capacity(stack.pools)}
     pulumi.export("cloud", stack.cloud)
     pulumi.export("clusterName", platform.cluster_name)
     if stack.cloud == "azure":

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pulumi
 
-from ..config import ConfigError, load_stack
+from ..config.errors import ConfigError
+from ..resolve.stack import load_stack
 from .inputs import args_from_config
 from .stack_config import read_pulumi_config, secret_config_values
 

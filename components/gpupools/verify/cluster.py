@@ -16,7 +16,8 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Iterator, Literal, Mapping
 
-from .expected import MIG_CONFIG_STATE_LABEL, DevicePluginTarget, PoolExpectation
+from ..catalog.labels import MIG_CONFIG_STATE_LABEL
+from .expected import DevicePluginTarget, PoolExpectation
 
 NVIDIA_RESOURCE_PREFIX = "nvidia.com/"
 DEFAULT_KUBECONFIG = "~/.kube/config"

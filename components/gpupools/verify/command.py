@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Callable, Mapping
 
-from ..config import load_stack
+from ..resolve.stack import load_stack
 from ..config.loading import StackFile
 from .cluster import ClusterError, ClusterReader, observe, resolve_kubeconfig
 from .expected import device_plugin_target, expected_pools

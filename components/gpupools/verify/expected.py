@@ -10,17 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..capacity import stack_capacity
-from ..charts.refs import DEVICE_PLUGIN
-from ..config.rules import Stack
-from ..pools import POOL_LABEL
-
-# Set by the GPU Operator's MIG manager (mig-parted ``pkg/mig/reconfigure``): pending, rebooting, success, failed.
-MIG_CONFIG_STATE_LABEL = "nvidia.com/mig.config.state"
-MIG_STATE_SUCCESS = "success"
-MIG_STATE_FAILED = "failed"
-# The MIG manager is still working: worth waiting for. A missing label means it has not started yet.
-MIG_STATES_IN_PROGRESS = frozenset({"pending", "rebooting", None})
+from ..domain.capacity import stack_capacity
+from ..catalog.charts import DEVICE_PLUGIN
+from ..domain.stack import Stack
+from ..catalog.labels import POOL_LABEL
 
 # The GPU Operator creates its device plugin operand under this fixed name and pod label.
 OPERATOR_DEVICE_PLUGIN_DAEMONSET = "nvidia-device-plugin-daemonset"
@@ -63,8 +56,7 @@ def expected_pools(stack: Stack) -> list[PoolExpectation]:
     """Per pool, what the device plugin advertises per node (``PoolCapacity.advertised``: node allocatable shows every
     slice, even those ``maxPods`` leaves no room for). Nodes are found by the pool label alone: a workload's selector
     may also wait for the MIG layout, and a node still applying it must be seen, not missed."""
-    strategy = stack.config.gpu_software.mig_strategy
-    capacity = {item.pool: item for item in stack_capacity(stack.pools, strategy)}
+    capacity = {item.pool: item for item in stack_capacity(stack.pools)}
     return [
         PoolExpectation(
             pool=pool.name,

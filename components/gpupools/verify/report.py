@@ -11,9 +11,10 @@ import json
 from dataclasses import dataclass, field
 
 from .cluster import NodeState
-from .expected import (
-    MIG_CONFIG_STATE_LABEL, MIG_STATE_FAILED, MIG_STATE_SUCCESS, MIG_STATES_IN_PROGRESS, DevicePluginTarget, PoolExpectation,
+from ..catalog.labels import (
+    MIG_CONFIG_STATE_FAILED, MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, MIG_CONFIG_STATES_IN_PROGRESS,
 )
+from .expected import DevicePluginTarget, PoolExpectation
 
 
 @dataclass(frozen=True)
@@ -100,10 +101,10 @@ def node_mismatches(pool: PoolExpectation, node: NodeState, target: DevicePlugin
     mismatch = lambda subject, expected, got, in_progress=False: found.append(  # noqa: E731
         Mismatch(pool.pool, node.name, subject, str(expected), str(got), in_progress))
     # Until the MIG manager gives up, missing or zero slices are the layout still being applied.
-    may_settle = node.mig_config_state != MIG_STATE_FAILED
-    if pool.mig_by_operator and node.mig_config_state != MIG_STATE_SUCCESS:
+    may_settle = node.mig_config_state != MIG_CONFIG_STATE_FAILED
+    if pool.mig_by_operator and node.mig_config_state != MIG_CONFIG_STATE_READY:
         state = node.mig_config_state
-        mismatch(MIG_CONFIG_STATE_LABEL, MIG_STATE_SUCCESS, state or "no label", state in MIG_STATES_IN_PROGRESS)
+        mismatch(MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, state or "no label", state in MIG_CONFIG_STATES_IN_PROGRESS)
     for resource, expected in sorted(pool.per_node.items()):
         got = node.allocatable.get(resource)
         if got != expected:

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Literal, Mapping, Sequence
 
-from .immutable_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, FixedAtCreation
-from .pools import POOL_LABEL
-from .rotation import Rotation
+from ..catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, FixedAtCreation
+from ..catalog.labels import POOL_LABEL
+from ..config.models import Rotation
 
 Change = Literal["added", "removed", "replaced", "changed", "unchanged"]
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import re
 from typing import Mapping
 
-from ..catalog import GpuModel
-from ..pools import AKS_GPU_INSTANCE_PROFILES, MigPlan
-from .errors import Problem, field_path
-from .models import GpuPoolConfig, StackConfig
+from ..catalog.gpus import GpuModel
+from ..catalog.clouds import AKS_GPU_INSTANCE_PROFILES
+from ..config.errors import Problem, field_path
+from ..config.models import GpuPoolConfig, StackConfig
+from ..domain.pools import MigPlan
 
 AKS_PROFILE = re.compile(r"MIG(\d)g")
 

@@ -19,42 +19,19 @@ from __future__ import annotations
 
 from copy import deepcopy
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
-from .charts.defaults import MIG_CAPABLE_LABEL, MPS_CAPABLE_LABEL, NFD_GPU_LABEL, ChartDefaults, DaemonSet, defaults_for
-from .charts.values import addon_chart_values
-from .pools import GPU_PRESENT_LABEL, MIG_MANAGER_DEPLOY_LABEL, ResolvedPool, Taint
-
-if TYPE_CHECKING:
-    from .config import Stack
+from ..catalog.chart_defaults import ChartDefaults, DaemonSet
+from ..catalog.installers import installer
+from ..catalog.labels import (
+    CLOUD_GPU_LABELS, GPU_PRESENT_LABEL, MIG_CAPABLE_LABEL, MIG_MANAGER_DEPLOY_LABEL, MPS_CAPABLE_LABEL, NFD_GPU_LABEL,
+    Taint,
+)
+from ..charts.values import addon_chart_values
+from ..domain.pools import ResolvedPool
+from ..domain.stack import PLAIN_POD, Placement, Stack
 
 BLOCKING_EFFECTS = ("NoSchedule", "NoExecute")
-# Labels the clouds put on GPU nodes that we may rely on; EKS guarantees none.
-CLOUD_GPU_LABELS: dict[str, dict[str, str]] = {"azure": {"kubernetes.azure.com/accelerator": "nvidia"}, "aws": {}}
-PLAIN_POD = "pod without tolerations"
-
-
-@dataclass(frozen=True)
-class Placement:
-    """Whether one daemonset (or the plain pod) schedules on one pool, and whether it should."""
-
-    pool: str
-    daemonset: str
-    schedules: bool
-    expected: bool
-    reason: str
-
-    @property
-    def ok(self) -> bool:
-        return self.schedules == self.expected
-
-    @property
-    def problem(self) -> str:
-        if self.daemonset == PLAIN_POD:
-            return f"pool {self.pool}: a pod without tolerations can be scheduled on its GPU nodes ({self.reason})"
-        if self.expected:
-            return f"pool {self.pool}: {self.daemonset} does not run on its nodes ({self.reason})"
-        return f"pool {self.pool}: {self.daemonset} runs on its nodes but must not ({self.reason})"
 
 
 @dataclass(frozen=True)
@@ -100,7 +77,7 @@ def placements(
       MIG disabled, so the advertised resources are whole GPUs;
     * the plain pod: no pool.
     """
-    chart = defaults_for(stack.config.gpu_software.installer)
+    chart = installer(stack.config.gpu_software.installer)
     merged = _merge(chart.values, values)
     deployed = [ds for ds in chart.daemonsets if _deployed(ds, merged)]
     pods = {ds.name: _pod_of(ds, merged) for ds in deployed}

@@ -8,40 +8,52 @@ they land on a node counts against its maxPods.
 
 from __future__ import annotations
 
-import dataclasses
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, field
 
-from ..capacity import AKS_SYSTEM_DAEMONSET_PODS, advertised_resources, default_max_pods, pod_room, usable_resources
+from ..catalog.clouds import AKS_SYSTEM_DAEMONSET_PODS
 from ..charts.values import addon_chart_values, chart_values
-from ..pools import ResolvedPool
-from ..scheduling import PLAIN_POD, Placement, placements
-from .errors import Problem, field_path
+from ..config.errors import Findings, Problem, field_path
+from ..domain.capacity import advertised_resources, default_max_pods, pod_room, usable_resources
+from ..domain.pools import ResolvedPool
+from ..domain.stack import PLAIN_POD, Placement, Stack
+from .scheduling import placements
 
-if TYPE_CHECKING:
-    from .rules import Stack
+
+@dataclass(frozen=True)
+class PoolSizing:
+    """What the placement check decides for one pool: its AKS maxPods (None on EKS) and daemonset pods per node."""
+
+    max_pods: int | None
+    daemonset_pods: int
 
 
-def place_daemonsets(stack: Stack) -> tuple[list[ResolvedPool], list[str], list[Problem], list[Placement]]:
-    """Run the placement check over the chart values; size each AKS pool's maxPods from what lands on it.
+@dataclass
+class PlacementResult:
+    """The placement rows (the plan shows them), each pool's sizing by name, and what the check found."""
 
-    Also returns the placement rows, which the plan prints, so they are worked out once.
-    """
+    rows: list[Placement]
+    sizing: dict[str, PoolSizing] = field(default_factory=dict)
+    findings: Findings = field(default_factory=Findings)
+
+
+def place_daemonsets(stack: Stack) -> PlacementResult:
+    """Run the placement check over the chart values; size each AKS pool's maxPods from what lands on it."""
     rows = placements(stack, chart_values(stack), addon_chart_values(stack))
-    problems = [Problem(field_path("gpuSoftware"), row.problem) for row in rows if not row.ok]
+    result = PlacementResult(rows)
+    problems, warnings = result.findings.problems, result.findings.warnings
+    problems += [Problem(field_path("gpuSoftware"), row.problem) for row in rows if not row.ok]
     if problems:
-        return stack.pools, [], problems, rows
+        return result
     landing: dict[str, int] = {}
     for row in rows:
         if row.daemonset != PLAIN_POD and row.schedules:
             landing[row.pool] = landing.get(row.pool, 0) + 1
-    strategy = stack.config.gpu_software.mig_strategy
-    pools, warnings = [], []
     for pool in stack.pools:
         if pool.cloud != "azure":
-            pools.append(dataclasses.replace(pool, daemonset_pods=landing.get(pool.name, 0)))
+            result.sizing[pool.name] = PoolSizing(pool.max_pods, landing.get(pool.name, 0))
             continue
         daemonsets = landing.get(pool.name, 0) + AKS_SYSTEM_DAEMONSET_PODS
-        advertised = advertised_resources(pool, strategy)
+        advertised = advertised_resources(pool)
         slices = sum(advertised.values())
         max_pods = pool.config.max_pods or default_max_pods(slices, daemonsets)
         room = pod_room(max_pods, daemonsets)
@@ -53,12 +65,10 @@ def place_daemonsets(stack: Stack) -> tuple[list[ResolvedPool], list[str], list[
             warnings.append(f"pool {pool.name}: maxPods {max_pods} leaves room for {room} GPU pods per node "
                             f"({daemonsets} daemonset pods), fewer than its {slices} advertised slices; "
                             "the capacity table shows the usable share")
-        pools.append(dataclasses.replace(pool, max_pods=max_pods, daemonset_pods=daemonsets))
-    return pools, warnings, problems, rows
+        result.sizing[pool.name] = PoolSizing(max_pods, daemonsets)
+    return result
 
 
 def _pool_path(stack: Stack, pool: ResolvedPool, key: str) -> str:
     index = next(i for i, p in enumerate(stack.config.gpu_pools) if p is not None and p.name == pool.name)
     return field_path("gpuPools", index, key)
-
-

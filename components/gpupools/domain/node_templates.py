@@ -15,21 +15,20 @@ Tag formats (cluster-autoscaler 1.35.0, ``cloudprovider/aws/README.md`` and ``cl
   with ``/`` written ``_`` and ``_`` written ``~2`` (``azure_template.go``: labels and taints decode ``~2`` back
   to ``_``; resources decode both ``_`` and ``~2`` to ``/``, so a resource name with ``_`` cannot be written).
 
-Pure: no Pulumi. The config rules use it to refuse pools over a tag limit; the program to set the tags; the
-CLI to show, per autoscaled pool, whether it can scale from zero and why not.
+Pure: no Pulumi. The rules (``resolve.autoscaling_rules``) use it to refuse pools over a tag limit; the program
+to set the tags; the CLI to show, per autoscaled pool, whether it can scale from zero and why not.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Mapping
 
-from .capacity import GPU_RESOURCE, advertised_resources, pool_capacity
-from .config.names import AWS_TAG_KEY_MAX, AZURE_TAG_KEY_MAX, MAX_TAGS
-from .pools import ResolvedPool, Taint
-
-if TYPE_CHECKING:  # config.rules imports this module for its checks; only annotations need Stack here
-    from .config.rules import Stack
+from ..catalog.labels import GPU_RESOURCE, Taint
+from ..catalog.names import MAX_TAGS
+from .capacity import advertised_resources, pool_capacity
+from .pools import ResolvedPool
+from .stack import Stack
 
 AWS_PREFIX = "k8s.io/cluster-autoscaler/node-template/"
 AZURE_PREFIX = "k8s.io_cluster-autoscaler_node-template_"
@@ -59,10 +58,10 @@ class NodeTemplate:
     taints: tuple[Taint, ...]
 
 
-def pool_node_template(pool: ResolvedPool, strategy: str) -> NodeTemplate:
+def pool_node_template(pool: ResolvedPool) -> NodeTemplate:
     """The template of one pool: the plan's usable slices per node, the pool's labels plus those its nodes
     gain once ready (the MIG state workloads wait for), and every taint the nodes carry, the cloud's included."""
-    per_node = pool_capacity(pool, strategy).per_node
+    per_node = pool_capacity(pool).per_node
     labels = {**pool.labels, **pool.readiness_labels}
     return NodeTemplate(dict(sorted(per_node.items())), dict(sorted(labels.items())), tuple(pool.node_taints))
 
@@ -91,14 +90,14 @@ def eks_autoscaler_tags(stack: Stack, pool: ResolvedPool) -> dict[str, str]:
     """``EksGpuNodeGroup``'s ``autoscaler_tags``: the ASG tags of an autoscaled pool, empty for a fixed one."""
     if pool.config.autoscaling is None:
         return {}
-    return aws_asg_tags(pool_node_template(pool, stack.config.gpu_software.mig_strategy), stack.config.cluster.name)
+    return aws_asg_tags(pool_node_template(pool), stack.config.cluster.name)
 
 
 def aks_autoscaler_tags(stack: Stack, pool: ResolvedPool) -> dict[str, str]:
     """``AksGpuPool``'s ``autoscaler_tags`` (merged over the stack's ``tags``): empty for a fixed pool."""
     if pool.config.autoscaling is None:
         return {}
-    return azure_vmss_tags(pool_node_template(pool, stack.config.gpu_software.mig_strategy))
+    return azure_vmss_tags(pool_node_template(pool))
 
 
 def cluster_autoscaler_args(stack: Stack) -> dict[str, Any] | None:
@@ -118,35 +117,9 @@ def cluster_autoscaler_args(stack: Stack) -> dict[str, Any] | None:
     return args
 
 
-# --- Config-time checks -------------------------------------------------------------------------------------------
-
-def template_tag_problems(pool: ResolvedPool, strategy: str, cluster: str, stack_tags: Mapping[str, str]) -> list[str]:
-    """Why the pool's template tags cannot be set: a tag limit of the cloud, or a name Azure cannot encode."""
-    template = pool_node_template(pool, strategy)
-    if pool.cloud == "aws":
-        tags = aws_asg_tags(template, cluster)
-        problems = [f"the autoscaler tag '{key[:60]}...' has {len(key)} characters; AWS allows {AWS_TAG_KEY_MAX} "
-                    "(shorten the label key)" for key in tags if len(key) > AWS_TAG_KEY_MAX]
-        if len(tags) > AWS_TEMPLATE_TAG_BUDGET:
-            problems.append(f"needs {len(tags)} Auto Scaling group tags (2 for discovery, one per resource, label and "
-                            f"taint); AWS allows {MAX_TAGS} per group and EKS sets {EKS_OWN_ASG_TAGS} itself: remove "
-                            f"{len(tags) - AWS_TEMPLATE_TAG_BUDGET} labels")
-        return problems
-    unencodable = [name for name in template.resources if "_" in name]
-    if unencodable:
-        return [f"resource {', '.join(unencodable)} has '_', which the Azure autoscaler decodes as '/'"]
-    tags = {**stack_tags, **azure_vmss_tags(template)}
-    problems = [f"the autoscaler tag '{key[:60]}...' has {len(key)} characters; Azure allows {AZURE_TAG_KEY_MAX}"
-                for key in tags if len(key) > AZURE_TAG_KEY_MAX]
-    if len(tags) > MAX_TAGS:
-        problems.append(f"needs {len(tags)} node pool tags (gpupools:tags plus one per template resource, label and "
-                        f"taint); Azure allows {MAX_TAGS} per resource: remove {len(tags) - MAX_TAGS} labels or tags")
-    return problems
-
-
-def aks_zero_problem(pool: ResolvedPool, strategy: str) -> str | None:
+def aks_zero_problem(pool: ResolvedPool) -> str | None:
     """Why an AKS pool cannot start from zero nodes, or None (whole ``nvidia.com/gpu`` only, no readiness label)."""
-    others = sorted(name for name in advertised_resources(pool, strategy) if name != GPU_RESOURCE)
+    others = sorted(name for name in advertised_resources(pool) if name != GPU_RESOURCE)
     if others:
         return AKS_MIG_FROM_ZERO.format(resources=", ".join(others))
     if pool.readiness_labels:
@@ -186,14 +159,13 @@ class AutoscaledPool:
 
 def autoscaled_pools(stack: Stack) -> list[AutoscaledPool]:
     """Every pool with ``autoscaling``, its node template and whether it can scale up from zero nodes."""
-    strategy = stack.config.gpu_software.mig_strategy
     rows = []
     for pool in stack.pools:
         bounds = pool.config.autoscaling
         if bounds is None:
             continue
-        template = pool_node_template(pool, strategy)
-        from_zero, why = _from_zero(pool, strategy, template)
+        template = pool_node_template(pool)
+        from_zero, why = _from_zero(pool, template)
         rows.append(AutoscaledPool(pool.name, pool.cloud, bounds.min_count, bounds.max_count, template, from_zero, why))
     return rows
 
@@ -208,13 +180,13 @@ def plan_lines(stack: Stack) -> list[str]:
     return [row.line() for row in autoscaled_pools(stack)]
 
 
-def _from_zero(pool: ResolvedPool, strategy: str, template: NodeTemplate) -> tuple[bool, str]:
+def _from_zero(pool: ResolvedPool, template: NodeTemplate) -> tuple[bool, str]:
     bounds = pool.config.autoscaling
     assert bounds is not None
     if pool.cloud == "aws":
         why = "Auto Scaling group node-template tags give the autoscaler the slices, labels and taints"
         return True, why if bounds.min_count == 0 else f"minCount {bounds.min_count} keeps a node; {why}"
-    problem = aks_zero_problem(pool, strategy)
+    problem = aks_zero_problem(pool)
     if problem is not None:
         return False, f"minCount {bounds.min_count} keeps a node up; {problem}"
     gpus = pool.gpus_per_node

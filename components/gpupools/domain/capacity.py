@@ -15,21 +15,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..catalog.clouds import AKS_MAX_PODS, AKS_MIN_PODS, MAX_PODS_HEADROOM
+from ..catalog.labels import GPU_RESOURCE, mig_resource_name
 from .pools import ResolvedPool
 
-GPU_RESOURCE = "nvidia.com/gpu"
-# AKS node pools: maxPods range and the pods its own per-node daemonsets take (kube-proxy, cloud-node-manager,
-# the Azure Disk and Azure File CSI nodes, azure-ip-masq-agent, the CNI's own agent, and room for monitoring
-# add-ons such as ama-logs / ama-metrics-node). Ours: AKS publishes no fixed figure; 10 is a generous count.
-AKS_MIN_PODS, AKS_MAX_PODS = 10, 250
-AKS_SYSTEM_DAEMONSET_PODS = 10
-# Pods beyond slices and daemonsets in the computed default: rollouts, debug pods, non-GPU helpers. Ours.
-MAX_PODS_HEADROOM = 10
 
 
-def mig_resource_name(profile: str) -> str:
-    """``1g.5gb`` -> ``nvidia.com/mig-1g.5gb``; ``1g.5gb+me`` -> ``nvidia.com/mig-1g.5gb.me`` (no '+' in resource names)."""
-    return f"nvidia.com/mig-{profile.replace('+', '.')}"
 
 
 @dataclass(frozen=True)
@@ -66,9 +57,9 @@ class PoolCapacity:
         }
 
 
-def physical_resources(pool: ResolvedPool, strategy: str) -> dict[str, int]:
+def physical_resources(pool: ResolvedPool) -> dict[str, int]:
     """Per node, before any sharing: what the device plugin advertises for the pool's GPUs or MIG devices."""
-    gpus = pool.gpus_per_node
+    gpus, strategy = pool.gpus_per_node, pool.mig_strategy
     if pool.mig is None or strategy == "none":
         return {GPU_RESOURCE: gpus}
     if strategy == "single":
@@ -76,9 +67,9 @@ def physical_resources(pool: ResolvedPool, strategy: str) -> dict[str, int]:
     return {mig_resource_name(profile): gpus * count for profile, count in sorted(pool.mig.devices.items())}
 
 
-def advertised_resources(pool: ResolvedPool, strategy: str) -> dict[str, int]:
+def advertised_resources(pool: ResolvedPool) -> dict[str, int]:
     """Per node, after time-slicing or MPS: each device counts ``replicas`` times, maybe renamed ``.shared``."""
-    resources = physical_resources(pool, strategy)
+    resources = physical_resources(pool)
     sharing = pool.sharing
     mode = sharing and (sharing.time_slicing or sharing.mps)
     if not mode:
@@ -110,12 +101,12 @@ def default_max_pods(slices_per_node: int, daemonset_pods: int) -> int:
     return max(AKS_MIN_PODS, min(AKS_MAX_PODS, slices_per_node + daemonset_pods + MAX_PODS_HEADROOM))
 
 
-def pool_capacity(pool: ResolvedPool, strategy: str) -> PoolCapacity:
-    advertised = advertised_resources(pool, strategy)
+def pool_capacity(pool: ResolvedPool) -> PoolCapacity:
+    advertised = advertised_resources(pool)
     usable = usable_resources(advertised, pod_room(pool.max_pods, pool.daemonset_pods))
     return PoolCapacity(pool.name, pool.size.name, pool.gpu.name, pool.nodes, pool.gpus_per_node, usable,
                         advertised, pool.max_pods, pool.daemonset_pods)
 
 
-def stack_capacity(pools: list[ResolvedPool], strategy: str) -> list[PoolCapacity]:
-    return [pool_capacity(pool, strategy) for pool in pools]
+def stack_capacity(pools: list[ResolvedPool]) -> list[PoolCapacity]:
+    return [pool_capacity(pool) for pool in pools]

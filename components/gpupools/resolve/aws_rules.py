@@ -7,28 +7,18 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..catalog import InstanceSize
-from ..pools import ResolvedPool
-from .errors import Problem, field_path
-from .models import ClusterAutoscalerConfig, GpuPoolConfig, StackConfig
-from .names import (
+from ..catalog.instances import InstanceSize
+from ..catalog.clouds import AMI_TYPES, DEFAULT_AMI_TYPE, REFUSED_AMI_TYPES, SCARCE_FAMILIES
+from ..config.errors import Findings, Problem, field_path
+from ..config.models import ClusterAutoscalerConfig, GpuPoolConfig, StackConfig
+from ..domain.pools import ResolvedPool
+from ..catalog.names import (
     AWS_REGION, CAPACITY_RESERVATION_GROUP_ARN, CAPACITY_RESERVATION_ID, EKS_CLUSTER_NAME, EKS_NODE_GROUP_NAME,
     POOL_NAME_MAX, SUBNET_ID, VPC_ID,
 )
 
 Path = Callable[..., str]
 
-DEFAULT_AMI_TYPE = "AL2023_x86_64_NVIDIA"
-AMI_TYPES = (DEFAULT_AMI_TYPE,)
-REFUSED_AMI_TYPES = {
-    "BOTTLEROCKET_x86_64_NVIDIA": "Bottlerocket runs its own NVIDIA device plugin and MIG handling, and gpupools would "
-                                  "install a second device plugin beside it; use AL2023_x86_64_NVIDIA",
-    "AL2023_x86_64_STANDARD": "it has no NVIDIA driver and the GPU Operator has no driver container for Amazon Linux; "
-                              "use AL2023_x86_64_NVIDIA (driver preinstalled)",
-    "AL2_x86_64_GPU": "Amazon Linux 2 EKS AMIs are no longer published for current Kubernetes versions; use AL2023_x86_64_NVIDIA",
-}
-# Instance families whose capacity is scarce enough that an on-demand request is likely to fail without a reservation.
-SCARCE_FAMILIES = ("p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-b200.")
 
 
 def cluster_problems(config: StackConfig) -> list[Problem]:
@@ -84,9 +74,9 @@ def pool_name_problem(index: int, name: str) -> Problem | None:
                    f"ending with a letter or digit, at most {POOL_NAME_MAX} characters (it also names Kubernetes objects)")
 
 
-def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, path: Path,
-                  warnings: list[str]) -> list[Problem]:
-    problems = _ami_problems(pool, path) + subnet_problems(pool.subnet_ids, path("subnetIds"))
+def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, path: Path) -> Findings:
+    found = Findings(_ami_problems(pool, path) + subnet_problems(pool.subnet_ids, path("subnetIds")))
+    problems, warnings = found.problems, found.warnings
     problems += _reservation_problems(config, pool, path)
     if pool.efa and size.efa_interfaces == 0:
         capable = "p4d, p4de, p5, p5e, p5en, p6-b200 and the larger g5, g6 and g6e sizes"
@@ -94,7 +84,7 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, 
     if size.name.startswith(SCARCE_FAMILIES) and pool.capacity_reservation is None and pool.capacity_type != "SPOT":
         warnings.append(f"pool {pool.name}: {size.name} capacity is scarce on demand; without capacityReservation "
                         "(or capacityType SPOT) the node group may wait for instances")
-    return problems
+    return found
 
 
 def _ami_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
@@ -128,12 +118,13 @@ def _reservation_problems(config: StackConfig, pool: GpuPoolConfig, path: Path) 
     return problems
 
 
-def autoscaling_problems(config: StackConfig, pool: ResolvedPool, path: Path, warnings: list[str]) -> list[Problem]:
-    """An autoscaled node group: warn where the cluster autoscaler falls short (its tag limits are checked in rules)."""
+def autoscaling_findings(config: StackConfig, pool: ResolvedPool, path: Path) -> Findings:
+    """An autoscaled node group: warn where the cluster autoscaler falls short (its tag limits: autoscaling_rules)."""
     bounds = pool.config.autoscaling
+    warnings: list[str] = []
     if bounds is None:
-        return []
-    if pool.mig is not None and config.gpu_software.mig_strategy == "mixed":
+        return Findings()
+    if pool.mig is not None and pool.mig_strategy == "mixed":
         warnings.append(f"pool {pool.name}: with migStrategy mixed its nodes advertise nvidia.com/mig-* and no "
                         "nvidia.com/gpu; the cluster autoscaler counts only nvidia.com/gpu, so a node labelled as a GPU "
                         "node (k8s.amazonaws.com/accelerator) looks unready to it for ever, with GPU utilisation 0 for "
@@ -143,4 +134,4 @@ def autoscaling_problems(config: StackConfig, pool: ResolvedPool, path: Path, wa
         warnings.append(f"pool {pool.name}: autoscaling {bounds.min_count}..{bounds.max_count} tags its Auto Scaling group "
                         "for the cluster autoscaler, but none is installed: set gpupools:cluster.autoscaler.install "
                         "true or run your own")
-    return []
+    return Findings(warnings=warnings)

@@ -14,12 +14,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .autoscaling import AutoscaledPool, autoscaled_pools
-from .capacity import PoolCapacity, stack_capacity
-from .config import ConfigError, Problem, load_stack
-from .config.errors import NAMESPACE
-from .config.loading import StackFile, find_project_root, read_yaml_file
-from .scheduling import Placement
+from ..domain.node_templates import AutoscaledPool, autoscaled_pools
+from ..domain.capacity import PoolCapacity, stack_capacity
+from ..config.errors import ConfigError, Problem
+from ..resolve.stack import load_stack
+from ..config.errors import NAMESPACE
+from ..config.loading import StackFile, find_project_root, read_yaml_file
+from ..domain.stack import Placement
 
 PACKAGED_PROJECT = "gpupools"
 
@@ -53,7 +54,7 @@ class Plan:
 def plan_stack(stack_file: StackFile) -> Plan:
     """Validate, then run the program offline; raises ``ConfigError`` before running it on bad config."""
     stack = load_stack(stack_file.config)  # also refuses a stack whose NVIDIA daemonsets would be misplaced
-    from .testing.runner import dump_resources, run_program  # loads Pulumi only once config is known good
+    from ..testing.runner import dump_resources, run_program  # loads Pulumi only once config is known good
 
     project, program = program_location(stack_file.path)
     run = run_program(
@@ -65,7 +66,7 @@ def plan_stack(stack_file: StackFile) -> Plan:
     )
     return Plan(
         stack_file.stack, stack.cloud, dump_resources(run),
-        stack_capacity(stack.pools, stack.config.gpu_software.mig_strategy), stack.warnings, run.outputs, stack.placements,
+        stack_capacity(stack.pools), stack.warnings, run.outputs, stack.placements,
         autoscaled_pools(stack),
     )
 
@@ -82,7 +83,7 @@ def program_location(stack_path: Path) -> tuple[str, Path | Callable[[], None]]:
             raise ConfigError([Problem(str(project_file), "has a 'name' or 'main' that is not a string")])
         if (root / main / "__main__.py").is_file():
             return name, root / main
-    from .platform.program import main as packaged_program  # loads Pulumi: only once a plan runs
+    from ..platform.program import main as packaged_program  # loads Pulumi: only once a plan runs
 
     return PACKAGED_PROJECT, packaged_program
 

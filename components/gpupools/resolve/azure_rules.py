@@ -7,30 +7,20 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .. import autoscaling
-from ..catalog import InstanceSize
-from ..pools import ResolvedPool
-from .errors import Problem, field_path
-from .models import GpuPoolConfig, StackConfig
-from .names import (
+from ..catalog.instances import InstanceSize
+from ..catalog.clouds import (
+    AZURE_LINUX_REFUSED_GPUS, AZURE_LINUX_SKUS, DEFAULT_OS_SKU, OS_SKUS, REFUSED_OS_SKUS, SYSTEM_POOL_OS_SKU,
+)
+from ..config.errors import Findings, Problem, field_path
+from ..config.models import GpuPoolConfig, StackConfig
+from ..domain.node_templates import aks_zero_problem
+from ..domain.pools import ResolvedPool
+from ..catalog.names import (
     AKS_DNS_PREFIX, AKS_POOL_NAME, AZURE_CAPACITY_RESERVATION_GROUP_ID, AZURE_LOCATION, AZURE_RESOURCE_GROUP,
 )
 
 Path = Callable[..., str]
 
-DEFAULT_OS_SKU = "Ubuntu"
-# The osSKU values the pinned azure-native 3.29.0 containerservice.OSSKU enum offers for Linux GPU pools.
-OS_SKUS = ("Ubuntu", "Ubuntu2204", "AzureLinux", "AzureLinux3")
-REFUSED_OS_SKUS = {
-    "Ubuntu2404": "the pinned azure-native 3.29.0 OSSKU enum has no Ubuntu2404; use Ubuntu or Ubuntu2204",
-    "CBLMariner": "Azure Linux 2.0 (CBLMariner) is retired on AKS; use AzureLinux3",
-    "Windows2019": "the NVIDIA device plugin and GPU Operator need Linux nodes",
-    "Windows2022": "the NVIDIA device plugin and GPU Operator need Linux nodes",
-}
-AZURE_LINUX_SKUS = ("AzureLinux", "AzureLinux3")
-# GPUs whose AKS sizes (NC A100 v4, ND A100 v4, NC/ND H100 v5, ND H200 v5) we keep off Azure Linux.
-AZURE_LINUX_REFUSED_GPUS = frozenset({"A100-40GB", "A100-80GB", "H100-80GB", "H100-NVL-94GB", "H200-141GB"})
-SYSTEM_POOL_OS_SKU = "Ubuntu"  # the system pool AksCluster creates
 
 
 def os_sku(pool: GpuPoolConfig) -> str:
@@ -73,8 +63,8 @@ def pool_name_problem(index: int, name: str) -> Problem | None:
     return None
 
 
-def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, path: Path) -> list[Problem]:
-    return _os_problems(pool, size, path) + _capacity_problems(pool, path)
+def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, path: Path) -> Findings:
+    return Findings(_os_problems(pool, size, path) + _capacity_problems(pool, path))
 
 
 def _os_problems(pool: GpuPoolConfig, size: InstanceSize, path: Path) -> list[Problem]:
@@ -131,16 +121,15 @@ def stack_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list
     ]
 
 
-def autoscaling_problems(config: StackConfig, pool: ResolvedPool, path: Path, warnings: list[str]) -> list[Problem]:
+def autoscaling_findings(config: StackConfig, pool: ResolvedPool, path: Path) -> Findings:
     """An autoscaled AKS pool: minCount 0 only where AKS's autoscaler can build the node (whole nvidia.com/gpu); the
     template tags' limits are checked in rules."""
     bounds = pool.config.autoscaling
     if bounds is None or bounds.min_count > 0:
-        return []
-    why = autoscaling.aks_zero_problem(pool, config.gpu_software.mig_strategy)
+        return Findings()
+    why = aks_zero_problem(pool)
     if why is not None:
-        return [Problem(path("autoscaling", "minCount"), f"0 is refused: {why}; allowed: 1..{bounds.max_count}")]
-    warnings.append(f"pool {pool.name}: minCount 0 on AKS: the autoscaler's template takes {pool.gpus_per_node}x "
+        return Findings([Problem(path("autoscaling", "minCount"), f"0 is refused: {why}; allowed: 1..{bounds.max_count}")])
+    return Findings(warnings=[f"pool {pool.name}: minCount 0 on AKS: the autoscaler's template takes {pool.gpus_per_node}x "
                     "nvidia.com/gpu per node from the VM size, not the pool's sharing or MIG count, and AKS does "
-                    "not document reading the node-template tags gpupools sets; test a scale-up from zero")
-    return []
+                    "not document reading the node-template tags gpupools sets; test a scale-up from zero"])

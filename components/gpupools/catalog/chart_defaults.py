@@ -1,6 +1,6 @@
 """What the pinned NVIDIA charts do by default about *where* their daemonsets run.
 
-The placement check (``gpupools.scheduling``) merges our values over these defaults, like Helm does,
+The placement check (``gpupools.resolve.scheduling``) merges our values over these defaults, like Helm does,
 and then asks the Kubernetes scheduling rules whether each daemonset reaches each pool. The installer's
 chart is one table; ``DCGM_EXPORTER_DEFAULTS`` is the chart installed beside the device plugin for GPU
 metrics. Only the facts it needs are here:
@@ -23,13 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
-from ..pools import GPU_PRESENT_LABEL, MPS_CAPABLE_LABEL
-from .refs import DCGM_EXPORTER, DEVICE_PLUGIN, GPU_OPERATOR, ChartRef
-
-# Set by NFD on nodes with an NVIDIA (vendor 10de) PCI device; the device plugin's affinity accepts it.
-NFD_GPU_LABEL = "feature.node.kubernetes.io/pci-10de.present"
-# Set by GPU feature discovery (k8s-device-plugin internal/lm/nvml.go): any GPU MIG-capable; MPS sharing configured.
-MIG_CAPABLE_LABEL = "nvidia.com/mig.capable"
+from .charts import DCGM_EXPORTER, DEVICE_PLUGIN, GPU_OPERATOR, ChartRef
+from .labels import GPU_PRESENT_LABEL, MPS_CAPABLE_LABEL, NFD_GPU_LABEL
 
 # What a daemonset does for a pool; the placement check decides from it where the daemonset belongs.
 Role = Literal["device-plugin", "gfd", "nfd-worker", "mps-daemon", "mig-manager", "operand", "metrics-exporter"]
@@ -163,11 +158,4 @@ DCGM_EXPORTER_DEFAULTS = ChartDefaults(
         DaemonSet("dcgm-exporter", "metrics-exporter", node_selector_at="nodeSelector", affinity_at="affinity"),
     ),
 )
-
-_BY_INSTALLER = {"device-plugin": DEVICE_PLUGIN_DEFAULTS, "gpu-operator": GPU_OPERATOR_DEFAULTS}
-
-
-def defaults_for(installer: str) -> ChartDefaults:
-    """The defaults of the chart a ``gpuSoftware.installer`` value installs."""
-    return _BY_INSTALLER[installer]
 

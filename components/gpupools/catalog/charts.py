@@ -1,0 +1,49 @@
+"""Where each chart gpupools installs comes from, the version it pins by default, and how versions are spelled.
+
+Versions are spelled as the Helm repositories publish them: the device plugin, dcgm-exporter and
+cluster-autoscaler without a ``v`` (``0.20.0``, ``4.8.2``, ``9.59.0``), the GPU Operator with one (``v26.7.0``).
+Only exact versions are accepted: ``latest`` and ranges would let a deploy change what runs unseen.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+DIGITS_VERSION = re.compile(r"\d+\.\d+\.\d+")
+V_VERSION = re.compile(r"v\d+\.\d+\.\d+")
+
+
+@dataclass(frozen=True)
+class ChartRef:
+    """A Helm chart: its name in the repository, the repository URL, the default pinned version and its spelling."""
+
+    name: str
+    repo: str
+    default_version: str
+    version_pattern: re.Pattern[str] = DIGITS_VERSION
+
+    def is_pinned(self, version: str) -> bool:
+        """Whether ``version`` is one exact version as this chart's repository spells it."""
+        return self.version_pattern.fullmatch(version) is not None
+
+
+DEVICE_PLUGIN = ChartRef("nvidia-device-plugin", "https://nvidia.github.io/k8s-device-plugin", "0.20.0")
+GPU_OPERATOR = ChartRef("gpu-operator", "https://helm.ngc.nvidia.com/nvidia", "v26.7.0", V_VERSION)
+# GPU metrics beside the device plugin (the GPU Operator brings its own exporter). The repository is the one
+# NVIDIA/dcgm-exporter's README installs from; chart 4.8.2 is git tag 4.5.3-4.8.2 and runs this image tag
+# (deployment/values.yaml ``image.tag``), which our values pin explicitly.
+DCGM_EXPORTER = ChartRef("dcgm-exporter", "https://nvidia.github.io/dcgm-exporter/helm-charts", "4.8.2")
+DCGM_EXPORTER_IMAGE = "nvcr.io/nvidia/k8s/dcgm-exporter"
+DCGM_EXPORTER_IMAGE_TAG = "4.5.3-4.8.2-distroless"
+
+# The open-source cluster autoscaler (EKS; AKS runs a managed one). Chart 9.59.0 runs cluster-autoscaler 1.35.0
+# (Chart.yaml appVersion).
+CLUSTER_AUTOSCALER = ChartRef("cluster-autoscaler", "https://kubernetes.github.io/autoscaler", "9.59.0")
+CLUSTER_AUTOSCALER_NAMESPACE = "kube-system"
+# A fixed name, so the IAM role's trust policy can name the service account before the chart exists.
+CLUSTER_AUTOSCALER_SERVICE_ACCOUNT = "cluster-autoscaler"
+# The expanders cluster-autoscaler 1.35.0 offers on AWS (expander.go AvailableExpanders, less price: GCE only,
+# and grpc: needs a server of your own). ``priority`` reads the cluster-autoscaler-priority-expander ConfigMap.
+CLUSTER_AUTOSCALER_EXPANDERS = ("least-waste", "most-pods", "random", "priority")
+DEFAULT_EXPANDER = "least-waste"

@@ -1,0 +1,61 @@
+"""Per-cloud facts: the values each cloud offers GPU pools, gpupools' defaults for them, and the limits they set.
+
+The rules (``gpupools.resolve``) refuse what is not listed here, the component args accept the same lists, and
+the docstrings of typed args are tested against them. Sources: ``docs/sources.md``.
+"""
+
+from __future__ import annotations
+
+from .names import POOL_NAME_MAX
+
+# --- AKS ---------------------------------------------------------------------------------------------------------
+DEFAULT_OS_SKU = "Ubuntu"
+# The osSKU values the pinned azure-native 3.29.0 containerservice.OSSKU enum offers for Linux GPU pools.
+OS_SKUS = ("Ubuntu", "Ubuntu2204", "AzureLinux", "AzureLinux3")
+REFUSED_OS_SKUS = {
+    "Ubuntu2404": "the pinned azure-native 3.29.0 OSSKU enum has no Ubuntu2404; use Ubuntu or Ubuntu2204",
+    "CBLMariner": "Azure Linux 2.0 (CBLMariner) is retired on AKS; use AzureLinux3",
+    "Windows2019": "the NVIDIA device plugin and GPU Operator need Linux nodes",
+    "Windows2022": "the NVIDIA device plugin and GPU Operator need Linux nodes",
+}
+AZURE_LINUX_SKUS = ("AzureLinux", "AzureLinux3")
+# GPUs whose AKS sizes (NC A100 v4, ND A100 v4, NC/ND H100 v5, ND H200 v5) we keep off Azure Linux.
+AZURE_LINUX_REFUSED_GPUS = frozenset({"A100-40GB", "A100-80GB", "H100-80GB", "H100-NVL-94GB", "H200-141GB"})
+SYSTEM_POOL_OS_SKU = "Ubuntu"  # the system pool AksCluster creates
+# AKS's gpuInstanceProfile values: one MIG profile per pool, every GPU fully cut.
+AKS_GPU_INSTANCE_PROFILES = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
+# AKS node pools: maxPods range and the pods its own per-node daemonsets take (kube-proxy, cloud-node-manager,
+# the Azure Disk and Azure File CSI nodes, azure-ip-masq-agent, the CNI's own agent, and room for monitoring
+# add-ons such as ama-logs / ama-metrics-node). Ours: AKS publishes no fixed figure; 10 is a generous count.
+AKS_MIN_PODS, AKS_MAX_PODS = 10, 250
+AKS_SYSTEM_DAEMONSET_PODS = 10
+# Pods beyond slices and daemonsets in the computed default: rollouts, debug pods, non-GPU helpers. Ours.
+MAX_PODS_HEADROOM = 10
+
+# --- EKS ---------------------------------------------------------------------------------------------------------
+DEFAULT_AMI_TYPE = "AL2023_x86_64_NVIDIA"
+AMI_TYPES = (DEFAULT_AMI_TYPE,)
+REFUSED_AMI_TYPES = {
+    "BOTTLEROCKET_x86_64_NVIDIA": "Bottlerocket runs its own NVIDIA device plugin and MIG handling, and gpupools would "
+                                  "install a second device plugin beside it; use AL2023_x86_64_NVIDIA",
+    "AL2023_x86_64_STANDARD": "it has no NVIDIA driver and the GPU Operator has no driver container for Amazon Linux; "
+                              "use AL2023_x86_64_NVIDIA (driver preinstalled)",
+    "AL2_x86_64_GPU": "Amazon Linux 2 EKS AMIs are no longer published for current Kubernetes versions; use AL2023_x86_64_NVIDIA",
+}
+# Instance families whose capacity is scarce enough that an on-demand request is likely to fail without a reservation.
+SCARCE_FAMILIES = ("p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-b200.")
+
+# --- Both --------------------------------------------------------------------------------------------------------
+# Pool keys that only one cloud understands; the other cloud refuses them instead of ignoring them.
+CLOUD_POOL_KEYS = {
+    "azure": ("osSku", "maxPods", "availabilityZones", "capacityReservationGroupId", "priority", "evictionPolicy",
+              "spotMaxPrice"),
+    "aws": ("amiType", "capacityType", "capacityReservation", "subnetIds", "efa"),
+}
+# The longest cloud pool name per cloud. AKS: 12 lowercase letters and digits. EKS accepts 63, but the node
+# group component takes names that also fit every Kubernetes name derived from a pool (names.POOL_NAME_MAX).
+CLOUD_POOL_NAME_MAX = {"azure": 12, "aws": POOL_NAME_MAX}
+# AKS names allow no separator; EKS names read better with one.
+CLOUD_POOL_NAME_SEPARATOR = {"azure": "", "aws": "-"}
+# Names a GPU pool can never take: the AKS system pool gpupools creates is called ``system``.
+RESERVED_POOL_NAMES = {"azure": frozenset({"system"}), "aws": frozenset()}

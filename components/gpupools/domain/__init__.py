@@ -1,0 +1,13 @@
+"""A validated stack and pure arithmetic on it: pools, capacity, rotation naming, node templates, workloads.
+
+Nothing here validates: ``gpupools.resolve.load_stack`` is the only builder of a ``Stack``.
+"""
+
+from .capacity import PoolCapacity, advertised_resources, pool_capacity, stack_capacity
+from .pools import MigPlan, ResolvedPool
+from .stack import Placement, Stack
+
+__all__ = [
+    "MigPlan", "Placement", "PoolCapacity", "ResolvedPool", "Stack", "advertised_resources", "pool_capacity",
+    "stack_capacity",
+]

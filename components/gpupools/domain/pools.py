@@ -1,0 +1,164 @@
+"""A GPU pool after validation: its size and GPU resolved, its MIG plan decided, its labels and taint computed.
+
+Components, chart values, capacity and the plan all read this one view, so they cannot disagree on
+what a pool is. Pure data: no Pulumi, no pydantic validation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Literal
+
+from ..catalog.gpus import GpuModel
+from ..catalog.instances import InstanceSize
+from ..catalog.clouds import DEFAULT_AMI_TYPE
+from ..catalog.labels import GPU_TAINT, MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, Taint
+from ..config.models import GpuPoolConfig, MigStrategy, Rotation, Sharing
+from .naming import cloud_pool_name, generation
+
+# EKS launch template: the node group's template is one resource for the node group's whole life, so only
+# whether there is one decides ``launchTemplate.id`` (its contents change in place, as new versions).
+LAUNCH_TEMPLATE = "launchTemplate.id"
+
+
+@dataclass(frozen=True)
+class MigPlan:
+    """How every GPU of a pool is partitioned and who does it.
+
+    ``applied_by`` is ``aks`` when AKS sets the profile at pool creation (``gpuInstanceProfile``), and
+    ``operator`` when the GPU Operator's MIG manager applies ``layout_name`` from the node label.
+    """
+
+    devices: dict[str, int]
+    layout_name: str
+    applied_by: Literal["aks", "operator"]
+    custom: bool = False
+    aks_profile: str | None = None
+
+    @property
+    def profiles(self) -> list[str]:
+        return sorted(self.devices)
+
+    @property
+    def devices_per_gpu(self) -> int:
+        return sum(self.devices.values())
+
+
+@dataclass(frozen=True)
+class ResolvedPool:
+    """A validated GPU pool with everything derived from the catalog and the stack's GPU software."""
+
+    name: str
+    cloud: str
+    size: InstanceSize
+    config: GpuPoolConfig
+    # How the device plugin advertises MIG devices (the stack's gpuSoftware.migStrategy): capacity depends on it.
+    mig_strategy: MigStrategy = "single"
+    mig: MigPlan | None = None
+    device_plugin_config: str | None = None
+    labels: dict[str, str] = field(default_factory=dict)
+    # The taints we ask the cloud to set (components pass exactly these).
+    taints: tuple[Taint, ...] = (GPU_TAINT,)
+    # Taints the cloud adds by itself (AKS Spot pools); never passed to the cloud, but tolerated by our charts.
+    cloud_taints: tuple[Taint, ...] = ()
+    # AKS: the pods per node the pool is created with (from config, or computed from its slices); None on EKS.
+    max_pods: int | None = None
+    # Daemonset pods per node: the NVIDIA ones the placement check lands here, plus AKS's own (azure only).
+    daemonset_pods: int = 0
+    # How a change to a field fixed at creation replaces the pool (surge: ``generation`` names each generation).
+    rotation: Rotation = "recreate"
+    # The stack's gpuSoftware.driver (AKS gpuProfile.driver) and the cluster's subnets (EKS node groups without
+    # their own): fixed at creation, so part of the generation.
+    gpu_driver: str = "preinstalled"
+    cluster_subnet_ids: tuple[str, ...] = ()
+
+    @cached_property
+    def generation(self) -> str | None:
+        """``surge`` pools: a hash of the inputs fixed at creation, exactly as the component sends them; else None."""
+        if self.rotation != "surge":
+            return None
+        if self.cloud == "azure":
+            return generation(self.name, aks_fixed_fields(self, self.gpu_driver))
+        return generation(self.name, eks_fixed_fields(self, list(self.cluster_subnet_ids), DEFAULT_AMI_TYPE))
+
+    @property
+    def cloud_pool_name(self) -> str:
+        """The AKS agent pool or EKS node group name: the config name, plus the generation for ``surge`` pools.
+
+        Kubernetes objects, labels and outputs keep using ``name``: it stays the same across generations.
+        """
+        return cloud_pool_name(self.cloud, self.name, self.generation)
+
+    @property
+    def node_taints(self) -> tuple[Taint, ...]:
+        """Every taint the nodes carry: ours and the cloud's; what pods must tolerate."""
+        return self.taints + self.cloud_taints
+
+    @property
+    def gpu(self) -> GpuModel:
+        return self.size.gpu
+
+    @property
+    def gpus_per_node(self) -> int:
+        return self.size.gpus
+
+    @property
+    def nodes(self) -> int:
+        return self.config.count
+
+    @property
+    def sharing(self) -> Sharing | None:
+        return self.config.sharing
+
+    @property
+    def readiness_labels(self) -> dict[str, str]:
+        """Labels the nodes gain only once they are ready for GPU work (never set at creation).
+
+        Where the GPU Operator's MIG manager cuts the GPUs, the device plugin first advertises whole GPUs
+        (NVIDIA/gpu-operator#2670), so workloads wait for ``nvidia.com/mig.config.state=success``, the
+        pattern of Microsoft's AKS MLOps best practices. The autoscaler's node template must carry them too.
+        """
+        if self.mig is not None and self.mig.applied_by == "operator":
+            return {MIG_CONFIG_STATE_LABEL: MIG_CONFIG_STATE_READY}
+        return {}
+
+
+def aks_gpu_driver(gpu_software_driver: str) -> str:
+    """AKS's ``gpuProfile.driver``: ``None`` where the GPU Operator installs the driver, else AKS ``Install``s it."""
+    return "None" if gpu_software_driver == "operator" else "Install"
+
+
+def aks_fixed_fields(pool: ResolvedPool, gpu_software_driver: str) -> dict[str, Any]:
+    """The ``AKS_AGENT_POOL`` inputs exactly as ``AksGpuPool`` sends them (wire names; unset ones None)."""
+    config = pool.config
+    return {
+        "vmSize": pool.size.name,
+        "maxPods": pool.max_pods,
+        "availabilityZones": list(config.availability_zones) or None,
+        "scaleSetPriority": config.priority,
+        "spotMaxPrice": config.spot_max_price,
+        "scaleSetEvictionPolicy": config.resolved_eviction_policy,
+        "gpuInstanceProfile": pool.mig.aks_profile if pool.mig and pool.mig.applied_by == "aks" else None,
+        "gpuProfile": {"driver": aks_gpu_driver(gpu_software_driver)},
+    }
+
+
+def eks_fixed_fields(pool: ResolvedPool, cluster_subnet_ids: list[str], default_ami_type: str) -> dict[str, Any]:
+    """The ``EKS_NODE_GROUP`` inputs as ``EksGpuNodeGroup`` sends them to its managed node group.
+
+    ``nodeRoleArn`` is the cluster's one node role for every group (None here: the same for all generations).
+    Subnet ids given as outputs are hashed as their placeholders, so changing such an output keeps the name.
+    """
+    config = pool.config
+    capacity_block = config.capacity_type == "CAPACITY_BLOCK"
+    template = bool(config.capacity_reservation or capacity_block or config.efa)  # LaunchTemplateSpec.needed
+    return {
+        "instanceTypes": None if capacity_block else [pool.size.name],
+        "capacityType": config.capacity_type,
+        "amiType": config.ami_type or default_ami_type,
+        "diskSize": None if template else config.disk_size_gb,
+        "subnetIds": list(config.subnet_ids or cluster_subnet_ids) or None,
+        "nodeRoleArn": None,
+        LAUNCH_TEMPLATE: "gpupools launch template" if template else None,
+    }

@@ -1,0 +1,55 @@
+"""How a GPU pool is replaced when a field fixed at creation changes: ``recreate`` or ``surge``.
+
+``recreate`` keeps the pool's cloud name, so the old pool must go before its replacement can take the name:
+the pool's capacity is gone until the new one is up. ``surge`` gives each *generation* of the pool its own
+cloud name, the config name plus a short hash of the values the component sends for the fields listed in
+``catalog.fixed_fields`` (and of the config name, so truncated names stay apart). A changed fixed field gives a
+new name, so the new pool can be created first and the old one deleted once it exists; a count or label
+change keeps the name and updates in place. The name is a pure function of the config: the same inputs give
+the same name on every run and machine (``naming``, ``ResolvedPool.generation``). Pure: no Pulumi.
+"""
+
+from __future__ import annotations
+
+from ..catalog.clouds import RESERVED_POOL_NAMES
+from ..catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP
+from .pools import ResolvedPool
+
+# A surge pool with this many GPUs gets a plan warning: its replacement needs as many again meanwhile.
+SURGE_WARNING_GPUS = 16
+
+
+def surge_warnings(pools: list[ResolvedPool]) -> list[str]:
+    """What a surge costs, for pools big enough to matter: both generations' GPUs, and quota for them, meanwhile."""
+    warnings = []
+    for pool in pools:
+        gpus = pool.gpus_per_node * pool.nodes
+        if pool.rotation == "surge" and gpus >= SURGE_WARNING_GPUS:
+            warnings.append(f"pool {pool.name}: rotation surge: a change to a field fixed at creation creates the new "
+                            f"pool before deleting the old one, so {2 * gpus} {pool.gpu.name} GPUs ({2 * pool.nodes} "
+                            f"{pool.size.name}) and their quota are needed until the old pool is gone; set rotation: "
+                            "recreate to delete first instead")
+    return warnings
+
+
+def fixed_field_names(cloud: str) -> set[str]:
+    """The wire names ``catalog.fixed_fields`` lists for the cloud: what the generation must cover."""
+    return set(AKS_AGENT_POOL if cloud == "azure" else EKS_NODE_GROUP)
+
+
+def name_clashes(cloud: str, names: list[tuple[int, str, str]]) -> list[tuple[int, str]]:
+    """(pool index, why) per cloud name reserved or already taken; ``names``: (index, config name, cloud name)."""
+    clashes: list[tuple[int, str]] = []
+    taken: dict[str, tuple[int, str]] = {}
+    for index, pool, cloud_name in names:
+        if cloud_name in RESERVED_POOL_NAMES[cloud]:
+            clashes.append((index, f"its cloud pool name '{cloud_name}' (from '{pool}') is reserved; rename the pool "
+                                   "or set rotation: recreate"))
+        elif cloud_name in taken:
+            other_index, other = taken[cloud_name]
+            clashes.append((index, f"its cloud pool name '{cloud_name}' (from '{pool}') is also the cloud name of "
+                                   f"gpuPools[{other_index}] ('{other}'); rename one of them or set rotation: "
+                                   "recreate on one"))
+        else:
+            taken[cloud_name] = (index, pool)
+    return clashes

@@ -1,0 +1,86 @@
+"""What a GPU workload needs to land on a pool: the toleration, the node selector and the resource limits.
+
+The limits follow the pool's MIG strategy and sharing (``nvidia.com/gpu`` under single,
+``nvidia.com/mig-1g.5gb`` under mixed, ``.shared`` when renamed), and a request the pool cannot satisfy
+raises here, while planning, instead of leaving a pod Pending after deploy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..catalog.labels import GPU_RESOURCE, GPU_TAINT, POOL_LABEL, mig_resource_name
+from .capacity import pool_capacity
+from .pools import ResolvedPool
+from .stack import Stack
+
+
+class WorkloadError(ValueError):
+    """A GPU request that no node of the pool could ever satisfy."""
+
+
+@dataclass(frozen=True)
+class GpuWorkload:
+    """Scheduling for one pod: merge these into its spec (limits go on the container)."""
+
+    pool: str
+    tolerations: list[dict[str, str]]
+    node_selector: dict[str, str]
+    limits: dict[str, str]
+
+    def to_json(self) -> dict:
+        return {"pool": self.pool, "tolerations": self.tolerations, "nodeSelector": self.node_selector,
+                "limits": self.limits}
+
+
+def gpu_toleration() -> dict[str, str]:
+    return GPU_TAINT.kubernetes_toleration()
+
+
+def pool_node_selector(pool: ResolvedPool) -> dict[str, str]:
+    """The pool's label, plus the MIG state where the operator applies the layout: no pod lands before it."""
+    return {POOL_LABEL: pool.name, **pool.readiness_labels}
+
+
+def find_pool(stack: Stack, name: str) -> ResolvedPool:
+    for pool in stack.pools:
+        if pool.name == name:
+            return pool
+    raise WorkloadError(f"no GPU pool named '{name}'; pools: {', '.join(p.name for p in stack.pools)}")
+
+
+def slice_workload(stack: Stack, pool_name: str, profile: str | None = None, count: int = 1) -> GpuWorkload:
+    """Scheduling for ``count`` slices of ``profile`` (or of the pool's only resource) on ``pool_name``."""
+    pool = find_pool(stack, pool_name)
+    advertised = pool_capacity(pool).per_node  # usable at once: maxPods may cap the slices
+    resource = _resource_for(pool, advertised, profile)
+    per_node = advertised[resource]
+    if not isinstance(count, int) or count < 1:
+        raise WorkloadError(f"count must be a whole number of at least 1 (GPU resources are whole units), got {count!r}")
+    if count > per_node:
+        raise WorkloadError(f"pool {pool.name} advertises {per_node}x {resource} per node; a pod asking for {count} "
+                            "would stay Pending")
+    if count > 1 and _fails_multiple(pool):
+        raise WorkloadError(f"pool {pool.name} time-slices with failRequestsGreaterThanOne; request 1 {resource}")
+    tolerations = [taint.kubernetes_toleration() for taint in pool.node_taints]
+    return GpuWorkload(pool.name, tolerations, pool_node_selector(pool), {resource: str(count)})
+
+
+def _resource_for(pool: ResolvedPool, advertised: dict[str, int], profile: str | None) -> str:
+    if profile is None:
+        if len(advertised) == 1:
+            return next(iter(advertised))
+        raise WorkloadError(f"pool {pool.name} advertises {', '.join(advertised)}; name the profile you want")
+    if pool.mig is None or pool.mig.devices.get(profile) is None:
+        offered = ", ".join(pool.mig.profiles) if pool.mig else "whole GPUs only"
+        raise WorkloadError(f"pool {pool.name} has no {profile} slices; it offers {offered}")
+    base = GPU_RESOURCE if pool.mig_strategy == "single" else mig_resource_name(profile)
+    for name in (base, f"{base}.shared"):
+        if name in advertised:
+            return name
+    raise WorkloadError(f"pool {pool.name} does not advertise {base}")
+
+
+def _fails_multiple(pool: ResolvedPool) -> bool:
+    sharing = pool.sharing
+    return bool(sharing and sharing.time_slicing and sharing.time_slicing.fail_requests_greater_than_one)

@@ -1,0 +1,9 @@
+"""From a parsed stack file to a validated ``Stack``: every rule, the placement check and sizing, in one place.
+
+``check``, ``plan``, the stack program and the components all call ``load_stack`` (or, for a component's own
+arguments, the rule functions of this package), so they refuse the same configs.
+"""
+
+from .stack import load_stack
+
+__all__ = ["load_stack"]

@@ -1,0 +1,144 @@
+"""One pool of the stack config resolved into a ``ResolvedPool``: its size, MIG plan, labels and taints, or the
+reasons it cannot be.
+
+The rules every cloud shares are here; ``azure_rules`` and ``aws_rules`` add their own (chosen through
+``CLOUD_RULES``), ``mig_rules`` decides the MIG plan, and ``autoscaling_rules`` checks the node-template tags.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Mapping
+
+from ..catalog.gpus import GpuModel
+from ..catalog.instances import InstanceSize, resolve_size, sizes_for
+from ..catalog.clouds import CLOUD_POOL_KEYS
+from ..catalog.labels import (
+    AKS_SPOT_TAINT, DEFAULT_DEVICE_PLUGIN_CONFIG, DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, MIG_CONFIG_LABEL,
+    MIG_MANAGER_DEPLOY_LABEL, MPS_CAPABLE_LABEL, POOL_LABEL,
+)
+from ..catalog.names import reserved_label_domain
+from ..config.errors import Findings, Problem, field_path
+from ..config.models import GpuPoolConfig, StackConfig
+from ..domain.pools import MigPlan, ResolvedPool
+from . import aws_rules, azure_rules
+from .autoscaling_rules import template_tag_problems
+from .mig_rules import plan_mig, strategy_problems
+
+CLOUD_RULES: Mapping[str, ModuleType] = {"azure": azure_rules, "aws": aws_rules}
+
+
+def resolve_pool(
+    config: StackConfig, index: int, pool: GpuPoolConfig, custom: Mapping[str, InstanceSize]
+) -> tuple[ResolvedPool | None, Findings]:
+    """The pool resolved, or None with the problems that stop it; warnings either way."""
+    problems: list[Problem] = []
+    found = Findings(problems)
+    size = resolve_size(pool.size, custom)
+    path = lambda *parts: field_path("gpuPools", index, *parts)  # noqa: E731
+    if size is None:
+        known = ", ".join(sizes_for(config.cloud))
+        return None, Findings([Problem(path("size"), f"unknown {config.cloud} GPU size '{pool.size}'; known: {known}; "
+                                                     "or declare it under gpupools:customSizes with its gpu and gpus")])
+    if size.cloud != config.cloud:
+        return None, Findings([Problem(path("size"), f"'{pool.size}' is an {size.cloud} size but cloud is {config.cloud}")])
+    problems += _cloud_scope_problems(config.cloud, pool, path)
+    found += CLOUD_RULES[config.cloud].pool_problems(config, pool, size, path)
+    mig: MigPlan | None = None
+    if pool.mig is not None:
+        mig, mig_problems = plan_mig(config, pool, size.gpu, path)
+        problems += mig_problems
+    problems += strategy_problems(config, pool, mig, path)
+    problems += _sharing_problems(pool, mig, path)
+    problems += _label_problems(pool, path)
+    if pool.autoscaling and not (pool.autoscaling.min_count <= pool.count <= pool.autoscaling.max_count):
+        problems.append(Problem(path("count"), f"{pool.count} is outside autoscaling bounds "
+                                               f"{pool.autoscaling.min_count}..{pool.autoscaling.max_count}"))
+    if pool.count == 0:
+        found.warnings.append(f"pool {pool.name}: count is 0, it advertises no GPU resources until scaled up")
+    if problems:
+        return None, found
+    dp_config = pool.name if pool.sharing is not None else None
+    cloud_taints = (AKS_SPOT_TAINT,) if config.cloud == "azure" and pool.priority == "Spot" else ()
+    cluster_subnets = tuple(config.cluster.subnet_ids) if config.cluster is not None else ()
+    resolved = ResolvedPool(pool.name, config.cloud, size, pool, config.gpu_software.mig_strategy, mig, dp_config,
+                            _labels(config, pool, size.gpu, mig, dp_config), cloud_taints=cloud_taints,
+                            max_pods=pool.max_pods, rotation=pool.resolved_rotation,
+                            gpu_driver=config.gpu_software.driver, cluster_subnet_ids=cluster_subnets)
+    found += _autoscaling_findings(config, resolved, path)
+    if problems:
+        return None, found
+    if mig and mig.applied_by == "aks" and config.gpu_software.installer == "gpu-operator":
+        found.warnings.append(f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU Operator's "
+                              f"MIG manager is kept off these nodes ({MIG_MANAGER_DEPLOY_LABEL}=false) so it never undoes it")
+    return resolved, found
+
+
+def _autoscaling_findings(config: StackConfig, pool: ResolvedPool, path) -> Findings:
+    """An autoscaled pool's node-template tags must fit its cloud's tag limits; then the cloud's own rules."""
+    if pool.config.autoscaling is None:
+        return Findings()
+    cluster_name = config.cluster.name if config.cluster is not None else ""  # None: malformed, reported already
+    problems = [Problem(path("autoscaling"), message)
+                for message in template_tag_problems(pool, cluster_name, config.tags or {})]
+    found = Findings(problems)
+    found += CLOUD_RULES[config.cloud].autoscaling_findings(config, pool, path)
+    return found
+
+
+def _cloud_scope_problems(cloud: str, pool: GpuPoolConfig, path) -> list[Problem]:
+    """Keys of the other cloud are refused, not silently ignored."""
+    given = {GpuPoolConfig.model_fields[name].alias or name for name in pool.model_fields_set}
+    problems = []
+    for other, keys in CLOUD_POOL_KEYS.items():
+        if other == cloud:
+            continue
+        for key in keys:
+            if key in given:
+                problems.append(Problem(path(key), f"is for {other} pools; cloud is {cloud}"))
+    return problems
+
+
+def _sharing_problems(pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Problem]:
+    if pool.sharing and pool.name == DEFAULT_DEVICE_PLUGIN_CONFIG:
+        return [Problem(path("name"), f"a pool with sharing cannot be named '{pool.name}': its device plugin config "
+                                      "would replace the default config every other node uses")]
+    mps = pool.sharing.mps if pool.sharing else None
+    if mps is None:
+        return []
+    problems = []
+    if pool.mig is not None:
+        problems.append(Problem(path("sharing", "mps"), "MPS shares full GPUs only and cannot be used with mig; "
+                                                        "remove mig or use timeSlicing"))
+    if not mps.allow_privileged_host_ipc:
+        problems.append(Problem(path("sharing", "mps", "allowPrivilegedHostIPC"),
+                                "must be true to use MPS: its control daemon runs privileged with hostIPC on every node of "
+                                "the pool; set allowPrivilegedHostIPC: true to accept that"))
+    return problems
+
+
+def _label_problems(pool: GpuPoolConfig, path) -> list[Problem]:
+    problems = []
+    for key in pool.labels:
+        domain = reserved_label_domain(key)
+        if domain is not None:
+            problems.append(Problem(path("labels", key), f"'{key}' is under {domain}/, a prefix reserved for "
+                                                         "Kubernetes, the cloud or gpupools; use your own, e.g. example.com/"))
+    return problems
+
+
+def _labels(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, mig: MigPlan | None,
+            dp_config: str | None) -> dict[str, str]:
+    """Node labels: who the pool is, that it has GPUs (device plugin affinity without NFD), and MIG/sharing selectors."""
+    labels = {**pool.labels, POOL_LABEL: pool.name, GPU_PRESENT_LABEL: "true"}
+    if mig and mig.applied_by == "operator":
+        labels[MIG_CONFIG_LABEL] = mig.layout_name
+    if config.gpu_software.installer == "gpu-operator" and gpu.mig_capable:
+        # The operator deploys its MIG manager where GFD reports MIG; saying so here keeps that true with gfd
+        # off. Where AKS applied the profile, the MIG manager must stay away or it would reset it.
+        labels[MIG_MANAGER_DEPLOY_LABEL] = "false" if mig and mig.applied_by == "aks" else "true"
+    if dp_config:
+        labels[DEVICE_PLUGIN_CONFIG_LABEL] = dp_config
+    if pool.sharing and pool.sharing.mps:
+        labels[MPS_CAPABLE_LABEL] = "true"
+    return labels

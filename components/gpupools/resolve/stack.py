@@ -1,0 +1,159 @@
+"""``load_stack``: the one place that sequences the rules, the placement check and sizing into a ``Stack``.
+
+Raw ``gpupools:*`` config in, a ``Stack`` out, or a ``ConfigError`` listing every problem at once: shape
+errors from pydantic, then the catalog rules (per pool in ``pools``; one cloud's own in ``azure_rules`` and
+``aws_rules``; MIG in ``mig_rules``), then the daemonset placement check, which also sizes each AKS pool's
+``maxPods`` (``daemonsets``), then the surge pools' cloud names. ``check``, ``plan``, the stack program and
+every component that takes a whole stack call this, so they refuse the same configs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any, Mapping
+
+import pydantic
+
+from ..catalog.gpus import GPU_MODELS
+from ..catalog.instances import INSTANCE_SIZES, InstanceSize, cloud_of_size_name
+from ..catalog.installers import installer
+from ..catalog.names import tag_problems
+from ..config.errors import ConfigError, Findings, Problem, field_path
+from ..config.models import GpuPoolConfig, StackConfig
+from ..config.shape import shape_problems, strip_namespace, well_formed_part
+from ..domain.pools import ResolvedPool
+from ..domain.rotation import name_clashes, surge_warnings
+from ..domain.stack import Stack
+from . import aws_rules, azure_rules
+from .daemonsets import place_daemonsets
+from .pools import CLOUD_RULES, resolve_pool
+
+
+def load_stack(raw: Mapping[str, Any]) -> Stack:
+    """Validate raw ``gpupools:`` config (keys with or without the namespace) and resolve it.
+
+    Shape errors do not hide rule errors: the sections that are well formed still go through the
+    catalog rules, so one run reports every problem. A stack that passes every rule then goes through
+    the daemonset placement check, which also sizes each AKS pool's ``maxPods``.
+    """
+    values, problems = strip_namespace(raw)
+    try:
+        config = StackConfig.model_validate(values)
+    except pydantic.ValidationError as error:
+        problems += shape_problems(error)
+        partial = well_formed_part(values)
+        if partial is not None:
+            problems += _apply_rules(partial)[1].problems
+        raise ConfigError(problems) from None
+    pools, found = _apply_rules(config)
+    Findings(problems + found.problems).raise_problems()
+    draft = Stack(config, pools)
+    placement = place_daemonsets(draft)
+    placement.findings.raise_problems()
+    # The one step after the rules: each pool completed with what landing NVIDIA's daemonsets on it decided.
+    sized = [dataclasses.replace(pool, **dataclasses.asdict(placement.sizing[pool.name])) for pool in pools]
+    _name_problems_of_generations(config, sized).raise_problems()
+    warnings = found.warnings + placement.findings.warnings + surge_warnings(sized)
+    return Stack(config, sized, warnings, placement.rows)
+
+
+def _apply_rules(config: StackConfig) -> tuple[list[ResolvedPool], Findings]:
+    found = Findings()
+    found.problems += _software_problems(config)
+    found.problems += _cluster_problems(config)
+    found.problems += [Problem(field_path("tags", key) if key is not None else field_path("tags"), message)
+                       for key, message in tag_problems(config.cloud, dict(config.tags or {}))]
+    custom, custom_problems = _custom_sizes(config)
+    found.problems += custom_problems
+    pools: list[ResolvedPool] = []
+    well_formed: dict[int, GpuPoolConfig] = {}
+    seen: dict[str, int] = {}
+    for index, pool in enumerate(config.gpu_pools):
+        if pool is None:  # malformed, already reported by its shape errors
+            continue
+        well_formed[index] = pool
+        found.problems += _name_problems(config.cloud, index, pool.name, seen)
+        resolved, pool_found = resolve_pool(config, index, pool, custom)
+        found += pool_found
+        if resolved is not None:
+            pools.append(resolved)
+    if config.cloud == "azure" and config.cluster is not None:
+        found.problems += azure_rules.stack_problems(config, well_formed)
+    return pools, found
+
+
+def _name_problems_of_generations(config: StackConfig, pools: list[ResolvedPool]) -> Findings:
+    """Each surge pool's cloud name (its generation hashes its fields as finally sized) must be free."""
+    index = {pool.name: i for i, pool in enumerate(config.gpu_pools) if pool is not None}
+    clashes = name_clashes(config.cloud, [(index[p.name], p.name, p.cloud_pool_name) for p in pools])
+    return Findings([Problem(field_path("gpuPools", i, "name"), why) for i, why in clashes])
+
+
+def _software_problems(config: StackConfig) -> list[Problem]:
+    software = config.gpu_software
+    problems = []
+    version, chart = software.resolved_version, installer(software.installer).chart
+    if not chart.is_pinned(version):
+        problems.append(Problem(
+            field_path("gpuSoftware", "version"),
+            f"'{version}' is not a pinned {software.installer} chart version; "
+            f"allowed: an exact version such as '{chart.default_version}'",
+        ))
+    if software.driver == "operator" and software.installer != "gpu-operator":
+        problems.append(Problem(
+            field_path("gpuSoftware", "driver"),
+            "'operator' needs installer 'gpu-operator'; the device plugin does not install drivers (allowed: preinstalled)",
+        ))
+    elif config.cloud == "aws":
+        problems += aws_rules.software_problems(config)
+    return problems
+
+
+def _cluster_problems(config: StackConfig) -> list[Problem]:
+    cluster, problems = config.cluster, []
+    if cluster is None:  # malformed, already reported by its shape errors
+        return problems
+    problems += CLOUD_RULES[config.cloud].cluster_problems(config)
+    if cluster.create and cluster.system_pool is None:
+        problems.append(Problem(field_path("cluster", "systemPool"), "is required when create is true"))
+    if cluster.system_pool and cloud_of_size_name(cluster.system_pool.size) != config.cloud:
+        problems.append(Problem(
+            field_path("cluster", "systemPool", "size"),
+            f"'{cluster.system_pool.size}' is an {cloud_of_size_name(cluster.system_pool.size)} size but cloud is {config.cloud}",
+        ))
+    return problems
+
+
+def _custom_sizes(config: StackConfig) -> tuple[dict[str, InstanceSize], list[Problem]]:
+    sizes, problems = {}, []
+    for name, custom in config.custom_sizes.items():
+        if name in INSTANCE_SIZES:
+            known = INSTANCE_SIZES[name]
+            problems.append(Problem(field_path("customSizes", name),
+                                    f"'{name}' is in the catalog ({known.gpus}x {known.gpu.name}); customSizes is for "
+                                    "sizes missing from it: remove this entry"))
+            continue
+        gpu = GPU_MODELS.get(custom.gpu)
+        if gpu is None:
+            problems.append(Problem(
+                field_path("customSizes", name, "gpu"),
+                f"unknown GPU model '{custom.gpu}'; allowed: {', '.join(sorted(GPU_MODELS))}",
+            ))
+            continue
+        sizes[name] = InstanceSize(name, cloud_of_size_name(name), gpu, custom.gpus)
+    return sizes, problems
+
+
+def _name_problems(cloud: str, index: int, name: str, seen: dict[str, int]) -> list[Problem]:
+    problems = []
+    problem = CLOUD_RULES[cloud].pool_name_problem(index, name)
+    if problem is not None:
+        problems.append(problem)
+    if name in seen:
+        problems.append(Problem(field_path("gpuPools", index, "name"),
+                                f"'{name}' is already the name of gpuPools[{seen[name]}]; pool names must be unique"))
+    else:
+        seen[name] = index
+    return problems
+
+
