@@ -168,7 +168,7 @@ def child_plan(stack_path: str, out: str, profile_out: str | None) -> None:
     def plan():
         sys.path.insert(0, str(COMPONENTS))
         from gpupools.config import read_stack_file
-        from gpupools.offline_plan import plan_stack
+        from gpupools.plan.offline import plan_stack
 
         return plan_stack(read_stack_file(Path(stack_path)))
 
@@ -184,7 +184,7 @@ def child_plan(stack_path: str, out: str, profile_out: str | None) -> None:
         result = plan()
     wall = time.perf_counter() - start
     rss = _peak_rss_kib()
-    from gpupools.offline_plan import program_location
+    from gpupools.plan.offline import program_location
 
     _, program = program_location(Path(stack_path))
     Path(out).write_text(json.dumps({

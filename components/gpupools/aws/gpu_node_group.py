@@ -62,7 +62,7 @@ class EksGpuNodeGroupArgs(TypedDict):
     max_size: NotRequired[int]
     """Upper bound for scaling (default: desired_size)."""
     ami_type: NotRequired[str]
-    """AL2023_x86_64_NVIDIA (the default and only one taken: Bottlerocket runs its own device plugin, and the GPU Operator has no driver for AL2023_x86_64_STANDARD)."""
+    """AL2023_x86_64_NVIDIA (default, and the only AMI type taken; docs/sources.md says why the others are refused)."""
     disk_size_gb: NotRequired[int]
     """Root volume size in GB."""
     labels: NotRequired[dict[str, str]]

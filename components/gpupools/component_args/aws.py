@@ -88,8 +88,9 @@ class EksGpuNodeGroupArgsModel(_Args):
         if self.efa_interfaces is not None and self.efa is not True:
             problems.append("efa_interfaces: only with efa true")
         for low in ("min_size", "desired_size"):
-            if isinstance(getattr(self, low), int) and isinstance(self.max_size, int) and getattr(self, low) > self.max_size:
-                problems.append(f"{low}: {getattr(self, low)} is greater than max_size {self.max_size}")
+            if isinstance(getattr(self, low), int) and isinstance(self.max_size, int):
+                bounds = config.bounds_problem(getattr(self, low), self.max_size, low, "max_size")
+                problems += [f"{low}: {bounds}"] if bounds else []
         if problems:
             raise ValueError("\n".join(problems))
         return self

@@ -8,6 +8,7 @@ from typing import Annotated, Literal, Mapping, Optional
 from pydantic import AfterValidator, Field, model_validator
 
 from ..catalog import clouds, names
+from ..resolve import azure_rules
 from ..config import models as config
 from .fields import Count, Labels, MaxPods, Tags, _Args, _cidr, _input, _like, _matching, _one_of, _tag_problems
 
@@ -80,12 +81,12 @@ class AksGpuPoolArgsModel(_Args):
         if (self.min_count is None) != (self.max_count is None):
             given = "min_count" if self.max_count is None else "max_count"
             problems.append(f"{given}: autoscaling needs both min_count and max_count, got only {given}")
-        elif isinstance(self.min_count, int) and isinstance(self.max_count, int) and self.min_count > self.max_count:
-            problems.append(f"min_count: {self.min_count} is greater than max_count {self.max_count}")
-        if self.scale_set_priority != "Spot":
-            for key in ("scale_set_eviction_policy", "spot_max_price"):
-                if getattr(self, key) is not None:
-                    problems.append(f"{key}: only for scale_set_priority 'Spot' (AKS refuses it on Regular pools)")
+        elif isinstance(self.min_count, int) and isinstance(self.max_count, int):
+            bounds = config.bounds_problem(self.min_count, self.max_count, "min_count", "max_count")
+            problems += [f"min_count: {bounds}"] if bounds else []
+        spot_only = {"scale_set_eviction_policy": self.scale_set_eviction_policy, "spot_max_price": self.spot_max_price}
+        problems += [f"{key}: only for scale_set_priority 'Spot' (AKS refuses it on Regular pools)"
+                     for key in azure_rules.spot_only_keys(self.scale_set_priority, spot_only)]
         if problems:
             raise ValueError("\n".join(problems))
         return self

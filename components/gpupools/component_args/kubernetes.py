@@ -8,7 +8,7 @@ from typing import Annotated, Any, Optional
 import pydantic
 from pydantic import AfterValidator, Field, ValidationInfo, model_validator
 
-from ..catalog.charts import DCGM_EXPORTER, ChartRef
+from ..catalog.charts import DCGM_EXPORTER, DEFAULT_EXPANDER, ChartRef
 from ..catalog.installers import installer
 from ..config import models as config
 from ..catalog import names
@@ -92,9 +92,7 @@ class ClusterAutoscalerArgsModel(_Args):
 
     @model_validator(mode="after")
     def _priorities(self) -> "ClusterAutoscalerArgsModel":
-        if self.expander == "priority" and not self.priorities:
-            raise ValueError("priorities: expander 'priority' needs them (the priority expander fails without its "
-                             "ConfigMap), e.g. {'10': ['.*p4d.*']}")
-        if self.priorities and self.expander != "priority":
-            raise ValueError("priorities: only read by expander 'priority'")
+        problem = config.expander_problem(self.expander or DEFAULT_EXPANDER, self.priorities)
+        if problem:
+            raise ValueError(f"priorities: {problem}")
         return self

@@ -24,6 +24,21 @@ Rotation = Literal["recreate", "surge"]
 MAX_NODES_PER_POOL = 1000
 
 
+def bounds_problem(low: int, high: int, low_name: str, high_name: str) -> str | None:
+    """Why a lower bound above its upper bound is refused (autoscaler bounds in the config and the components)."""
+    return f"{low_name} {low} is greater than {high_name} {high}" if low > high else None
+
+
+def expander_problem(expander: str, priorities: dict[str, Any] | None) -> str | None:
+    """The priority expander needs priorities, and only it reads them (cluster-autoscaler expander/priority)."""
+    if expander == "priority" and not priorities:
+        return ("expander 'priority' needs priorities, e.g. {\"10\": [\".*p4d.*\"]} (the priority expander fails "
+                "without its ConfigMap); or use least-waste")
+    if priorities and expander != "priority":
+        return f"priorities are read only by expander 'priority', not '{expander}'"
+    return None
+
+
 def default_rotation(count: int) -> Rotation:
     """``surge`` for a pool with nodes (they have somewhere to go); ``recreate`` for an empty one (nothing to move)."""
     return "recreate" if count == 0 else "surge"
@@ -102,11 +117,9 @@ class ClusterAutoscalerConfig(Strict):
 
     @model_validator(mode="after")
     def _priorities(self) -> "ClusterAutoscalerConfig":
-        if self.expander == "priority" and not self.priorities:
-            raise ValueError("expander 'priority' needs priorities, e.g. {\"10\": [\".*p4d.*\"]} (the priority "
-                             "expander fails without its ConfigMap); or use least-waste")
-        if self.priorities and self.expander != "priority":
-            raise ValueError(f"priorities are read only by expander 'priority', not '{self.expander}'")
+        problem = expander_problem(self.expander, self.priorities)
+        if problem:
+            raise ValueError(problem)
         bad = [key for key in self.priorities if not key.isdigit()]
         if bad:
             raise ValueError(f"priorities keys must be whole numbers written as text, got {', '.join(bad)}")
@@ -192,8 +205,9 @@ class Autoscaling(Strict):
 
     @model_validator(mode="after")
     def _ordered(self) -> "Autoscaling":
-        if self.min_count > self.max_count:
-            raise ValueError(f"minCount {self.min_count} is greater than maxCount {self.max_count}")
+        problem = bounds_problem(self.min_count, self.max_count, "minCount", "maxCount")
+        if problem:
+            raise ValueError(problem)
         return self
 
 

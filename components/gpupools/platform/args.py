@@ -136,9 +136,9 @@ class GpuPoolArgs(TypedDict):
     sharing: NotRequired[SharingArgs]
     """Time-slicing or MPS."""
     os_sku: NotRequired[str]
-    """azure: Ubuntu (default), Ubuntu2204 or AzureLinux (not for MIG pools)."""
+    """azure: Ubuntu (default), Ubuntu2204, AzureLinux or AzureLinux3 (Azure Linux not on A100, H100 or H200 sizes)."""
     ami_type: NotRequired[str]
-    """aws: AL2023_x86_64_NVIDIA (default) or AL2023_x86_64_STANDARD (driver by the operator)."""
+    """aws: AL2023_x86_64_NVIDIA (default, and the only AMI type taken; docs/sources.md says why)."""
     disk_size_gb: NotRequired[int]
     """OS disk in GB, 64..4096 (default 256)."""
     labels: NotRequired[dict[str, str]]

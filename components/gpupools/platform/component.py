@@ -50,13 +50,15 @@ class GpuPlatform(pulumi.ComponentResource):
     """Per pool: the AKS agent pool or EKS node group name (a surge pool's changes with each generation)."""
 
     def __init__(self, name: str, args: GpuPlatformArgs, opts: Optional[pulumi.ResourceOptions] = None, *,
-                 adopt_stack_resources: bool = False) -> None:
+                 adopt_stack_resources: bool = False, validated: Optional[Stack] = None) -> None:
         """Children are named ``<name>-<cluster|pool|chart>`` so platforms can share a stack.
 
         ``adopt_stack_resources`` is for the stack program: its children keep the names gpupools 0.1 gave them at
         the stack's root (the cluster's, each pool's, the installer's) and alias those, so no resource is replaced.
+        ``validated`` is also the stack program's: the ``Stack`` it already validated, whose config ``args`` mirror,
+        so the same config is not validated twice.
         """
-        stack, deferred = validated_stack(name, args)
+        stack, deferred = (validated, Deferred()) if validated is not None else validated_stack(name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         for warning in stack.warnings:
             pulumi.log.warn(warning, resource=self)

@@ -28,4 +28,4 @@ def main() -> None:
     from .outputs import export
 
     # Stacks deployed before GpuPlatform existed hold these resources at the stack's root: aliases adopt them.
-    export(GpuPlatform(PLATFORM_NAME, args_from_config(stack.config), adopt_stack_resources=True))
+    export(GpuPlatform(PLATFORM_NAME, args_from_config(stack.config), adopt_stack_resources=True, validated=stack))

@@ -89,16 +89,19 @@ def _capacity_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
         problems.append(Problem(path("capacityReservationGroupId"),
                                 f"'{group[:80]}' is not a capacity reservation group id; allowed: /subscriptions/<guid>/"
                                 "resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>"))
-    spot = pool.priority == "Spot"
-    if not spot:
-        for key, value in (("evictionPolicy", pool.eviction_policy), ("spotMaxPrice", pool.spot_max_price)):
-            if value is not None:
-                problems.append(Problem(path(key), "applies to Spot pools only; set priority: Spot or remove it"))
-    elif group is not None:
+    spot_only = {"evictionPolicy": pool.eviction_policy, "spotMaxPrice": pool.spot_max_price}
+    problems += [Problem(path(key), "applies to Spot pools only; set priority: Spot or remove it")
+                 for key in spot_only_keys(pool.priority, spot_only)]
+    if pool.priority == "Spot" and group is not None:
         problems.append(Problem(path("capacityReservationGroupId"),
                                 "a Spot pool cannot use a capacity reservation group (reservations hold regular, "
                                 "pay-as-you-go capacity); remove one of priority: Spot and capacityReservationGroupId"))
     return problems
+
+
+def spot_only_keys(priority: str | None, settings: dict[str, object]) -> list[str]:
+    """The Spot-only settings (eviction policy, max price) given on a pool that is not Spot: AKS refuses them."""
+    return [key for key, value in settings.items() if value is not None and priority != "Spot"]
 
 
 def stack_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[Problem]:
