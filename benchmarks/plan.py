@@ -13,7 +13,7 @@ one unmeasured warm-up per cloud that warms the OS file cache) and the median wa
 Wall times are taken inside the subprocess with ``time.perf_counter``, from before the first import to the
 end of the work, so interpreter start-up is in neither the plan nor the floor:
 
-- plan: ``read_stack_file`` + ``offline_plan.plan_stack`` (validation, the packaged program
+- plan: ``read_stack_file`` + ``plan.offline.plan_stack`` (validation, the packaged program
   ``gpupools.platform.program.main`` under mocks, the resource dump), on a ``Pulumi.<stack>.yaml`` generated in
   a temporary folder with no ``Pulumi.yaml``, so the program is the packaged one, as for an installed wheel
   (checked);

@@ -51,13 +51,16 @@ class EksCluster(pulumi.ComponentResource):
     kubeconfig: pulumi.Output[str]
     """Kubeconfig (secret)."""
     node_role_arn: pulumi.Output[Optional[str]]
-    """ARN of the node role the created cluster admits (for EksGpuNodeGroup's node_role_arn); unset for an existing cluster."""
+    ("""ARN of the node role the created cluster admits (for EksGpuNodeGroup's node_role_arn); unset for an """
+     """existing cluster.""")
     subnet_ids: pulumi.Output[list[str]]
     """The cluster's subnets (for EksGpuNodeGroup's subnet_ids)."""
     oidc_provider_arn: pulumi.Output[str]
-    """ARN of the cluster's IAM OIDC provider (for ClusterAutoscaler); for an existing cluster, the ARN IAM gives a provider for its issuer, which must exist."""
+    ("""ARN of the cluster's IAM OIDC provider (for ClusterAutoscaler); for an existing cluster, the ARN IAM gives """
+     """a provider for its issuer, which must exist.""")
     oidc_provider_url: pulumi.Output[str]
-    """The cluster's OIDC issuer URL (for ClusterAutoscaler); without https:// on a created cluster, as pulumi-eks gives it."""
+    ("""The cluster's OIDC issuer URL (for ClusterAutoscaler); without https:// on a created cluster, as pulumi-eks """
+     """gives it.""")
     cluster_security_group_id: pulumi.Output[str]
     """The security group EKS created for the cluster, which managed nodes get (e.g. for EFA launch templates)."""
 
@@ -113,7 +116,8 @@ class EksCluster(pulumi.ComponentResource):
             self.node_role_arn = pulumi.Output.from_input(None)
             issuer = existing.identities.apply(lambda found: found[0].oidcs[0].issuer if found else None)
             self.oidc_provider_url = issuer
-            self.oidc_provider_arn = pulumi.Output.all(existing.arn, issuer).apply(lambda parts: _oidc_provider_arn(*parts))
+            self.oidc_provider_arn = pulumi.Output.all(existing.arn, issuer).apply(
+                lambda parts: _oidc_provider_arn(*parts))
         self.subnet_ids = vpc_config.apply(lambda vpc: vpc.subnet_ids if vpc else None)
         self.cluster_security_group_id = vpc_config.apply(lambda vpc: vpc.cluster_security_group_id if vpc else None)
         self.kubeconfig = pulumi.Output.secret(kubeconfig)
@@ -138,7 +142,8 @@ def _exec_kubeconfig(cluster: str, endpoint: str, certificate_authority: str) ->
     """A kubeconfig that gets tokens from ``aws eks get-token``: no long-lived credential is stored."""
     return json.dumps({
         "apiVersion": "v1", "kind": "Config", "current-context": cluster,
-        "clusters": [{"name": cluster, "cluster": {"server": endpoint, "certificate-authority-data": certificate_authority}}],
+        "clusters": [{"name": cluster, "cluster": {
+            "server": endpoint, "certificate-authority-data": certificate_authority}}],
         "contexts": [{"name": cluster, "context": {"cluster": cluster, "user": cluster}}],
         "users": [{"name": cluster, "user": {"exec": {
             "apiVersion": "client.authentication.k8s.io/v1beta1", "command": "aws",

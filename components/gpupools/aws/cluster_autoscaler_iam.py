@@ -36,7 +36,8 @@ def oidc_issuer(provider_url: str) -> str:
     return provider_url.removeprefix("https://").rstrip("/")
 
 
-def trust_policy(oidc_provider_arn: str, oidc_provider_url: str, namespace: str, service_account: str) -> dict[str, Any]:
+def trust_policy(oidc_provider_arn: str, oidc_provider_url: str, namespace: str,
+                 service_account: str) -> dict[str, Any]:
     """Only the autoscaler's service account, through the cluster's OIDC provider, may assume the role (EKS IRSA)."""
     issuer = oidc_issuer(oidc_provider_url)
     return {

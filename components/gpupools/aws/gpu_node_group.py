@@ -41,12 +41,14 @@ class TaintArgs(TypedDict):
 
 
 class EksGpuNodeGroupArgs(TypedDict):
-    """Inputs of ``EksGpuNodeGroup``: the cluster as ``cluster`` (Python) or as ``cluster_name`` and ``subnet_ids`` (any language)."""
+    """Inputs of ``EksGpuNodeGroup``: the cluster as ``cluster`` (Python) or as ``cluster_name`` and ``subnet_ids``
+    (any language)."""
 
     cluster: NotRequired[eks.Cluster]
     """The pulumi-eks cluster the node group joins (Python only); or give cluster_name and subnet_ids instead."""
     cluster_name: NotRequired[pulumi.Input[str]]
-    """Name of the EKS cluster the node group joins (e.g. EksCluster's cluster_name); needs subnet_ids; not with cluster."""
+    ("""Name of the EKS cluster the node group joins (e.g. EksCluster's cluster_name); needs subnet_ids; not with """
+     """cluster.""")
     node_role: NotRequired[aws.iam.Role]
     """IAM role of the nodes (with cluster only); by default the group gets its own with the managed policies."""
     node_role_arn: NotRequired[pulumi.Input[str]]
@@ -70,7 +72,8 @@ class EksGpuNodeGroupArgs(TypedDict):
     taints: NotRequired[list[TaintArgs]]
     """Kubernetes taints of the nodes."""
     subnet_ids: NotRequired[pulumi.Input[list[pulumi.Input[str]]]]
-    """Subnets of the node group (with cluster, default: the cluster's; required with cluster_name, e.g. EksCluster's subnet_ids); one Availability Zone's for a Capacity Block or EFA."""
+    ("""Subnets of the node group (with cluster, default: the cluster's; required with cluster_name, e.g. """
+     """EksCluster's subnet_ids); one Availability Zone's for a Capacity Block or EFA.""")
     capacity_type: NotRequired[str]
     """ON_DEMAND (EKS default), SPOT or CAPACITY_BLOCK (needs capacity_reservation, the block's cr- id)."""
     capacity_reservation: NotRequired[str]
@@ -82,7 +85,8 @@ class EksGpuNodeGroupArgs(TypedDict):
     tags: NotRequired[dict[str, str]]
     """AWS tags."""
     autoscaler_tags: NotRequired[dict[str, str]]
-    """Tags for the node group's Auto Scaling group (cluster autoscaler node template and discovery), e.g. from gpupools.autoscaling.eks_autoscaler_tags; at most 47 (EKS sets 3 of AWS's 50)."""
+    ("""Tags for the node group's Auto Scaling group (cluster autoscaler node template and discovery), e.g. from """
+     """gpupools.autoscaling.eks_autoscaler_tags; at most 47 (EKS sets 3 of AWS's 50).""")
 
 
 class EksGpuNodeGroup(pulumi.ComponentResource):
@@ -124,7 +128,8 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
             resources = group.node_group.apply(lambda node_group: node_group.resources)
         else:
             plain = aws.eks.NodeGroup(f"{name}-ng", cluster_name=args["cluster_name"],
-                                      node_role_arn=role_arn if role_arn is not None else role.arn, **settings, opts=child)
+                                      node_role_arn=role_arn if role_arn is not None else role.arn, **settings,
+                                      opts=child)
             self.node_group_name = plain.node_group_name
             resources = plain.resources
         # EKS creates one Auto Scaling group per node group.

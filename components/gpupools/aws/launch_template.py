@@ -76,7 +76,9 @@ def gpu_launch_template(name: str, spec: LaunchTemplateSpec, vpc_config: pulumi.
     )
 
 
-def _reservation(reservation: pulumi.Input[str] | None) -> aws.ec2.LaunchTemplateCapacityReservationSpecificationArgs | None:
+def _reservation(
+    reservation: pulumi.Input[str] | None
+) -> aws.ec2.LaunchTemplateCapacityReservationSpecificationArgs | None:
     if not reservation:
         return None
     # An output (known only at deploy time) is taken for a reservation id; group ARNs are given as plain text.

@@ -100,7 +100,8 @@ class AksCluster(pulumi.ComponentResource):
                 )],
                 tags=tags,
                 # GPU pools are separate AgentPool resources; without this the cluster would try to remove them.
-                opts=pulumi.ResourceOptions.merge(azure_child, pulumi.ResourceOptions(ignore_changes=["agentPoolProfiles"])),
+                opts=pulumi.ResourceOptions.merge(
+                    azure_child, pulumi.ResourceOptions(ignore_changes=["agentPoolProfiles"])),
             )
             self.cluster_name = cluster.name
             self.resource_group_name = group.name
@@ -116,5 +117,6 @@ class AksCluster(pulumi.ComponentResource):
         )
         self.provider = k8s.Provider(f"{name}-k8s", kubeconfig=self.kubeconfig, opts=child)
         self.register_outputs({
-            "clusterName": self.cluster_name, "resourceGroupName": self.resource_group_name, "kubeconfig": self.kubeconfig,
+            "clusterName": self.cluster_name, "resourceGroupName": self.resource_group_name,
+            "kubeconfig": self.kubeconfig,
         })

@@ -63,7 +63,8 @@ class AksGpuPoolArgs(TypedDict):
     capacity_reservation_group_id: NotRequired[str]
     """Resource id of a capacity reservation group the pool's VMs draw from."""
     scale_set_priority: NotRequired[str]
-    """Regular (default) or Spot; fixed at creation. AKS taints Spot nodes kubernetes.azure.com/scalesetpriority=spot:NoSchedule itself."""
+    ("""Regular (default) or Spot; fixed at creation. AKS taints Spot nodes """
+     """kubernetes.azure.com/scalesetpriority=spot:NoSchedule itself.""")
     scale_set_eviction_policy: NotRequired[str]
     """Spot only: Delete (AKS default) or Deallocate; fixed at creation."""
     spot_max_price: NotRequired[float]
@@ -71,7 +72,8 @@ class AksGpuPoolArgs(TypedDict):
     tags: NotRequired[dict[str, str]]
     """Azure tags."""
     autoscaler_tags: NotRequired[dict[str, str]]
-    """Cluster autoscaler node-template tags merged over tags (AKS copies pool tags to the VMSS), e.g. from gpupools.autoscaling.aks_autoscaler_tags; 50 tags at most together."""
+    ("""Cluster autoscaler node-template tags merged over tags (AKS copies pool tags to the VMSS), e.g. from """
+     """gpupools.autoscaling.aks_autoscaler_tags; 50 tags at most together.""")
 
 
 class AksGpuPool(pulumi.ComponentResource):

@@ -40,7 +40,8 @@ REFUSED_AMI_TYPES = {
                                   "install a second device plugin beside it; use AL2023_x86_64_NVIDIA",
     "AL2023_x86_64_STANDARD": "it has no NVIDIA driver and the GPU Operator has no driver container for Amazon Linux; "
                               "use AL2023_x86_64_NVIDIA (driver preinstalled)",
-    "AL2_x86_64_GPU": "Amazon Linux 2 EKS AMIs are no longer published for current Kubernetes versions; use AL2023_x86_64_NVIDIA",
+    "AL2_x86_64_GPU": "Amazon Linux 2 EKS AMIs are no longer published for current Kubernetes versions; "
+                      "use AL2023_x86_64_NVIDIA",
 }
 # Instance families whose capacity is scarce enough that an on-demand request is likely to fail without a reservation.
 SCARCE_FAMILIES = ("p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-b200.")

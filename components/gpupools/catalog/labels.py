@@ -67,5 +67,6 @@ GPU_RESOURCE = "nvidia.com/gpu"
 
 
 def mig_resource_name(profile: str) -> str:
-    """``1g.5gb`` -> ``nvidia.com/mig-1g.5gb``; ``1g.5gb+me`` -> ``nvidia.com/mig-1g.5gb.me`` (no '+' in resource names)."""
+    """``1g.5gb`` -> ``nvidia.com/mig-1g.5gb``; ``1g.5gb+me`` -> ``nvidia.com/mig-1g.5gb.me`` (no '+' in resource
+    names)."""
     return f"nvidia.com/mig-{profile.replace('+', '.')}"

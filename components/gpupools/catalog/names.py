@@ -53,7 +53,8 @@ AZURE_CAPACITY_RESERVATION_GROUP_ID = re.compile(
 LABEL_NAME = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?")
 LABEL_VALUE = re.compile(r"([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?")
 # Label key prefixes that belong to Kubernetes, the clouds or us; a domain listed here also reserves its subdomains.
-RESERVED_LABEL_DOMAINS = ("kubernetes.io", "k8s.io", "kubernetes.azure.com", "eks.amazonaws.com", "nvidia.com", "gpupools.io")
+RESERVED_LABEL_DOMAINS = ("kubernetes.io", "k8s.io", "kubernetes.azure.com", "eks.amazonaws.com", "nvidia.com",
+                          "gpupools.io")
 
 # --- Namespaces --------------------------------------------------------------------------------------------------
 # Namespaces every cluster already has: a release may go there, but they are never created (or deleted) by us.
@@ -81,7 +82,8 @@ def label_key_problem(key: str) -> str | None:
 
 def label_value_problem(value: str) -> str | None:
     if not LABEL_VALUE.fullmatch(value):
-        return "value must be empty or 1..63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
+        return ("value must be empty or 1..63 letters, digits, '-', '_' or '.', starting and ending with a letter or "
+                "digit")
     return None
 
 
@@ -99,7 +101,8 @@ def tag_problems(cloud: str, tags: dict[str, str]) -> list[tuple[str | None, str
     problems: list[tuple[str | None, str]] = []
     if len(tags) > MAX_TAGS:
         problems.append((None, f"{len(tags)} tags; {cloud} allows at most {MAX_TAGS} per resource"))
-    key_max, value_max = (AZURE_TAG_KEY_MAX, AZURE_TAG_VALUE_MAX) if cloud == "azure" else (AWS_TAG_KEY_MAX, AWS_TAG_VALUE_MAX)
+    key_max, value_max = ((AZURE_TAG_KEY_MAX, AZURE_TAG_VALUE_MAX) if cloud == "azure"
+                          else (AWS_TAG_KEY_MAX, AWS_TAG_VALUE_MAX))
     for key, value in tags.items():
         if not key:
             problems.append((key, "an empty tag key is refused"))
@@ -110,9 +113,11 @@ def tag_problems(cloud: str, tags: dict[str, str]) -> list[tuple[str | None, str
         if cloud == "azure":
             bad = sorted({c for c in key if c in AZURE_TAG_FORBIDDEN})
             if bad:
-                problems.append((key, f"key contains {' '.join(bad)}; Azure tag names cannot contain {AZURE_TAG_FORBIDDEN}"))
+                problems.append((key, f"key contains {' '.join(bad)}; Azure tag names cannot contain "
+                                      f"{AZURE_TAG_FORBIDDEN}"))
             if key.lower().startswith(AZURE_RESERVED_TAG_PREFIXES):
-                problems.append((key, f"key starts with a prefix Azure reserves ({', '.join(AZURE_RESERVED_TAG_PREFIXES)})"))
+                problems.append((key, "key starts with a prefix Azure reserves "
+                                      f"({', '.join(AZURE_RESERVED_TAG_PREFIXES)})"))
         elif key.lower().startswith(AWS_RESERVED_TAG_PREFIX):
             problems.append((key, f"key starts with '{AWS_RESERVED_TAG_PREFIX}', which AWS reserves"))
     return problems

@@ -100,7 +100,8 @@ def _parser() -> argparse.ArgumentParser:
         output.add_argument("--format", choices=("text", "json", "markdown"), default="text")
         if name == "plan":
             command.add_argument("--base", metavar="PATH",
-                                 help="a plan JSON of the base branch (gpupools plan --json): show what this plan changes")
+                                 help="a plan JSON of the base branch (gpupools plan --json): show what this plan "
+                                      "changes")
         if name == "verify":
             from ..verify.command import add_verify_arguments  # cheap: the kubernetes client loads only when run
             add_verify_arguments(command)

@@ -28,5 +28,6 @@ def run_check(stack_file: StackFile, output_format: str) -> int:
         print_lines([f"### Stack `{stack_file.stack}` ({stack.cloud}): config valid", ""]
                     + markdown_capacity(capacity, stack.warnings))
     else:
-        print_lines([f"stack {stack_file.stack} ({stack.cloud}): config valid"] + capacity_lines(capacity, stack.warnings))
+        print_lines([f"stack {stack_file.stack} ({stack.cloud}): config valid"]
+                    + capacity_lines(capacity, stack.warnings))
     return 0

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..plan.diff import CapacityDiff, diff_plans
+from ..plan.diff import diff_plans
 from ..config.errors import ConfigError, Problem
 from ..config.loading import StackFile, read_limited
 from ..plan.offline import Plan, plan_stack

@@ -36,7 +36,8 @@ def capacity_lines(capacity: list[PoolCapacity], warnings: list[str]) -> list[st
 
 
 def markdown_capacity(capacity: list[PoolCapacity], warnings: list[str]) -> list[str]:
-    lines = ["| pool | size | GPU | nodes | GPUs/node | max pods | per node | total |", "|---|---|---|---|---|---|---|---|"]
+    lines = ["| pool | size | GPU | nodes | GPUs/node | max pods | per node | total |",
+             "|---|---|---|---|---|---|---|---|"]
     lines += [
         f"| {c.pool} | {c.size} | {c.gpu} | {c.nodes} | {c.gpus_per_node} | {_max_pods(c)} | {_per_node(c)} | "
         f"{_resources(c.total)} |"
@@ -61,7 +62,8 @@ def _changes(counts: dict[str, Count]) -> str:
 
 
 def _how(pool: PoolDiff) -> str:
-    """The change, and for a replacement how and why: ``replaced by surge: new pool ... (gpuInstanceProfile change)``."""
+    """The change, and for a replacement how and why:
+    ``replaced by surge: new pool ... (gpuInstanceProfile change)``."""
     if not pool.replaced_by:
         return pool.change
     why = f"{', '.join(pool.replaced_by)} change"
@@ -83,7 +85,8 @@ def diff_lines(diff: CapacityDiff) -> list[str]:
 def markdown_diff(diff: CapacityDiff) -> list[str]:
     """The diff for a pull request comment; its first line says whether the change removes GPU capacity."""
     marker = ":warning: " if diff.removes_capacity else ""
-    lines = [f"**{marker}{diff.headline()}**", "", "| pool | change | nodes | GPUs | usable slices |", "|---|---|---|---|---|"]
+    lines = [f"**{marker}{diff.headline()}**", "", "| pool | change | nodes | GPUs | usable slices |",
+             "|---|---|---|---|---|"]
     for pool in diff.pools:
         lines.append(f"| {pool.pool} | {_how(pool)} | {pool.nodes} | {pool.gpus} | {_changes(pool.resources)} |")
     lines.append(f"| **total** | | {diff.nodes} | {diff.gpus} | {_changes(diff.resources)} |")

@@ -15,13 +15,15 @@ from __future__ import annotations
 from .aws import EksClusterArgsModel, EksGpuNodeGroupArgsModel, EksTaintModel, reservation_target_key
 from .azure import AksClusterArgsModel, AksGpuPoolArgsModel
 from .checking import check_args
-from .fields import ComponentArgsError, _Args, _dns_label, _input, is_deferred
+from .fields import ComponentArgsError, is_deferred
 from .kubernetes import (
-    SMOKE_JOB_SUFFIX, ClusterAutoscalerArgsModel, GpuSmokeTestArgsModel, NvidiaChartArgsModel, NvidiaDcgmExporterArgsModel,
+    SMOKE_JOB_SUFFIX, ClusterAutoscalerArgsModel, GpuSmokeTestArgsModel, NvidiaChartArgsModel,
+    NvidiaDcgmExporterArgsModel,
 )
 
 __all__ = [
     "AksClusterArgsModel", "AksGpuPoolArgsModel", "ClusterAutoscalerArgsModel", "ComponentArgsError",
     "EksClusterArgsModel", "EksGpuNodeGroupArgsModel", "EksTaintModel", "GpuSmokeTestArgsModel",
-    "NvidiaChartArgsModel", "NvidiaDcgmExporterArgsModel", "SMOKE_JOB_SUFFIX", "check_args", "is_deferred", "reservation_target_key",
+    "NvidiaChartArgsModel", "NvidiaDcgmExporterArgsModel", "SMOKE_JOB_SUFFIX", "check_args", "is_deferred",
+    "reservation_target_key",
 ]

@@ -77,11 +77,14 @@ class EksGpuNodeGroupArgsModel(_Args):
         reservation = self.capacity_reservation
         if isinstance(reservation, str) and reservation_target_key(reservation) is None:
             problems.append("capacity_reservation: allowed: a capacity reservation id (cr-0123456789abcdef0) or a "
-                            "capacity reservation resource group ARN (arn:aws:resource-groups:<region>:<account>:group/<name>)")
+                            "capacity reservation resource group ARN "
+                            "(arn:aws:resource-groups:<region>:<account>:group/<name>)")
         if self.capacity_type == "CAPACITY_BLOCK" and not (
-                is_deferred(reservation) or (isinstance(reservation, str) and names.CAPACITY_RESERVATION_ID.fullmatch(reservation))):
-            problems.append("capacity_reservation: capacity_type CAPACITY_BLOCK needs the Capacity Block's reservation id "
-                            "(cr-...): EKS rejects a Capacity Block node group whose launch template does not target it")
+                is_deferred(reservation)
+                or (isinstance(reservation, str) and names.CAPACITY_RESERVATION_ID.fullmatch(reservation))):
+            problems.append("capacity_reservation: capacity_type CAPACITY_BLOCK needs the Capacity Block's "
+                            "reservation id (cr-...): EKS rejects a Capacity Block node group whose launch template "
+                            "does not target it")
         problems += [f"autoscaler_tags: {problem}" for problem in _tag_problems(
             "aws", self.autoscaler_tags, AWS_TEMPLATE_TAG_BUDGET,
             f" on the Auto Scaling group (AWS allows {names.MAX_TAGS}; EKS sets {EKS_OWN_ASG_TAGS} itself)")]
@@ -99,9 +102,11 @@ class EksGpuNodeGroupArgsModel(_Args):
         """Exactly one of the two ways, and the role given at most once, in the way's own spelling."""
         problems = []
         if self.cluster is None and self.cluster_name is None:
-            problems.append("cluster_name: is required (with subnet_ids), or cluster, a pulumi-eks Cluster, from Python")
+            problems.append("cluster_name: is required (with subnet_ids), or cluster, a pulumi-eks Cluster, "
+                            "from Python")
         elif self.cluster is not None and self.cluster_name is not None:
-            problems.append("cluster_name: give cluster (a pulumi-eks Cluster) or cluster_name with subnet_ids, not both")
+            problems.append("cluster_name: give cluster (a pulumi-eks Cluster) or cluster_name with subnet_ids, "
+                            "not both")
         elif self.cluster_name is not None:
             if self.node_role is not None:
                 problems.append("node_role: only with cluster; with cluster_name give node_role_arn")

@@ -74,7 +74,8 @@ _OIDC_PROVIDER_ARN = re.compile(r"arn:aws(-cn|-us-gov)?:iam::\d{12}:oidc-provide
 
 
 class ClusterAutoscalerArgsModel(_Args):
-    cluster_name: _matching(names.EKS_CLUSTER_NAME, "1..100 letters, digits, '-' and '_', starting with a letter or digit")
+    cluster_name: _matching(names.EKS_CLUSTER_NAME, "1..100 letters, digits, '-' and '_', starting with a letter "
+                                                    "or digit")
     region: _matching(names.AWS_REGION, "an AWS region, e.g. us-east-1")
     oidc_provider_arn: _matching(_OIDC_PROVIDER_ARN, "the cluster's IAM OIDC provider ARN, "
                                                      "arn:aws:iam::<account>:oidc-provider/oidc.eks.<region>.amazonaws.com/id/<id>")
@@ -85,7 +86,8 @@ class ClusterAutoscalerArgsModel(_Args):
     service_account: Optional[_input(Annotated[str, AfterValidator(_dns_label)])] = None
     expander: Optional[_like(config.ClusterAutoscalerConfig, "expander")] = None
     priorities: Optional[_input(dict[_input(Annotated[str, Field(pattern=r"^\d+$")]), _input(list[str])])] = None
-    scale_down_utilization_threshold: Optional[_like(config.ClusterAutoscalerConfig, "scale_down_utilization_threshold")] = None
+    scale_down_utilization_threshold: Optional[
+        _like(config.ClusterAutoscalerConfig, "scale_down_utilization_threshold")] = None
     scale_down_gpu_utilization_threshold: Optional[
         _like(config.ClusterAutoscalerConfig, "scale_down_gpu_utilization_threshold")] = None
     tags: Optional[Tags] = None

@@ -22,7 +22,8 @@ MAX_LINE_CHARS = 1000
 
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # A quoted value as repr() or f"'{value}'" writes it: a quote not inside a word, up to the matching one.
-_QUOTED = re.compile(r"""(?<!\w)(?:'((?:[^'\\]|\\.){%d,})'|"((?:[^"\\]|\\.){%d,})")(?!\w)""" % ((MAX_VALUE_CHARS + 1,) * 2))
+_QUOTED = re.compile(r"""(?<!\w)(?:'((?:[^'\\]|\\.){%d,})'|"((?:[^"\\]|\\.){%d,})")(?!\w)"""
+                     % ((MAX_VALUE_CHARS + 1,) * 2))
 
 
 def terminal_safe(text: str) -> str:
@@ -107,7 +108,8 @@ class ConfigError(ValueError):
 
 
 def _secret_texts(value: Any) -> list[str]:
-    """The texts a secret could show up as: itself, and for JSON objects (Pulumi's form) every string and number in it."""
+    """The texts a secret could show up as: itself, and for JSON objects (Pulumi's form) every string and number
+    in it."""
     if isinstance(value, str):
         texts = [value]
         if value[:1] in "{[":

@@ -145,13 +145,15 @@ def _open_nonblocking(path: Path) -> int:
 
 
 def _not_regular(mode: int) -> str:
-    kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+    kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+            else "a socket" if stat.S_ISSOCK(mode)
             else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
     return f"is {kind}; a stack file must be a regular file"
 
 
 def _too_big(size: int, at_least: bool = False) -> str:
-    return f"is {'more than ' if at_least else ''}{size} bytes; the limit for a stack file is {MAX_FILE_BYTES} bytes (1 MiB)"
+    return (f"is {'more than ' if at_least else ''}{size} bytes; the limit for a stack file is {MAX_FILE_BYTES} "
+            "bytes (1 MiB)")
 
 
 def _os_problem(error: OSError) -> str:

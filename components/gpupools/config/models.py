@@ -53,7 +53,8 @@ def _control_character(text: str) -> str | None:
 
 
 def _strings_in(value: Any) -> list[str]:
-    """Every str directly in a field value: itself, list items, dict keys and values (nested models check themselves)."""
+    """Every str directly in a field value: itself, list items, dict keys and values (nested models check
+    themselves)."""
     if isinstance(value, str):
         return [value]
     if isinstance(value, (list, tuple)):
@@ -70,7 +71,8 @@ class Strict(BaseModel):
     camelCase alias only, so ``os_sku`` is an unknown key like any typo.
     """
 
-    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=False, frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=False, frozen=True,
+                              strict=True)
 
     @field_validator("*", mode="after")
     @classmethod
@@ -79,7 +81,8 @@ class Strict(BaseModel):
             found = _control_character(text)
             if found is not None:
                 shown = text if len(text) <= 40 else text[:37] + "..."
-                raise ValueError(f"contains the control character {found} in {shown!r}; allowed: printable characters only")
+                raise ValueError(f"contains the control character {found} in {shown!r}; allowed: printable "
+                                 "characters only")
         return value
 
 
@@ -111,8 +114,8 @@ class ClusterAutoscalerConfig(Strict):
     @classmethod
     def _namespace(cls, namespace: str) -> str:
         if not DNS1123_LABEL.fullmatch(namespace):
-            raise ValueError(f"'{namespace}' is not a Kubernetes namespace name; allowed: at most 63 lowercase letters, "
-                             "digits and '-', starting and ending with a letter or digit")
+            raise ValueError(f"'{namespace}' is not a Kubernetes namespace name; allowed: at most 63 lowercase "
+                             "letters, digits and '-', starting and ending with a letter or digit")
         return namespace
 
     @model_validator(mode="after")
@@ -331,8 +334,8 @@ class GpuSoftware(Strict):
     @classmethod
     def _own_namespace(cls, namespace: str | None) -> str | None:
         if namespace is not None and not DNS1123_LABEL.fullmatch(namespace):
-            raise ValueError(f"'{namespace}' is not a Kubernetes namespace name; allowed: at most 63 lowercase letters, "
-                             "digits and '-', starting and ending with a letter or digit")
+            raise ValueError(f"'{namespace}' is not a Kubernetes namespace name; allowed: at most 63 lowercase "
+                             "letters, digits and '-', starting and ending with a letter or digit")
         if namespace == "default":
             raise ValueError("namespace 'default' is refused: the NVIDIA charts want their own namespace")
         return namespace
@@ -347,7 +350,8 @@ class GpuSoftware(Strict):
 
     @property
     def creates_namespace(self) -> bool:
-        """False for namespaces every cluster already has (kube-system...): the release uses them, never creates them."""
+        """False for namespaces every cluster already has (kube-system...): the release uses them, never creates
+        them."""
         return self.resolved_namespace not in CLUSTER_NAMESPACES
 
 

@@ -109,7 +109,8 @@ class _Builder:
         if isinstance(event, yaml.DocumentStartEvent):
             self.documents += 1
             if self.documents > 1:
-                raise _LimitHit(YamlIssue((), line, f"holds a second YAML document at line {line}; a stack file is one document"))
+                raise _LimitHit(YamlIssue((), line, f"holds a second YAML document at line {line}; a stack file is "
+                                                    "one document"))
         elif isinstance(event, yaml.ScalarEvent):
             self._add(self._scalar(event, line), 1, 0, event.anchor, line, cost=1)
         elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
@@ -145,7 +146,8 @@ class _Builder:
             raise _LimitHit(YamlIssue(self._path(), line, f"alias *{anchor} at line {line} refers to a node that "
                                                           "contains it (a recursive alias)"))
         if anchor not in self.anchors:
-            raise _LimitHit(YamlIssue(self._path(), line, f"alias *{anchor} at line {line} has no anchor &{anchor} before it"))
+            raise _LimitHit(YamlIssue(self._path(), line, f"alias *{anchor} at line {line} has no anchor &{anchor} "
+                                                          "before it"))
         value, nodes, height = self.anchors[anchor]
         if len(self.open) + height > MAX_DEPTH:
             raise _LimitHit(YamlIssue(self._path(), line, f"alias *{anchor} at line {line} nests deeper than "
@@ -157,7 +159,8 @@ class _Builder:
         self.nodes += cost
         if self.nodes > MAX_NODES:
             raise _LimitHit(YamlIssue(self._path(), line, f"expands to more than {MAX_NODES} values at line {line} "
-                                                          f"(aliases counted as what they repeat); the limit is {MAX_NODES}"))
+                                                          "(aliases counted as what they repeat); the limit is "
+                                                          f"{MAX_NODES}"))
         if anchor is not None:
             self.anchors[anchor] = (value, nodes, height)
         if not self.open:
@@ -194,7 +197,8 @@ class _Builder:
         for value, line in done.merges:
             sources = value if isinstance(value, list) else [value]
             if not all(isinstance(source, dict) for source in sources):
-                self.issues.append(YamlIssue(done.path, line, f"merges (<<) something that is not a mapping at line {line}"))
+                self.issues.append(YamlIssue(done.path, line, "merges (<<) something that is not a mapping at "
+                                                              f"line {line}"))
                 continue
             for source in sources:
                 assert isinstance(done.container, dict)
@@ -219,7 +223,8 @@ class _Builder:
         try:
             value = self._constructor.construct_object(node)
         except (ValueError, yaml.constructor.ConstructorError):
-            self.issues.append(YamlIssue(self._path(), line, f"is not a valid {tag.removeprefix(_CORE)} at line {line}"))
+            self.issues.append(YamlIssue(self._path(), line, f"is not a valid {tag.removeprefix(_CORE)} at line "
+                                                             f"{line}"))
             return None
         if isinstance(value, float) and not math.isfinite(value):
             self.issues.append(YamlIssue(self._path(), line, f"is {event.value} at line {line}; JSON has no infinity "

@@ -81,7 +81,8 @@ def shape_problems(error: pydantic.ValidationError) -> list[Problem]:
         if message not in merged[path]:
             merged[path].append(message)
     return [
-        Problem(path, " or ".join(messages) + (f" (got {given[path]!r})" if path in given and _short(given[path]) else ""))
+        Problem(path, " or ".join(messages)
+                + (f" (got {given[path]!r})" if path in given and _short(given[path]) else ""))
         for path, messages in merged.items()
     ]
 

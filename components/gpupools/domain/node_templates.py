@@ -77,7 +77,8 @@ def aws_asg_tags(template: NodeTemplate, cluster: str) -> dict[str, str]:
 
 def azure_vmss_tags(template: NodeTemplate) -> dict[str, str]:
     """Node pool tags (AKS puts them on the VMSS) in the Azure provider's underscore encoding."""
-    tags = {f"{AZURE_PREFIX}resources_{_azure_resource(name)}": str(count) for name, count in template.resources.items()}
+    tags = {f"{AZURE_PREFIX}resources_{_azure_resource(name)}": str(count)
+            for name, count in template.resources.items()}
     tags.update({f"{AZURE_PREFIX}label_{_azure_key(key)}": value for key, value in template.labels.items()})
     tags.update({f"{AZURE_PREFIX}taint_{_azure_key(taint.key)}": f"{taint.value}:{taint.effect}"
                  for taint in template.taints})

@@ -56,7 +56,8 @@ def slice_workload(stack: Stack, pool_name: str, profile: str | None = None, cou
     resource = _resource_for(pool, advertised, profile)
     per_node = advertised[resource]
     if not isinstance(count, int) or count < 1:
-        raise WorkloadError(f"count must be a whole number of at least 1 (GPU resources are whole units), got {count!r}")
+        raise WorkloadError(f"count must be a whole number of at least 1 (GPU resources are whole units), got "
+                            f"{count!r}")
     if count > per_node:
         raise WorkloadError(f"pool {pool.name} advertises {per_node}x {resource} per node; a pod asking for {count} "
                             "would stay Pending")

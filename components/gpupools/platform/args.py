@@ -166,7 +166,8 @@ class GpuPoolArgs(TypedDict):
     efa: NotRequired[bool]
     """aws: Elastic Fabric Adapter interfaces and a cluster placement group."""
     rotation: NotRequired[str]
-    """How a change to a field fixed at creation replaces the pool: surge (new pool first; default with nodes) or recreate (delete first; default for count 0)."""
+    ("""How a change to a field fixed at creation replaces the pool: surge (new pool first; default with nodes) or """
+     """recreate (delete first; default for count 0).""")
 
 
 class GpuMetricsArgs(TypedDict):

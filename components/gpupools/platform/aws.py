@@ -18,8 +18,10 @@ from .inputs import Deferred
 NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
 
 
-def build(stack: Stack, deferred: Deferred, prefix: str, opts: pulumi.ResourceOptions) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
-    """Components are named ``prefix`` + the cluster's or pool's name (``prefix`` + cluster when the name is an output)."""
+def build(stack: Stack, deferred: Deferred, prefix: str,
+          opts: pulumi.ResourceOptions) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
+    """Components are named ``prefix`` + the cluster's or pool's name (``prefix`` + cluster when the name is an
+    output)."""
     cluster_config = stack.config.cluster
     system = cluster_config.system_pool
     # The region in gpupools:cluster is the one used, whatever aws:region or the environment say.

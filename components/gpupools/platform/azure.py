@@ -17,8 +17,10 @@ from ..domain.pools import aks_fixed_fields
 from .inputs import Deferred
 
 
-def build(stack: Stack, deferred: Deferred, prefix: str, opts: pulumi.ResourceOptions) -> tuple[AksCluster, list[AksGpuPool]]:
-    """Components are named ``prefix`` + the cluster's or pool's name (``prefix`` + cluster when the name is an output)."""
+def build(stack: Stack, deferred: Deferred, prefix: str,
+          opts: pulumi.ResourceOptions) -> tuple[AksCluster, list[AksGpuPool]]:
+    """Components are named ``prefix`` + the cluster's or pool's name (``prefix`` + cluster when the name is an
+    output)."""
     cluster_config = stack.config.cluster
     system = cluster_config.system_pool
     cluster_name = deferred.cluster_value("name", cluster_config.name)

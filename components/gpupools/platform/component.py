@@ -95,7 +95,8 @@ class GpuPlatform(pulumi.ComponentResource):
 def validated_stack(name: Any, args: Any) -> tuple[Stack, Deferred]:
     """The stack the args describe, or ``ComponentArgsError`` naming each bad arg (nothing registered yet)."""
     if not isinstance(name, str) or not name:
-        raise ComponentArgsError("GpuPlatform", str(name), [f": the resource name must be a non-empty str, got {name!r}"])
+        raise ComponentArgsError("GpuPlatform", str(name),
+                                 [f": the resource name must be a non-empty str, got {name!r}"])
     try:
         raw, deferred, own = to_stack_config(args)
     except PlatformArgsError as error:

@@ -83,7 +83,8 @@ def merged_problems(own: list[tuple[str, str]], rules: list[tuple[str, str]]) ->
 
 
 def args_problems(problems: list[Problem], args: Mapping[str, Any]) -> list[tuple[str, str]]:
-    """``load_stack`` problems with their field renamed to the args' path (``gpupools:gpuPools[0].osSku`` -> ``gpu_pools[0].os_sku``)."""
+    """``load_stack`` problems with their field renamed to the args' path
+    (``gpupools:gpuPools[0].osSku`` -> ``gpu_pools[0].os_sku``)."""
     return [(args_path(problem.field, args), problem.message) for problem in problems]
 
 
@@ -119,7 +120,8 @@ class _Walk:
             if model is MigConfig and key == MIX_KEY:
                 key_name, alias = MIX_KEY, "layout"
                 if "layout" in value:
-                    self.problems.append((_shown(path + (MIX_KEY,)), "set layout (a name) or layout_mix (a mix), not both"))
+                    self.problems.append((_shown(path + (MIX_KEY,)),
+                                          "set layout (a name) or layout_mix (a mix), not both"))
                     continue
             elif isinstance(key, str) and key in fields:
                 key_name, alias = key, fields[key].alias or to_camel(key)
@@ -147,10 +149,12 @@ class _Walk:
         if model is not None and kind == "model" and isinstance(item, Mapping):
             return self.mapping(model, item, path)
         if model is not None and kind == "list" and isinstance(item, list):
-            return [self.mapping(model, entry, path + (i,)) if isinstance(entry, Mapping) else self._plain(entry, path + (i,))
+            return [self.mapping(model, entry, path + (i,)) if isinstance(entry, Mapping)
+                    else self._plain(entry, path + (i,))
                     for i, entry in enumerate(item)]
         if model is not None and kind == "dict" and isinstance(item, Mapping):
-            return {key: self.mapping(model, entry, path + (key,)) if isinstance(entry, Mapping) else self._plain(entry, path + (key,))
+            return {key: self.mapping(model, entry, path + (key,)) if isinstance(entry, Mapping)
+                         else self._plain(entry, path + (key,))
                     for key, entry in item.items()}
         return self._plain(item, path)
 
@@ -235,7 +239,8 @@ def _shown(path: tuple[Any, ...]) -> str:
 
 
 def args_from_config(config: StackConfig) -> dict[str, Any]:
-    """Validated stack config as ``GpuPlatform`` args: the keys the user set, by Python name (a MIG mix as layout_mix)."""
+    """Validated stack config as ``GpuPlatform`` args: the keys the user set, by Python name (a MIG mix as
+    layout_mix)."""
     args = config.model_dump(exclude_unset=True)
     for pool in args.get("gpu_pools", []):
         mig = pool.get("mig")

@@ -33,7 +33,8 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
         problems.append(Problem(path("region"), f"'{cluster.region}' is not an AWS region; allowed: e.g. us-east-1"))
     if not cluster.create:
         problems.append(Problem(path("create"), "false is supported on azure only; on aws the GPU node groups need the "
-                                                "pulumi-eks cluster: use gpupools.aws.EksGpuNodeGroup in the stack that owns it"))
+                                                "pulumi-eks cluster: use gpupools.aws.EksGpuNodeGroup in the stack "
+                                                "that owns it"))
     for key, value in (("resourceGroup", cluster.resource_group), ("location", cluster.location)):
         if value:
             problems.append(Problem(path(key), "is for azure; on aws use region"))
@@ -42,8 +43,8 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
     unused = sorted(autoscaler.model_fields_set - {"install"})
     if not autoscaler.install and unused:
         keys = ", ".join(ClusterAutoscalerConfig.model_fields[name].alias or name for name in unused)
-        problems.append(Problem(path("autoscaler"), f"{keys} apply to the autoscaler gpupools installs; set install: true "
-                                                    "or remove them"))
+        problems.append(Problem(path("autoscaler"), f"{keys} apply to the autoscaler gpupools installs; set install: "
+                                                    "true or remove them"))
     if cluster.vpc_id is not None and not VPC_ID.fullmatch(cluster.vpc_id):
         problems.append(Problem(path("vpcId"), f"'{cluster.vpc_id[:40]}' is not a VPC id; allowed: vpc- and 8 or 17 "
                                                "lowercase hex digits"))
@@ -70,8 +71,9 @@ def pool_name_problem(index: int, name: str) -> Problem | None:
     if EKS_NODE_GROUP_NAME.fullmatch(name):
         return None
     return Problem(field_path("gpuPools", index, "name"),
-                   f"'{name}' is not a valid pool name on aws; allowed: lowercase letters, digits and '-', starting and "
-                   f"ending with a letter or digit, at most {POOL_NAME_MAX} characters (it also names Kubernetes objects)")
+                   f"'{name}' is not a valid pool name on aws; allowed: lowercase letters, digits and '-', starting "
+                   f"and ending with a letter or digit, at most {POOL_NAME_MAX} characters (it also names Kubernetes "
+                   "objects)")
 
 
 def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, path: Path) -> Findings:
@@ -80,7 +82,8 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, 
     problems += _reservation_problems(config, pool, path)
     if pool.efa and size.efa_interfaces == 0:
         capable = "p4d, p4de, p5, p5e, p5en, p6-b200 and the larger g5, g6 and g6e sizes"
-        problems.append(Problem(path("efa"), f"{size.name} has no EFA interface; allowed on EFA-capable sizes ({capable})"))
+        problems.append(Problem(path("efa"), f"{size.name} has no EFA interface; allowed on EFA-capable sizes "
+                                             f"({capable})"))
     if size.name.startswith(SCARCE_FAMILIES) and pool.capacity_reservation is None and pool.capacity_type != "SPOT":
         warnings.append(f"pool {pool.name}: {size.name} capacity is scarce on demand; without capacityReservation "
                         "(or capacityType SPOT) the node group may wait for instances")
@@ -93,7 +96,8 @@ def _ami_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
         return []
     if ami in REFUSED_AMI_TYPES:
         return [Problem(path("amiType"), f"'{ami}' is refused: {REFUSED_AMI_TYPES[ami]}")]
-    return [Problem(path("amiType"), f"'{ami}' is not a supported EKS AMI type for GPU pools; allowed: {', '.join(AMI_TYPES)}")]
+    return [Problem(path("amiType"), f"'{ami}' is not a supported EKS AMI type for GPU pools; allowed: "
+                                     f"{', '.join(AMI_TYPES)}")]
 
 
 def _reservation_problems(config: StackConfig, pool: GpuPoolConfig, path: Path) -> list[Problem]:
@@ -103,15 +107,16 @@ def _reservation_problems(config: StackConfig, pool: GpuPoolConfig, path: Path) 
         arn = CAPACITY_RESERVATION_GROUP_ARN.fullmatch(reservation)
         if arn is None and not CAPACITY_RESERVATION_ID.fullmatch(reservation):
             problems.append(Problem(path("capacityReservation"),
-                                    f"'{reservation[:80]}' is not a capacity reservation; allowed: cr- and 17 lowercase "
-                                    "hex digits, or arn:aws:resource-groups:<region>:<account>:group/<name>"))
+                                    f"'{reservation[:80]}' is not a capacity reservation; allowed: cr- and 17 "
+                                    "lowercase hex digits, or arn:aws:resource-groups:<region>:<account>:group/<name>"))
         elif arn is not None and config.cluster.region and arn.group("region") != config.cluster.region:
             problems.append(Problem(path("capacityReservation"),
                                     f"the reservation group is in {arn.group('region')} but the cluster is in "
                                     f"{config.cluster.region}; a reservation is used only in its own region"))
         if not pool.subnet_ids:
-            problems.append(Problem(path("subnetIds"), "is required with capacityReservation: a reservation lives in one "
-                                                       "availability zone, so pin the pool to subnets in that zone"))
+            problems.append(Problem(path("subnetIds"), "is required with capacityReservation: a reservation lives in "
+                                                       "one availability zone, so pin the pool to subnets in that "
+                                                       "zone"))
     if pool.capacity_type == "CAPACITY_BLOCK" and reservation is None:
         problems.append(Problem(path("capacityReservation"), "is required with capacityType CAPACITY_BLOCK: a Capacity "
                                                              "Block is used through its reservation id"))
@@ -126,12 +131,12 @@ def autoscaling_findings(config: StackConfig, pool: ResolvedPool, path: Path) ->
         return Findings()
     if pool.mig is not None and pool.mig_strategy == "mixed":
         warnings.append(f"pool {pool.name}: with migStrategy mixed its nodes advertise nvidia.com/mig-* and no "
-                        "nvidia.com/gpu; the cluster autoscaler counts only nvidia.com/gpu, so a node labelled as a GPU "
-                        "node (k8s.amazonaws.com/accelerator) looks unready to it for ever, with GPU utilisation 0 for "
-                        "scale-down, and scale-ups stop past ok-total-unready-count (kubernetes/autoscaler#8095); "
+                        "nvidia.com/gpu; the cluster autoscaler counts only nvidia.com/gpu, so a node labelled as a "
+                        "GPU node (k8s.amazonaws.com/accelerator) looks unready to it for ever, with GPU utilisation 0 "
+                        "for scale-down, and scale-ups stop past ok-total-unready-count (kubernetes/autoscaler#8095); "
                         "gpupools sets no such label, so scale-down is judged on CPU and memory requests")
     if config.cluster is not None and not config.cluster.autoscaler.install:
-        warnings.append(f"pool {pool.name}: autoscaling {bounds.min_count}..{bounds.max_count} tags its Auto Scaling group "
-                        "for the cluster autoscaler, but none is installed: set gpupools:cluster.autoscaler.install "
-                        "true or run your own")
+        warnings.append(f"pool {pool.name}: autoscaling {bounds.min_count}..{bounds.max_count} tags its Auto Scaling "
+                        "group for the cluster autoscaler, but none is installed: set "
+                        "gpupools:cluster.autoscaler.install true or run your own")
     return Findings(warnings=warnings)

@@ -36,15 +36,17 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
     if not cluster.resource_group:
         problems.append(Problem(path("resourceGroup"), "is required on azure"))
     elif not AZURE_RESOURCE_GROUP.fullmatch(cluster.resource_group):
-        problems.append(Problem(path("resourceGroup"), f"'{cluster.resource_group}' is not an Azure resource group name; "
-                                                       "allowed: 1..90 letters, digits, '_', '-', '.', '(' and ')', "
-                                                       "not ending in '.'"))
+        problems.append(Problem(path("resourceGroup"), f"'{cluster.resource_group}' is not an Azure resource group "
+                                                       "name; allowed: 1..90 letters, digits, '_', '-', '.', "
+                                                       "'(' and ')', not ending in '.'"))
     if cluster.create and not cluster.location:
         problems.append(Problem(path("location"), "is required on azure when create is true"))
     elif cluster.location and not AZURE_LOCATION.fullmatch(cluster.location):
         problems.append(Problem(path("location"), f"'{cluster.location}' is not an Azure location name; allowed: its "
-                                                  "programmatic name, lowercase letters and digits, e.g. southcentralus"))
-    if "autoscaler" in cluster.model_fields_set and (cluster.autoscaler.install or cluster.autoscaler.model_fields_set - {"install"}):
+                                                  "programmatic name, lowercase letters and digits, e.g. "
+                                                  "southcentralus"))
+    if "autoscaler" in cluster.model_fields_set and (cluster.autoscaler.install
+                                                     or cluster.autoscaler.model_fields_set - {"install"}):
         problems.append(Problem(path("autoscaler"), "is for aws; AKS runs its own managed cluster autoscaler, which "
                                                     "each pool's autoscaling {minCount, maxCount} turns on"))
     for key, value in (("region", cluster.region), ("vpcId", cluster.vpc_id), ("subnetIds", cluster.subnet_ids)):
@@ -87,7 +89,8 @@ def _capacity_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
     group = pool.capacity_reservation_group_id
     if group is not None and not AZURE_CAPACITY_RESERVATION_GROUP_ID.fullmatch(group):
         problems.append(Problem(path("capacityReservationGroupId"),
-                                f"'{group[:80]}' is not a capacity reservation group id; allowed: /subscriptions/<guid>/"
+                                f"'{group[:80]}' is not a capacity reservation group id; allowed: "
+                                "/subscriptions/<guid>/"
                                 "resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>"))
     spot_only = {"evictionPolicy": pool.eviction_policy, "spotMaxPrice": pool.spot_max_price}
     problems += [Problem(path(key), "applies to Spot pools only; set priority: Spot or remove it")
@@ -132,7 +135,9 @@ def autoscaling_findings(config: StackConfig, pool: ResolvedPool, path: Path) ->
         return Findings()
     why = aks_zero_problem(pool)
     if why is not None:
-        return Findings([Problem(path("autoscaling", "minCount"), f"0 is refused: {why}; allowed: 1..{bounds.max_count}")])
-    return Findings(warnings=[f"pool {pool.name}: minCount 0 on AKS: the autoscaler's template takes {pool.gpus_per_node}x "
+        return Findings([Problem(path("autoscaling", "minCount"),
+                                 f"0 is refused: {why}; allowed: 1..{bounds.max_count}")])
+    return Findings(warnings=[f"pool {pool.name}: minCount 0 on AKS: the autoscaler's template takes "
+                    f"{pool.gpus_per_node}x "
                     "nvidia.com/gpu per node from the VM size, not the pool's sharing or MIG count, and AKS does "
                     "not document reading the node-template tags gpupools sets; test a scale-up from zero"])

@@ -38,13 +38,15 @@ def plan_mig(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, path) -> t
             return None, [Problem(path("mig", key), f"AKS sets one MIG profile per pool (gpuInstanceProfile "
                                                     f"{'/'.join(AKS_GPU_INSTANCE_PROFILES)}, every GPU fully cut); "
                                                     f"{_describe(devices)} needs the GPU Operator's MIG manager: set "
-                                                    "gpuSoftware.installer gpu-operator and gpuSoftware.driver operator")]
+                                                    "gpuSoftware.installer gpu-operator and "
+                                                    "gpuSoftware.driver operator")]
         # Azure Linux on these sizes is refused for every pool (azure_rules), MIG or not. The autoscaler is
         # allowed from one node up (azure_rules.autoscaling_problems).
         return MigPlan(devices, layout_name, "aks", custom, aks_profile), []
     if config.cloud == "aws" and software.installer != "gpu-operator":
         return None, [Problem(path("mig"), "on EKS MIG layouts are applied by the GPU Operator's MIG manager; the "
-                                           "device plugin cannot partition GPUs: set gpuSoftware.installer gpu-operator")]
+                                           "device plugin cannot partition GPUs: set gpuSoftware.installer "
+                                           "gpu-operator")]
     return MigPlan(devices, layout_name, "operator", custom), []
 
 
@@ -133,7 +135,8 @@ def strategy_problems(config: StackConfig, pool: GpuPoolConfig, mig: MigPlan | N
         return []
     if strategy == "none":
         return [Problem(field_path("gpuSoftware", "migStrategy"),
-                        f"'none' advertises whole GPUs, but pool {pool.name} is cut into MIG devices; allowed: single, mixed")]
+                        f"'none' advertises whole GPUs, but pool {pool.name} is cut into MIG devices; allowed: "
+                        "single, mixed")]
     if strategy == "single" and len(mig.devices) > 1:
         return [Problem(path("mig", "layout"),
                         f"{_describe(mig.devices)} mixes profiles, which migStrategy 'single' cannot advertise; "

@@ -41,7 +41,8 @@ def resolve_pool(
         return None, Findings([Problem(path("size"), f"unknown {config.cloud} GPU size '{pool.size}'; known: {known}; "
                                                      "or declare it under gpupools:customSizes with its gpu and gpus")])
     if size.cloud != config.cloud:
-        return None, Findings([Problem(path("size"), f"'{pool.size}' is an {size.cloud} size but cloud is {config.cloud}")])
+        return None, Findings([Problem(path("size"), f"'{pool.size}' is an {size.cloud} size but cloud is "
+                                                     f"{config.cloud}")])
     problems += _cloud_scope_problems(config.cloud, pool, path)
     found += CLOUD_RULES[config.cloud].pool_problems(config, pool, size, path)
     mig: MigPlan | None = None
@@ -69,8 +70,9 @@ def resolve_pool(
     if problems:
         return None, found
     if mig and mig.applied_by == "aks" and config.gpu_software.installer == "gpu-operator":
-        found.warnings.append(f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU Operator's "
-                              f"MIG manager is kept off these nodes ({MIG_MANAGER_DEPLOY_LABEL}=false) so it never undoes it")
+        found.warnings.append(f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU "
+                              f"Operator's MIG manager is kept off these nodes ({MIG_MANAGER_DEPLOY_LABEL}=false) so "
+                              "it never undoes it")
     return resolved, found
 
 
@@ -112,8 +114,8 @@ def _sharing_problems(pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Pr
                                                         "remove mig or use timeSlicing"))
     if not mps.allow_privileged_host_ipc:
         problems.append(Problem(path("sharing", "mps", "allowPrivilegedHostIPC"),
-                                "must be true to use MPS: its control daemon runs privileged with hostIPC on every node of "
-                                "the pool; set allowPrivilegedHostIPC: true to accept that"))
+                                "must be true to use MPS: its control daemon runs privileged with hostIPC on every "
+                                "node of the pool; set allowPrivilegedHostIPC: true to accept that"))
     return problems
 
 
@@ -123,13 +125,15 @@ def _label_problems(pool: GpuPoolConfig, path) -> list[Problem]:
         domain = reserved_label_domain(key)
         if domain is not None:
             problems.append(Problem(path("labels", key), f"'{key}' is under {domain}/, a prefix reserved for "
-                                                         "Kubernetes, the cloud or gpupools; use your own, e.g. example.com/"))
+                                                         "Kubernetes, the cloud or gpupools; use your own, e.g. "
+                                                         "example.com/"))
     return problems
 
 
 def _labels(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, mig: MigPlan | None,
             dp_config: str | None) -> dict[str, str]:
-    """Node labels: who the pool is, that it has GPUs (device plugin affinity without NFD), and MIG/sharing selectors."""
+    """Node labels: who the pool is, that it has GPUs (device plugin affinity without NFD), and MIG/sharing
+    selectors."""
     labels = {**pool.labels, POOL_LABEL: pool.name, GPU_PRESENT_LABEL: "true"}
     if mig and mig.applied_by == "operator":
         labels[MIG_CONFIG_LABEL] = mig.layout_name

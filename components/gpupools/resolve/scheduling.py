@@ -9,7 +9,8 @@ Kubernetes scheduling rules over them before anything is deployed:
 * every ``nodeSelector`` label must be on the node;
 * one of the required node-affinity terms must match (all of its expressions).
 
-The node taints are ours and the cloud's (AKS Spot pools' ``scalesetpriority`` taint). The node labels are those a pool's nodes end up with, built in the order they appear: the cloud's, ours
+The node taints are ours and the cloud's (AKS Spot pools' ``scalesetpriority`` taint). The node labels are
+those a pool's nodes end up with, built in the order they appear: the cloud's, ours
 (``ResolvedPool.labels``), NFD's GPU label if an NFD worker runs there,
 the GPU Operator's deploy labels, GFD's labels if GFD and an NFD worker run there, and last the
 operator's MIG manager label, which depends on GFD's ``nvidia.com/mig.capable``.

@@ -102,7 +102,8 @@ def _software_problems(config: StackConfig) -> list[Problem]:
     if software.driver == "operator" and software.installer != "gpu-operator":
         problems.append(Problem(
             field_path("gpuSoftware", "driver"),
-            "'operator' needs installer 'gpu-operator'; the device plugin does not install drivers (allowed: preinstalled)",
+            "'operator' needs installer 'gpu-operator'; the device plugin does not install drivers "
+            "(allowed: preinstalled)",
         ))
     elif config.cloud == "aws":
         problems += aws_rules.software_problems(config)
@@ -119,7 +120,8 @@ def _cluster_problems(config: StackConfig) -> list[Problem]:
     if cluster.system_pool and cloud_of_size_name(cluster.system_pool.size) != config.cloud:
         problems.append(Problem(
             field_path("cluster", "systemPool", "size"),
-            f"'{cluster.system_pool.size}' is an {cloud_of_size_name(cluster.system_pool.size)} size but cloud is {config.cloud}",
+            f"'{cluster.system_pool.size}' is an {cloud_of_size_name(cluster.system_pool.size)} size but cloud is "
+            f"{config.cloud}",
         ))
     return problems
 

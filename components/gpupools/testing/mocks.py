@@ -185,7 +185,8 @@ def call_result(token: str, args: dict[str, Any]) -> dict[str, Any]:
         }
     if token == "aws:index/getRegion:getRegion":
         return {
-            "name": MOCK_REGION, "region": MOCK_REGION, "id": MOCK_REGION, "endpoint": f"ec2.{MOCK_REGION}.amazonaws.com",
+            "name": MOCK_REGION, "region": MOCK_REGION, "id": MOCK_REGION,
+            "endpoint": f"ec2.{MOCK_REGION}.amazonaws.com",
         }
     if token == "aws:iam/getPolicyDocument:getPolicyDocument":
         return {"json": "{}", "minifiedJson": "{}"}

@@ -95,7 +95,8 @@ class ClusterReader:
                                namespace=namespace, label_selector=label_selector))
 
     def daemonsets(self, namespace: str, label_selector: str) -> list[dict]:
-        return list(self._list(f"/apis/apps/v1/namespaces/{namespace}/daemonsets", self._apps.list_namespaced_daemon_set,
+        return list(self._list(f"/apis/apps/v1/namespaces/{namespace}/daemonsets",
+                               self._apps.list_namespaced_daemon_set,
                                namespace=namespace, label_selector=label_selector))
 
     def _list(self, path: str, method, **params) -> Iterator[dict]:
@@ -116,12 +117,14 @@ class ClusterReader:
         except ApiException as error:
             raise ClusterError(f"{self.server} answered {error.status} {error.reason} to GET {path}") from None
         except ValueError as error:
-            raise ClusterError(f"{self.server} sent a response to GET {path} that is not JSON: {_one_line(error)}") from None
+            raise ClusterError(f"{self.server} sent a response to GET {path} that is not JSON: "
+                               f"{_one_line(error)}") from None
         except Exception as error:  # urllib3 connection, timeout and TLS errors
             raise ClusterError(f"cannot reach the cluster at {self.server}: {_connection_problem(error)}") from None
 
 
-def observe(reader: ClusterReader, pools: list[PoolExpectation], target: DevicePluginTarget) -> dict[str, list[NodeState]]:
+def observe(reader: ClusterReader, pools: list[PoolExpectation],
+            target: DevicePluginTarget) -> dict[str, list[NodeState]]:
     """Per pool name, the state of each of its nodes, sorted by node name."""
     readiness = device_plugin_readiness(reader, target)
     observed = {}
@@ -147,7 +150,8 @@ def device_plugin_readiness(reader: ClusterReader, target: DevicePluginTarget):
     Pods are matched by the chart's labels and then by their owning daemonset, because the device plugin
     chart gives its GFD and MPS pods the same labels.
     """
-    if not any(ds["metadata"]["name"] == target.daemonset for ds in reader.daemonsets(target.namespace, target.label_selector)):
+    if not any(ds["metadata"]["name"] == target.daemonset
+               for ds in reader.daemonsets(target.namespace, target.label_selector)):
         return lambda node: "no daemonset"
     by_node: dict[str, bool] = {}
     for pod in reader.pods(target.namespace, target.label_selector):
@@ -169,7 +173,8 @@ def pod_ready(pod: Mapping[str, Any]) -> bool:
 
 def nvidia_allocatable(allocatable: Mapping[str, str]) -> dict[str, int]:
     """The ``nvidia.com/*`` quantities as integers (extended resources are whole numbers; ``1k`` is 1000)."""
-    return {name: _quantity(value) for name, value in sorted(allocatable.items()) if name.startswith(NVIDIA_RESOURCE_PREFIX)}
+    return {name: _quantity(value) for name, value in sorted(allocatable.items())
+            if name.startswith(NVIDIA_RESOURCE_PREFIX)}
 
 
 _SUFFIXES = {"k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18,

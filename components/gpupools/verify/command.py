@@ -30,7 +30,8 @@ def add_verify_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kubeconfig", metavar="PATH",
                         help="kubeconfig of the cluster (default: $KUBECONFIG, else ~/.kube/config)")
     parser.add_argument("--timeout", type=_seconds, default=0.0, metavar="SECONDS",
-                        help="wait up to this long while MIG layouts are applied or GPUs not yet advertised (default 0)")
+                        help="wait up to this long while MIG layouts are applied or GPUs not yet advertised "
+                             "(default 0)")
 
 
 def run_verify(stack_file: StackFile, args: argparse.Namespace, *, poll_interval: float = DEFAULT_POLL_INTERVAL,

@@ -78,7 +78,8 @@ def device_plugin_target(stack: Stack) -> DevicePluginTarget:
     software = stack.config.gpu_software
     namespace = software.resolved_namespace
     if software.installer == "gpu-operator":
-        return DevicePluginTarget(namespace, OPERATOR_DEVICE_PLUGIN_DAEMONSET, {"app": OPERATOR_DEVICE_PLUGIN_DAEMONSET})
+        return DevicePluginTarget(namespace, OPERATOR_DEVICE_PLUGIN_DAEMONSET,
+                                  {"app": OPERATOR_DEVICE_PLUGIN_DAEMONSET})
     release = DEVICE_PLUGIN.name
     return DevicePluginTarget(namespace, release, {
         "app.kubernetes.io/name": DEVICE_PLUGIN.name, "app.kubernetes.io/instance": release,

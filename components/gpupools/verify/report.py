@@ -88,7 +88,8 @@ def compare(stack: str, server: str, version: str, pools: list[PoolExpectation],
         nodes = observed.get(pool.pool, [])
         mismatches = []
         if not nodes and pool.nodes > 0:
-            mismatches.append(Mismatch(pool.pool, None, "nodes", f"{pool.nodes} with {pool.label_selector}", "no nodes"))
+            mismatches.append(Mismatch(pool.pool, None, "nodes", f"{pool.nodes} with {pool.label_selector}",
+                                       "no nodes"))
         for node in nodes:
             mismatches += node_mismatches(pool, node, target)
         results.append(PoolResult(pool, nodes, mismatches))
@@ -104,7 +105,8 @@ def node_mismatches(pool: PoolExpectation, node: NodeState, target: DevicePlugin
     may_settle = node.mig_config_state != MIG_CONFIG_STATE_FAILED
     if pool.mig_by_operator and node.mig_config_state != MIG_CONFIG_STATE_READY:
         state = node.mig_config_state
-        mismatch(MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, state or "no label", state in MIG_CONFIG_STATES_IN_PROGRESS)
+        mismatch(MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, state or "no label",
+                 state in MIG_CONFIG_STATES_IN_PROGRESS)
     for resource, expected in sorted(pool.per_node.items()):
         got = node.allocatable.get(resource)
         if got != expected:
