@@ -17,7 +17,7 @@ import pytest
 from gpupools.charts.cluster_autoscaler import CLUSTER_AUTOSCALER, cluster_autoscaler_values
 from gpupools.testing import run_program
 
-from helm_render import CHARTS, HelmRenderer, builtin_problems, named, of_kind, renderer  # noqa: F401
+from support.helm_render import CHARTS, HelmRenderer, builtin_problems, named, of_kind, renderer  # noqa: F401
 
 CLUSTER, REGION, ACCOUNT = "gpu-eks", "us-east-1", "123456789012"
 ISSUER = "oidc.eks.us-east-1.amazonaws.com/id/EXAMPLED539D4633E53DE1B71EXAMPLE"

@@ -1,7 +1,7 @@
 """Scale from zero: the node-template tags the plan declares, read back the way the cluster autoscaler reads them.
 
 The components run under the recording mocks with the tags ``gpupools.autoscaling`` computes; the test
-double in ``autoscaler_double.py`` decodes the recorded ``aws:autoscaling/tag:Tag`` inputs (EKS) and the AKS
+double in ``support/autoscaler_double.py`` decodes the recorded ``aws:autoscaling/tag:Tag`` inputs (EKS) and the AKS
 agent pool's ``tags`` (Azure) into a template node and checks which pods fit it. Expected figures are
 published ones: p4d.24xlarge laid out all-balanced = 16x 1g.5gb, 8x 2g.10gb, 8x 3g.20gb per node (NVIDIA
 all-balanced for A100-40GB, 8 GPUs); g5.12xlarge = 4x A10G, time-sliced 4 ways = 16; Standard_ND96asr_v4
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from autoscaler_double import aws_discovered, aws_template, azure_template, fits, parse_quantity
+from support.autoscaler_double import aws_discovered, aws_template, azure_template, fits, parse_quantity
 from gpupools import autoscaling
 from gpupools.config import ConfigError, load_stack
 from gpupools.testing import run_program

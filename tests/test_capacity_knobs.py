@@ -18,7 +18,7 @@ from gpupools.pools import AKS_SPOT_TAINT, GPU_TAINT
 from gpupools.scheduling import placement_problems
 from gpupools.workloads import slice_workload
 
-from base_configs import AZURE
+from support.base_configs import AZURE
 
 # The device plugin chart with GFD puts three daemonsets on a GPU node: device plugin, GFD and the NFD worker.
 NVIDIA_DAEMONSETS = 3

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from helm_render import (
+from support.helm_render import (
     CHARTS, HelmRenderer, builtin_problems, chart_folder, crd_problems, named, of_kind, pod_placement, renderer,
 )
 

@@ -15,14 +15,14 @@ from typing import Any
 import pytest
 import yaml
 
-from helm_render import (
+from support.helm_render import (
     CHARTS, HelmRenderer, Object, builtin_problems, container_env, crd_problems, named, of_kind, pod_placement, renderer,
 )
 
 if not CHARTS.is_dir():
     pytest.skip(f"reference charts not found at {CHARTS}", allow_module_level=True)
 
-from chart_variants import (  # noqa: E402
+from support.chart_variants import (  # noqa: E402
     MODE_VARIANTS, MODES, OPERATOR_VARIANTS, VARIANTS, Rendered, Variant, plan_and_render,
 )
 from gpupools.charts.defaults import GPU_OPERATOR_DEFAULTS  # noqa: E402

@@ -9,7 +9,7 @@ import pytest
 
 from gpupools.config import ConfigError, load_stack
 
-from base_configs import AWS, AZURE, config
+from support.base_configs import AWS, AZURE, config
 
 VPC, SUBNET, SUBNET_B = "vpc-0123456789abcdef0", "subnet-0123456789abcdef0", "subnet-89abcdef"
 

@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 import yaml
 
-from helm_render import (
+from support.helm_render import (
     CHARTS, HelmRenderer, Object, builtin_problems, chart_folder, crd_problems, named, of_kind, pod_placement, renderer,
 )
 
 if not CHARTS.is_dir():
     pytest.skip(f"reference charts not found at {CHARTS}", allow_module_level=True)
 
-from base_configs import AWS, AZURE, config  # noqa: E402
+from support.base_configs import AWS, AZURE, config  # noqa: E402
 from gpupools.charts.dcgm_exporter import dcgm_exporter_values  # noqa: E402
 from gpupools.charts.defaults import DCGM_EXPORTER_DEFAULTS  # noqa: E402
 from gpupools.charts.gpu_operator import gpu_operator_values  # noqa: E402

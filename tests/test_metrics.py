@@ -11,7 +11,7 @@ from __future__ import annotations
 import pulumi
 import pytest
 
-from base_configs import AWS, AZURE, config
+from support.base_configs import AWS, AZURE, config
 from gpupools.charts.dcgm_exporter import dcgm_exporter_values
 from gpupools.charts.defaults import DCGM_EXPORTER_DEFAULTS
 from gpupools.charts.values import addon_chart_values, chart_values

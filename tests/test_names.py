@@ -15,7 +15,7 @@ import pytest
 from gpupools.config import ConfigError, load_stack
 from gpupools.config.names import label_key_problem, reserved_label_domain
 
-from base_configs import AWS, AZURE
+from support.base_configs import AWS, AZURE
 
 
 def fields_of(raw: dict) -> list[str]:

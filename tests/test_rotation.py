@@ -19,7 +19,7 @@ import pulumi
 import pytest
 import yaml
 
-from base_configs import AWS, AZURE, config
+from support.base_configs import AWS, AZURE, config
 from gpupools.capacity_diff import diff_plans
 from gpupools.cli.render import diff_lines, markdown_diff
 from gpupools.config import ConfigError, load_stack, read_stack_file
@@ -67,7 +67,7 @@ def test_an_aks_surge_name_is_a_valid_pool_name_that_starts_with_the_config_name
 
 def test_the_name_is_the_same_in_another_process() -> None:
     """Stable across runs: no per-process hash seed, no clock, no randomness."""
-    script = ("import sys; sys.path.insert(0, 'tests'); from base_configs import AZURE, config; "
+    script = ("import sys; sys.path.insert(0, 'tests'); from support.base_configs import AZURE, config; "
               "from gpupools.config import load_stack; print(load_stack(config(AZURE)).pools[0].cloud_pool_name)")
     names = {subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True,
                             env={"PYTHONHASHSEED": seed, "PATH": ""}).stdout.strip() for seed in ("1", "2")}

@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from fake_kube_api import FakeKubeApi, aks_node, daemonset, daemonset_pod, eks_node, selector_matches
+from support.fake_kube_api import (
+    FakeKubeApi, aks_node, daemonset, daemonset_pod, eks_node, kubeconfig_for, selector_matches,
+)
 from gpupools.config import ConfigError, read_stack_file
 from gpupools.verify import add_verify_arguments, run_verify
 
@@ -268,7 +270,7 @@ def closed_port() -> int:
 def test_unreachable_cluster_exits_2_quickly(tmp_path, capsys):
     kubeconfig = tmp_path / "kubeconfig"
     port = closed_port()
-    kubeconfig.write_text(__import__("fake_kube_api").kubeconfig_for(f"http://127.0.0.1:{port}"), encoding="utf-8")
+    kubeconfig.write_text(kubeconfig_for(f"http://127.0.0.1:{port}"), encoding="utf-8")
     started = time.monotonic()
     assert run_verify(stack("dev"), parse("--kubeconfig", str(kubeconfig), "--timeout", "30")) == 2
     assert time.monotonic() - started < 3

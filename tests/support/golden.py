@@ -40,7 +40,7 @@ import yaml
 if __name__ == "__main__":  # run as a script: make the test helpers importable as when pytest runs
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from chart_variants import MODE_VARIANTS, REPO, STACK_FILES, Variant, variant_stack_file  # noqa: E402
+from support.chart_variants import MODE_VARIANTS, REPO, STACK_FILES, Variant, variant_stack_file  # noqa: E402
 from gpupools.cli import main as gpupools  # noqa: E402
 from gpupools.config import read_stack_file  # noqa: E402
 

@@ -20,7 +20,7 @@ from typing import Any, Iterable, Mapping
 import pytest
 import yaml
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 CHARTS = REPO.parent / "shared" / "reference" / "charts"
 LOCAL_HELM = REPO / ".ci" / "node" / "bin" / "helm"
 KUBERNETES_VERSION = "1.33"  # the clusters' Kubernetes minor version (gpupools:cluster.kubernetesVersion default)

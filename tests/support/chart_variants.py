@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from helm_render import CHARTS, REPO, HelmRenderer, Object, chart_folder, of_kind
+from support.helm_render import CHARTS, REPO, HelmRenderer, Object, chart_folder, of_kind
 from gpupools.config import Stack, load_stack, read_stack_file
 from gpupools.config.loading import StackFile
 from gpupools.offline_plan import Plan, plan_stack
