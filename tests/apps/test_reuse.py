@@ -10,7 +10,7 @@ import pytest
 
 from gpupools.testing import RecordingMocks, run_program
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "existing-aks-mig"
 PLATFORM_OUTPUTS = {"clusterName": "shared-aks", "resourceGroupName": "platform-rg", "kubeconfig": "apiVersion: v1"}
 

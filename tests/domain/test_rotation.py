@@ -29,7 +29,7 @@ from gpupools.platform.aws import NODE_GROUP_TYPE
 from gpupools.rotation import aks_fixed_fields, eks_fixed_fields, name_clashes
 from gpupools.testing import RecordingMocks
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 AKS_NAME = re.compile(r"[a-z][a-z0-9]{0,11}")  # AKS: lowercase letters and digits, starting with a letter, <= 12
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 NODE_GROUP = "eks:index:ManagedNodeGroup"

@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LIBRARY_FILES = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "components")
 
 

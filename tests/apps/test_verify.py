@@ -24,7 +24,7 @@ from support.fake_kube_api import (
 from gpupools.config import ConfigError, read_stack_file
 from gpupools.verify import add_verify_arguments, run_verify
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = REPO_ROOT.parent / "shared" / "reference"
 
 AKS_NODE = "aks-mig1g-31415926-vmss000000"

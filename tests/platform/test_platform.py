@@ -25,7 +25,7 @@ from gpupools.platform import args as platform_args
 from gpupools.platform.inputs import config_models
 from gpupools.testing import RecordingMocks, dump_resources, run_program
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 NODE_GROUP = "eks:index:ManagedNodeGroup"
 MIG_1G_PER_ND96 = {"nvidia.com/gpu": 8 * 7}

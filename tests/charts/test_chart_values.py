@@ -22,7 +22,7 @@ from gpupools.config import ConfigError, Stack, load_stack
 from gpupools.pools import MIG_CONFIG_LABEL
 from gpupools.scheduling import matches_affinity, tolerates
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference"
 GPU_TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
 A100_40GB_PCI = ["0x20B010DE", "0x20B110DE", "0x20F110DE", "0x20F610DE"]  # mig-profiles.md, A100-SXM4-40GB family
 

@@ -19,7 +19,7 @@ from gpupools.config import Stack, load_stack, read_stack_file
 from gpupools.pools import Taint
 from gpupools.scheduling import PLAIN_POD, matches_affinity, placement_problems, placements, tolerates
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 GPU_TAINT = Taint("nvidia.com/gpu", "present", "NoSchedule")
 
 

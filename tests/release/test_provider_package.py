@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PROVIDER = ROOT / "provider"
 
 # https://www.pulumi.com/docs/reference/pulumiplugin-yaml/: `runtime` (required) and `main` (optional).

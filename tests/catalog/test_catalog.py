@@ -16,7 +16,7 @@ import yaml
 from gpupools.catalog import GPU_MODELS, INSTANCE_SIZES, cloud_of_size_name, gpu_model, resolve_size, sizes_for
 from gpupools.catalog.instances import InstanceSize
 
-REFERENCE = Path(__file__).resolve().parents[1].parent / "shared" / "reference"
+REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "reference"
 MIG_PARTED_CONFIG = REFERENCE / "gpu-operator" / "default-mig-parted-config.yaml"
 
 

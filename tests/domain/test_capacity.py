@@ -22,7 +22,7 @@ from gpupools.capacity import stack_capacity
 from gpupools.catalog import INSTANCE_SIZES, sizes_for
 from gpupools.config import ConfigError, Stack, load_stack, read_stack_file
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 AZURE: dict[str, Any] = {
     "gpupools:cloud": "azure",

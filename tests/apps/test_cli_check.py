@@ -11,7 +11,7 @@ import yaml
 from gpupools._version import __version__
 from gpupools.cli import main
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

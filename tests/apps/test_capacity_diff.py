@@ -19,7 +19,7 @@ from gpupools.cli import main
 from gpupools.config import read_stack_file
 from gpupools.offline_plan import plan_stack
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _stack(tmp_path: Path, name: str, edit) -> Path:

@@ -21,7 +21,7 @@ from gpupools.config import ConfigError, read_stack_file
 from gpupools.offline_plan import plan_stack, program_location, pulumi_config_values
 from gpupools.testing import RecordingMocks, run_program
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RELEASE = "kubernetes:helm.sh/v3:Release"
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 NODE_GROUP = "eks:index:ManagedNodeGroup"

@@ -20,7 +20,7 @@ from gpupools.cli import main
 from gpupools.config import ConfigError, Problem
 from gpupools.testing import RecordingMocks, run_program
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 VALID = {
     "aws:region": "us-east-1",
     "gpupools:cloud": "aws",

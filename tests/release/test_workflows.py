@@ -29,7 +29,7 @@ from typing import Any, Iterator
 import pytest
 import yaml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 WORKFLOW_DIR = ROOT / ".github" / "workflows"
 WORKFLOWS = sorted(WORKFLOW_DIR.glob("*.yml"))
 STACK_FILES = sorted(ROOT.glob("Pulumi.*.yaml"))

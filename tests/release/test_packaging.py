@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 VERSION = re.search(r'^__version__ = "([^"]+)"$', (ROOT / "components" / "gpupools" / "_version.py").read_text(), re.M)[1]
 OFFLINE_ENV = {**os.environ, "PIP_NO_INDEX": "1", "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
