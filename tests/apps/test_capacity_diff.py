@@ -18,6 +18,7 @@ from gpupools.capacity_diff import diff_plans
 from gpupools.cli import main
 from gpupools.config import read_stack_file
 from gpupools.offline_plan import plan_stack
+from support.stack_files import plan_file
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -28,10 +29,6 @@ def _stack(tmp_path: Path, name: str, edit) -> Path:
     path = tmp_path / f"Pulumi.{name}.yaml"
     path.write_text(yaml.safe_dump(document, sort_keys=False))
     return path
-
-
-def _plan(path: Path) -> dict:
-    return plan_stack(read_stack_file(path)).to_json()
 
 
 @pytest.fixture(scope="module")
@@ -49,10 +46,10 @@ def plans(tmp_path_factory) -> dict[str, dict]:
         config["gpupools:gpuPools"].append({"name": "mig7g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG7g"}})
 
     return {
-        "base": _plan(REPO / "Pulumi.dev.yaml"),
-        "mig3g": _plan(_stack(folder, "mig3g", mig3g)),
-        "two": _plan(_stack(folder, "two", two_nodes)),
-        "added": _plan(_stack(folder, "added", second_pool)),
+        "base": plan_file(REPO / "Pulumi.dev.yaml").to_json(),
+        "mig3g": plan_file(_stack(folder, "mig3g", mig3g)).to_json(),
+        "two": plan_file(_stack(folder, "two", two_nodes)).to_json(),
+        "added": plan_file(_stack(folder, "added", second_pool)).to_json(),
     }
 
 

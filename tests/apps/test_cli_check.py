@@ -10,6 +10,7 @@ import yaml
 
 from gpupools._version import __version__
 from gpupools.cli import main
+from support.base_configs import VALID_AWS
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,15 +27,6 @@ def write_stack(tmp_path: Path, config: dict, name: str = "Pulumi.bad.yaml") -> 
     path = tmp_path / name
     path.write_text(yaml.safe_dump({"config": config}, sort_keys=False), encoding="utf-8")
     return path
-
-
-VALID_AWS = {
-    "aws:region": "us-east-1",
-    "gpupools:cloud": "aws",
-    "gpupools:cluster": {"name": "gpu-eks", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
-    "gpupools:gpuPools": [{"name": "p4d", "size": "p4d.24xlarge", "count": 2, "mig": {"layout": "all-2g.10gb"}}],
-    "gpupools:gpuSoftware": {"installer": "gpu-operator", "version": "v26.7.0", "migStrategy": "mixed"},
-}
 
 
 def test_check_dev_stack_prints_56(at_repo_root, capsys):

@@ -20,6 +20,8 @@ from gpupools.cli import main
 from gpupools.config import ConfigError, read_stack_file
 from gpupools.offline_plan import plan_stack, program_location, pulumi_config_values
 from gpupools.testing import RecordingMocks, run_program
+from support.resources import plan_named as _named, plan_of_type as _of_type, plan_one as _one
+from support.stack_files import plan_repo_stack as _plan
 
 ROOT = Path(__file__).resolve().parents[2]
 RELEASE = "kubernetes:helm.sh/v3:Release"
@@ -61,10 +63,6 @@ config:
 """
 
 
-def _plan(name):
-    return plan_stack(read_stack_file(ROOT / f"Pulumi.{name}.yaml"))
-
-
 @pytest.fixture(scope="module")
 def dev():
     return _plan("dev")
@@ -90,20 +88,6 @@ def sharing_file(tmp_path_factory):
 @pytest.fixture(scope="module")
 def sharing(sharing_file):
     return plan_stack(read_stack_file(sharing_file))
-
-
-def _of_type(plan, type_):
-    return [r for r in plan.resources if r["type"] == type_]
-
-
-def _one(plan, type_):
-    (resource,) = _of_type(plan, type_)
-    return resource
-
-
-def _named(plan, name):
-    (resource,) = [r for r in plan.resources if r["name"] == name]
-    return resource
 
 
 def test_dev_stack(dev):

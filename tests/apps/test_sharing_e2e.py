@@ -11,6 +11,7 @@ import yaml
 from gpupools.config import read_stack_file
 from gpupools.offline_plan import Plan, plan_stack
 from gpupools.pools import POOL_LABEL
+from support.stack_files import plan_config
 
 EKS_CLUSTER = {"name": "gpu", "region": "us-east-1", "systemPool": {"size": "m6i.large"}}
 
@@ -18,12 +19,10 @@ EKS_CLUSTER = {"name": "gpu", "region": "us-east-1", "systemPool": {"size": "m6i
 def plan(tmp_path: Path, pools: list[dict[str, Any]], software: dict[str, Any], cloud: str = "aws") -> Plan:
     cluster = EKS_CLUSTER if cloud == "aws" else {
         "name": "gpu", "resourceGroup": "rg", "location": "westus", "systemPool": {"size": "Standard_D4s_v5"}}
-    path = tmp_path / "Pulumi.share.yaml"
-    path.write_text(yaml.safe_dump({"config": {
+    return plan_config(tmp_path, {
         "gpupools:cloud": cloud, "gpupools:cluster": cluster, "gpupools:gpuPools": pools,
         "gpupools:gpuSoftware": software,
-    }}))
-    return plan_stack(read_stack_file(path))
+    }, "share")
 
 
 def release_values(result: Plan) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from gpupools.charts.values import addon_chart_values, chart_values
 from gpupools.config import ConfigError, load_stack
 from gpupools.scheduling import PLAIN_POD, placement_problems, placements
 from gpupools.testing import run_program
+from support.resources import one as _one, run_mocked as _run
 
 GPU_TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
 # AKS taints every node of a Spot pool with this itself (AKS "Add an Azure Spot node pool").
@@ -215,15 +216,6 @@ def test_aks_max_pods_too_small_for_the_exporter_is_refused():
 
 
 # --- The component under mocks ----------------------------------------------------------------------------------
-
-
-def _run(program):
-    return run_program(program, project="components", stack="test", config={})
-
-
-def _one(run, type_):
-    (resource,) = [r for r in run.resources if r.type == type_]
-    return resource
 
 
 def test_nvidia_dcgm_exporter_release_under_mocks():

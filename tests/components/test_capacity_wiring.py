@@ -11,23 +11,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
 from gpupools.testing import run_program
+from support.resources import named as _named, run_mocked as _run
+from support.stack_files import plan_config
 
 CRG = ("/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/capacity-rg/providers/"
        "Microsoft.Compute/capacityReservationGroups/a100-crg")
 CAPACITY_BLOCK = "cr-02168da1478b509e0"  # the reservation id in EKS's Capacity Blocks example
 GROUP_ARN = "arn:aws:resource-groups:us-east-1:123456789012:group/gpu-reservations"
-
-
-def _run(program):
-    return run_program(program, project="capacity", stack="test", config={})
-
-
-def _named(run, name: str):
-    (resource,) = [r for r in run.resources if r.name == name]
-    return resource
 
 
 # --- AKS ---------------------------------------------------------------------------------------------------------
@@ -48,7 +40,7 @@ def aks_run():
         AksGpuPool("regular", {"cluster_name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "pool_name": "regular",
                                "vm_size": "Standard_ND96asr_v4", "count": 1, "gpu_instance_profile": "MIG1g"})
 
-    return _run(program)
+    return _run(program, project="capacity")
 
 
 def test_created_aks_cluster_uses_azure_cni_overlay(aks_run) -> None:
@@ -119,7 +111,7 @@ def eks_run():
         EksGpuNodeGroup("spot", {**common, "node_group_name": "spot", "instance_type": "g6.12xlarge",
                                  "capacity_type": "SPOT", "disk_size_gb": 128})
 
-    return _run(program)
+    return _run(program, project="capacity")
 
 
 def test_eks_cluster_gets_the_vpc_with_its_subnets(eks_run) -> None:
@@ -185,12 +177,7 @@ def test_reservation_group_arn_and_plain_capacity_types(eks_run) -> None:
 
 
 def _plan(tmp_path: Path, config: dict[str, Any]):
-    from gpupools.config import read_stack_file
-    from gpupools.offline_plan import plan_stack
-
-    path = tmp_path / "Pulumi.knobs.yaml"
-    path.write_text(yaml.safe_dump({"config": {f"gpupools:{k}": v for k, v in config.items()}}))
-    return plan_stack(read_stack_file(path))
+    return plan_config(tmp_path, {f"gpupools:{k}": v for k, v in config.items()}, "knobs")
 
 
 def _resource(plan, type_: str, **inputs: Any) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import pulumi
 import pytest
 
 from gpupools.testing import MOCK_KUBECONFIG, SECRET, dump_resources, run_program
+from support.resources import named as _named, one as _one, run_mocked as _run
 
 GPU_TAINT = "nvidia.com/gpu=present:NoSchedule"
 TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
@@ -20,15 +21,6 @@ EKS_NODE_POLICIES = {
     "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly",
     "arn:aws:iam::aws:policy/AmazonSSMManagedInstanceCore",
 }
-
-
-def _run(program, stack="test"):
-    return run_program(program, project="components", stack=stack, config={})
-
-
-def _one(run, type_):
-    (resource,) = [resource for resource in run.resources if resource.type == type_]
-    return resource
 
 
 def _assert_tree(run, component_type, outside=()):
@@ -62,11 +54,6 @@ def aks_pools():
                              "gpu_driver": "None", "min_count": 0, "max_count": 3})
 
     return _run(program)
-
-
-def _named(run, name):
-    (resource,) = [r for r in run.resources if r.name == name]
-    return resource
 
 
 def test_aks_mig_pool_inputs(aks_pools):

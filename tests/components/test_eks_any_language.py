@@ -16,6 +16,7 @@ import pulumi
 import pytest
 
 from gpupools.testing import RecordingMocks, run_program
+from support.resources import named as _named, run_mocked as _run
 
 CLUSTER = "gpu-eks"
 ACCOUNT = "123456789012"  # the mocks' account
@@ -62,15 +63,6 @@ class DescribedEks(RecordingMocks):
         return result, failures
 
 
-def _run(program):
-    return run_program(program, project="anylang", stack="test", config={}, mocks=DescribedEks())
-
-
-def _named(run, name: str):
-    (resource,) = [r for r in run.resources if r.name == name]
-    return resource
-
-
 # --- EksGpuNodeGroup from strings --------------------------------------------------------------------------------
 
 
@@ -96,7 +88,7 @@ def string_run():
         pulumi.export("nodeGroupName", a100.node_group_name)
         pulumi.export("asg", a100.auto_scaling_group_name)
 
-    return _run(program)
+    return _run(program, project="anylang", mocks=DescribedEks())
 
 
 def test_string_mode_registers_an_eks_node_group_as_the_components_child(string_run) -> None:
@@ -176,7 +168,7 @@ def test_pulumi_eks_mode_takes_a_role_arn() -> None:
         EksGpuNodeGroup("a100", {"cluster": cluster.cluster, "node_role_arn": ROLE_ARN, "node_group_name": "a100",
                                  "instance_type": "p4d.24xlarge", "desired_size": 1})
 
-    run = _run(program)
+    run = _run(program, project="anylang", mocks=DescribedEks())
     group = _named(run, "a100-ng")
     assert group.type == "eks:index:ManagedNodeGroup"
     assert group.inputs["nodeRoleArn"] == ROLE_ARN and "nodeRole" not in group.inputs  # exclusive in pulumi-eks
@@ -200,7 +192,7 @@ def test_existing_cluster_links_wire_a_node_group_and_the_autoscaler() -> None:
         for key in ("node_role_arn", "subnet_ids", "oidc_provider_arn", "oidc_provider_url", "cluster_security_group_id"):
             pulumi.export(key, getattr(cluster, key))
 
-    run = _run(program)
+    run = _run(program, project="anylang", mocks=DescribedEks())
     assert run.outputs == {"node_role_arn": None, "subnet_ids": [SUBNET_A, SUBNET_B], "oidc_provider_arn": OIDC_ARN,
                            "oidc_provider_url": ISSUER, "cluster_security_group_id": CLUSTER_SG}
     group = _named(run, "a100-ng").inputs
@@ -218,7 +210,7 @@ def test_created_cluster_outputs_its_node_role_and_oidc_provider() -> None:
         for key in ("node_role_arn", "oidc_provider_arn", "oidc_provider_url"):
             pulumi.export(key, getattr(cluster, key))
 
-    run = _run(program)
+    run = _run(program, project="anylang", mocks=DescribedEks())
     role = _named(run, f"{CLUSTER}-nodes-role")
     assert run.outputs["node_role_arn"].endswith(":" + role.name)  # the role the cluster admits (instanceRoles)
     assert run.outputs["oidc_provider_arn"] == OIDC_ARN  # pulumi-eks's, from createOidcProvider

@@ -9,11 +9,7 @@ Expectations come from the YAML spec and Pulumi's documented behaviour: config k
 
 from __future__ import annotations
 
-import io
 import os
-import time
-from contextlib import redirect_stderr, redirect_stdout
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -23,6 +19,7 @@ from hypothesis import strategies as st
 from gpupools.cli import main
 from gpupools.config import loading
 from gpupools.config.safe_yaml import MAX_DEPTH, MAX_NODES
+from support.cli import CliRun as Outcome, run_cli as run
 
 VALID = """\
 config:
@@ -50,26 +47,6 @@ HOSTILE = settings(max_examples=25, deadline=4000, suppress_health_check=[Health
 
 other_namespaces = st.sampled_from(["myapp", "aws", "azure-native", "kubernetes", "x"])
 plain_names = st.from_regex(r"[a-z][a-zA-Z0-9]{0,11}", fullmatch=True)
-
-
-@dataclass
-class Outcome:
-    code: int
-    out: str
-    err: str
-    seconds: float
-
-    @property
-    def lines(self) -> list[str]:
-        return self.err.splitlines()
-
-
-def run(*argv: str) -> Outcome:
-    out, err = io.StringIO(), io.StringIO()
-    start = time.monotonic()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main(list(argv))
-    return Outcome(code, out.getvalue(), err.getvalue(), time.monotonic() - start)
 
 
 def assert_safe(outcome: Outcome) -> None:

@@ -6,9 +6,7 @@ the error that stops the deployment.
 
 from __future__ import annotations
 
-import io
 import json
-from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
 import pulumi
@@ -19,25 +17,13 @@ from hypothesis import strategies as st
 from gpupools.cli import main
 from gpupools.config import ConfigError, Problem
 from gpupools.testing import RecordingMocks, run_program
+from support.base_configs import VALID_AWS as VALID
+from support.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
-VALID = {
-    "aws:region": "us-east-1",
-    "gpupools:cloud": "aws",
-    "gpupools:cluster": {"name": "gpu-eks", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
-    "gpupools:gpuPools": [{"name": "p4d", "size": "p4d.24xlarge", "count": 2, "mig": {"layout": "all-2g.10gb"}}],
-    "gpupools:gpuSoftware": {"installer": "gpu-operator", "version": "v26.7.0", "migStrategy": "mixed"},
-}
 SECRETS = settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
 # Secret text that is easy to find in output and survives YAML, JSON and repr() unchanged.
 secret_text = st.from_regex(r"s3cr3t[A-Za-z0-9]{8,24}", fullmatch=True)
-
-
-def run(*argv: str) -> tuple[int, str]:
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        code = main(list(argv))
-    return code, out.getvalue() + err.getvalue()
 
 
 def stack_yaml(config: dict) -> str:
@@ -59,7 +45,8 @@ def test_secure_values_never_reach_any_output(folder, ciphertext, key, nested, c
     config[key] = {"team": secure} if nested and key == "gpupools:tags" else secure
     path = folder / "Pulumi.s.yaml"
     path.write_text(stack_yaml(config))
-    code, text = run(command, "--config", str(path), "--format", output)
+    outcome = run_cli(command, "--config", str(path), "--format", output)
+    code, text = outcome.code, outcome.out + outcome.err
     assert ciphertext not in text
     assert code in (0, 2) and "Traceback" not in text
     if key in ("gpupools:cloud", "gpupools:cluster"):

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pulumi
 import pytest
-import yaml
 
 from support.base_configs import AWS, AZURE, config
 from gpupools.capacity_diff import diff_plans
@@ -28,6 +27,8 @@ from gpupools.offline_plan import plan_stack
 from gpupools.platform.aws import NODE_GROUP_TYPE
 from gpupools.rotation import aks_fixed_fields, eks_fixed_fields, name_clashes
 from gpupools.testing import RecordingMocks
+from support.resources import plan_one as _only
+from support.stack_files import plan_config as _plan
 
 ROOT = Path(__file__).resolve().parents[2]
 AKS_NAME = re.compile(r"[a-z][a-z0-9]{0,11}")  # AKS: lowercase letters and digits, starting with a letter, <= 12
@@ -182,19 +183,8 @@ def test_the_aks_system_pool_name_is_reserved() -> None:
 
 # --- what the components are given, under mocks ----------------------------------------------------------------
 
-def _plan(tmp_path: Path, raw: dict, name: str = "rot"):
-    path = tmp_path / f"Pulumi.{name}.yaml"
-    path.write_text(yaml.safe_dump({"config": raw}, sort_keys=False))
-    return plan_stack(read_stack_file(path))
-
-
-def _only(plan, type_: str) -> dict:
-    (resource,) = [r for r in plan.resources if r["type"] == type_]
-    return resource
-
-
 def test_aks_surge_pool_is_created_first_under_its_generation_name(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, config(AZURE, {"maxPods": 120, "availabilityZones": ["2"]}))
+    plan = _plan(tmp_path, config(AZURE, {"maxPods": 120, "availabilityZones": ["2"]}), "rot")
     pool = load_stack(config(AZURE, {"maxPods": 120, "availabilityZones": ["2"]})).pools[0]
     agent_pool = _only(plan, AGENT_POOL)
     assert agent_pool["name"] == "mig1g-pool"  # the logical name stays: count or label changes update in place
@@ -212,7 +202,7 @@ def test_aks_surge_pool_is_created_first_under_its_generation_name(tmp_path: Pat
 
 
 def test_aks_recreate_pool_keeps_its_name_and_is_deleted_first(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, config(AZURE, {"rotation": "recreate"}))
+    plan = _plan(tmp_path, config(AZURE, {"rotation": "recreate"}), "rot")
     agent_pool = _only(plan, AGENT_POOL)
     assert agent_pool["inputs"]["agentPoolName"] == "mig1g"
     assert agent_pool["options"]["deleteBeforeReplace"] is True

@@ -18,6 +18,7 @@ from gpupools.charts.cluster_autoscaler import CLUSTER_AUTOSCALER, cluster_autos
 from gpupools.testing import run_program
 
 from support.helm_render import CHARTS, HelmRenderer, builtin_problems, named, of_kind, renderer  # noqa: F401
+from support.resources import one as _one
 
 CLUSTER, REGION, ACCOUNT = "gpu-eks", "us-east-1", "123456789012"
 ISSUER = "oidc.eks.us-east-1.amazonaws.com/id/EXAMPLED539D4633E53DE1B71EXAMPLE"
@@ -85,11 +86,6 @@ def autoscaler_run():
         })
 
     return run_program(program, project="autoscaling", stack="ca", config={})
-
-
-def _one(run, type_):
-    (resource,) = [r for r in run.resources if r.type == type_]
-    return resource
 
 
 def test_the_component_installs_the_pinned_chart_with_irsa(autoscaler_run):

@@ -17,6 +17,14 @@ AWS = {
     "gpupools:gpuPools": [{"name": "p4d", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}],
     "gpupools:gpuSoftware": {"installer": "gpu-operator", "migStrategy": "mixed"},
 }
+# A whole stack file's config block for the CLI tests: a provider key beside the gpupools ones, pinned versions.
+VALID_AWS = {
+    "aws:region": "us-east-1",
+    "gpupools:cloud": "aws",
+    "gpupools:cluster": {"name": "gpu-eks", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
+    "gpupools:gpuPools": [{"name": "p4d", "size": "p4d.24xlarge", "count": 2, "mig": {"layout": "all-2g.10gb"}}],
+    "gpupools:gpuSoftware": {"installer": "gpu-operator", "version": "v26.7.0", "migStrategy": "mixed"},
+}
 
 
 def config(base: dict, pool: dict | None = None, **sections: dict) -> dict:
