@@ -28,10 +28,8 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import io
 import sys
 import tempfile
-from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,8 +38,8 @@ import yaml
 if __name__ == "__main__":  # run as a script: make the test helpers importable as when pytest runs
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from chart_variants import MODE_VARIANTS, REPO, STACK_FILES, Variant, variant_stack_file  # noqa: E402
-from gpupools.cli import main as gpupools  # noqa: E402
+from support.chart_variants import MODE_VARIANTS, REPO, STACK_FILES, Variant, variant_stack_file  # noqa: E402
+from support.cli import run_cli  # noqa: E402
 from gpupools.config import read_stack_file  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -73,20 +71,18 @@ def expected_files() -> set[str]:
     return {golden_path(case, output).name for case in CASES for output in OUTPUTS}
 
 
-def run_cli(args: list[str]) -> bytes:
+def cli_stdout(args: list[str]) -> bytes:
     """The exact stdout of ``gpupools <args>``, run in-process; anything on stderr or a non-zero exit fails."""
-    out, err = io.StringIO(), io.StringIO()
-    with redirect_stdout(out), redirect_stderr(err):
-        status = gpupools(args)
-    if status != 0 or err.getvalue():
-        raise AssertionError(f"gpupools {' '.join(args)} exited {status}: {err.getvalue()[-2000:]}")
-    return out.getvalue().encode("utf-8")
+    run = run_cli(*args)
+    if run.code != 0 or run.err:
+        raise AssertionError(f"gpupools {' '.join(args)} exited {run.code}: {run.err[-2000:]}")
+    return run.out.encode("utf-8")
 
 
 def outputs(case: Case) -> dict[str, bytes]:
     """Each output of the case, keyed by its file suffix."""
     if case.variant is None:
-        return {output: run_cli([args[0], "--config", str(REPO / f"Pulumi.{case.name}.yaml"), *args[1:]])
+        return {output: cli_stdout([args[0], "--config", str(REPO / f"Pulumi.{case.name}.yaml"), *args[1:]])
                 for output, args in OUTPUTS.items()}
     stack_file = variant_stack_file(case.variant)
     with tempfile.TemporaryDirectory(prefix="gpupools-golden-") as folder:
@@ -96,7 +92,7 @@ def outputs(case: Case) -> dict[str, bytes]:
         written = read_stack_file(path)
         assert (written.stack, written.config) == (stack_file.stack, stack_file.config), \
             f"{case.name}: the written stack file does not read back as the variant"
-        results = {output: run_cli([args[0], "--config", str(path), *args[1:]]) for output, args in OUTPUTS.items()}
+        results = {output: cli_stdout([args[0], "--config", str(path), *args[1:]]) for output, args in OUTPUTS.items()}
     for output, data in results.items():  # a path in the output would differ on every run and machine
         assert folder.encode() not in data, f"{case.name}.{output}: the output contains the temporary path"
     return results

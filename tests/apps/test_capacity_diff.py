@@ -1,0 +1,135 @@
+"""``gpupools plan --base``: what a change does to GPU capacity, from two real offline plans.
+
+Expected figures are NVIDIA's per-GPU MIG counts times the 8 A100s of a Standard_ND96asr_v4 (1g.5gb x7 -> 56,
+3g.20gb x2 -> 16), and the AKS rule that a pool's GPU instance profile cannot change after creation.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from gpupools.plan.diff import diff_plans
+from gpupools.cli import main
+from support.stack_files import plan_file
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _stack(tmp_path: Path, name: str, edit) -> Path:
+    document = yaml.safe_load((REPO / "Pulumi.dev.yaml").read_text())
+    edit(document["config"])
+    path = tmp_path / f"Pulumi.{name}.yaml"
+    path.write_text(yaml.safe_dump(document, sort_keys=False))
+    return path
+
+
+@pytest.fixture(scope="module")
+def plans(tmp_path_factory) -> dict[str, dict]:
+    folder = tmp_path_factory.mktemp("diff")
+
+    def mig3g(config):
+        config["gpupools:gpuPools"][0]["mig"] = {"profile": "MIG3g"}
+        config["gpupools:gpuSoftware"]["migStrategy"] = "mixed"
+
+    def two_nodes(config):
+        config["gpupools:gpuPools"][0]["count"] = 2
+
+    def second_pool(config):
+        config["gpupools:gpuPools"].append({"name": "mig7g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG7g"}})
+
+    return {
+        "base": plan_file(REPO / "Pulumi.dev.yaml").to_json(),
+        "mig3g": plan_file(_stack(folder, "mig3g", mig3g)).to_json(),
+        "two": plan_file(_stack(folder, "two", two_nodes)).to_json(),
+        "added": plan_file(_stack(folder, "added", second_pool)).to_json(),
+    }
+
+
+def test_a_new_mig_profile_replaces_the_pool_and_says_capacity_is_removed(plans):
+    diff = diff_plans(plans["base"], plans["mig3g"])
+    (pool,) = diff.pools
+    assert pool.change == "replaced" and "gpuInstanceProfile" in pool.replaced_by
+    assert (pool.resources["nvidia.com/gpu"].before, pool.resources["nvidia.com/gpu"].after) == (56, 0)
+    assert (pool.resources["nvidia.com/mig-3g.20gb"].before, pool.resources["nvidia.com/mig-3g.20gb"].after) == (0, 16)
+    assert (pool.nodes.before, pool.nodes.after, pool.gpus.after) == (1, 1, 8)
+    assert diff.removes_capacity
+    assert diff.headline().startswith("This change REMOVES GPU capacity")
+
+
+def test_more_nodes_change_the_pool_in_place_and_add_capacity(plans):
+    diff = diff_plans(plans["base"], plans["two"])
+    (pool,) = diff.pools
+    assert pool.change == "changed" and pool.replaced_by == ()
+    assert (pool.resources["nvidia.com/gpu"].before, pool.resources["nvidia.com/gpu"].after) == (56, 112)
+    assert (diff.gpus.before, diff.gpus.after) == (8, 16)
+    assert not diff.removes_capacity and diff.headline().startswith("This change adds GPU capacity")
+
+
+def test_added_and_removed_pools(plans):
+    added = diff_plans(plans["base"], plans["added"])
+    assert [(p.pool, p.change) for p in added.pools] == [("mig1g", "unchanged"), ("mig7g", "added")]
+    assert added.resources["nvidia.com/gpu"].after == 56 + 8  # MIG7g: one 7g.40gb per GPU
+    removed = diff_plans(plans["added"], plans["base"])
+    assert [(p.pool, p.change) for p in removed.pools] == [("mig1g", "unchanged"), ("mig7g", "removed")]
+    assert removed.removes_capacity
+
+
+def test_the_same_plan_changes_nothing(plans):
+    diff = diff_plans(plans["base"], plans["base"])
+    assert not diff.changed and not diff.removes_capacity
+    assert diff.headline() == "This change does not change GPU capacity"
+
+
+def test_plan_base_puts_the_diff_first_in_every_format(plans, tmp_path, capsys):
+    base = tmp_path / "base.json"
+    base.write_text(json.dumps(plans["base"]))
+    head = _stack(tmp_path, "head", lambda c: c["gpupools:gpuPools"][0].update(mig={"profile": "MIG3g"})
+                  or c["gpupools:gpuSoftware"].update(migStrategy="mixed"))
+    assert main(["plan", "--config", str(head), "--base", str(base)]) == 0
+    assert capsys.readouterr().out.startswith("This change REMOVES GPU capacity: nvidia.com/gpu 56 → 0")
+    assert main(["plan", "--config", str(head), "--base", str(base), "--format", "markdown"]) == 0
+    assert capsys.readouterr().out.startswith("**:warning: This change REMOVES GPU capacity")
+    assert main(["plan", "--config", str(head), "--base", str(base), "--json"]) == 0
+    diff = json.loads(capsys.readouterr().out)["diff"]
+    assert diff["removesCapacity"] is True and diff["pools"][0]["change"] == "replaced"
+
+
+@pytest.mark.parametrize("content", ["not json", "[1, 2]", '{"stack": "x"}'])
+def test_a_bad_base_is_one_error_naming_it(tmp_path, capsys, content):
+    base = tmp_path / "base.json"
+    base.write_text(content)
+    assert main(["plan", "--stack", "dev", "--base", str(base)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"error: --base {base}")
+
+
+def test_the_pull_request_comment_leads_with_capacity_removed(tmp_path):
+    """plan_stacks.sh with the real gpupools: the base ran two dev nodes, the head one; the base cannot plan `eks`
+    and lacks `existing`, which is then all new."""
+    import shutil
+    import subprocess
+
+    gpupools = Path(sys.executable).with_name("gpupools")
+    if not gpupools.exists():
+        pytest.skip("the gpupools executable is not installed in this environment")
+    base = tmp_path / "base"
+    shutil.copytree(REPO / "infra", base / "infra", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "Pulumi.yaml", base)
+    _stack(base, "dev", lambda c: c["gpupools:gpuPools"][0].update(count=2))
+    (base / "Pulumi.eks.yaml").write_text("config:\n  gpupools:cloud: gcp\n")
+    (base / ".venv" / "bin").mkdir(parents=True)
+    (base / ".venv" / "bin" / "gpupools").symlink_to(gpupools)
+    run = subprocess.run(["bash", str(REPO / ".github" / "scripts" / "plan_stacks.sh"), str(base)], cwd=REPO,
+                         capture_output=True, text=True, timeout=120, env={**os.environ, "GPUPOOLS": str(gpupools)})
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("**:warning: This pull request REMOVES GPU capacity in: dev**")
+    assert "**:warning: This change REMOVES GPU capacity: nvidia.com/gpu 112 → 56**" in lines
+    assert any(line.startswith("_The base commit could not plan `eks`") for line in lines)
+    assert "**This change adds GPU capacity: nvidia.com/mig-1g.5gb 0 → 56, nvidia.com/mig-3g.20gb 0 → 16**" in lines

@@ -1,0 +1,40 @@
+"""Markers from the folder a test lives in, so a layer's tests run alone: ``pytest -m pure`` is the inner loop.
+
+The folders follow the package's layers: catalog -> config -> domain -> charts -> resolve are ``pure`` (no
+helm, no packaging; a few of their tests still run the program under Pulumi's mocks), components, platform
+and apps (cli, plan, verify, provider, testing) are ``program``, ``render`` runs the real charts through
+helm, and ``release`` builds and checks what is shipped. The shared helpers are the ``support`` package
+(``tests/`` is on ``sys.path`` through pytest's ``pythonpath``). A test module directly in ``tests/`` or in
+a folder not named here is a collection error: put it in the folder of the layer it tests.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+TESTS = Path(__file__).resolve().parent
+MARKER_OF_FOLDER = {
+    "catalog": "pure", "config": "pure", "domain": "pure", "charts": "pure", "resolve": "pure",
+    "components": "program", "platform": "program", "apps": "program",
+    "render": "render",
+    "release": "release",
+}
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    misplaced = set()
+    for item in items:
+        try:
+            folder = item.path.resolve().relative_to(TESTS).parts[0]
+        except ValueError:  # collected from outside tests/: not ours to mark
+            continue
+        marker = MARKER_OF_FOLDER.get(folder)
+        if marker is None:
+            misplaced.add(str(item.path.relative_to(TESTS.parent)))
+        else:
+            item.add_marker(marker)
+    if misplaced:
+        raise pytest.UsageError(f"test modules outside the layer folders ({', '.join(sorted(MARKER_OF_FOLDER))}): "
+                                f"{', '.join(sorted(misplaced))}")

@@ -1,0 +1,61 @@
+"""``benchmarks/plan.py`` runs end to end: both clouds planned in fresh subprocesses, JSON results that make sense.
+
+One run with ``--repeat 1 --pools 1,2 --no-warmup`` (6 short subprocesses, about 10 s); the targets are not
+asserted here, only that the numbers are measured.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = REPO_ROOT / "benchmarks" / "plan.py"
+
+
+@pytest.fixture(scope="module")
+def results() -> dict:
+    if not SCRIPT.is_file() or not (REPO_ROOT / "infra" / "__main__.py").is_file():
+        pytest.skip("not run from the gpupools repository")
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--repeat", "1", "--pools", "1,2", "--json", "--quiet", "--no-warmup"],
+        capture_output=True, text=True, timeout=120, cwd=REPO_ROOT,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout)
+
+
+def test_both_clouds_measured(results):
+    assert set(results["stacks"]) == {"aks", "eks"}
+    assert {data["cloud"] for data in results["stacks"].values()} == {"azure", "aws"}
+    assert results["pools"] == [1, 2] and results["repeat"] == 1
+
+
+def test_times_memory_and_floor_are_positive(results):
+    for data in results["stacks"].values():
+        assert data["floor_ms"] > 0 and data["floor_peak_rss_mib"] > 0
+        assert data["floor_modules"] > 0 and data["floor_packages"]
+        for row in data["rows"]:
+            assert row["plan_ms"] > 0 and row["peak_rss_mib"] > 0 and row["ratio"] > 0
+            assert row["resources"] > 0
+
+
+def test_floor_holds_the_cloud_sdk(results):
+    assert "pulumi_azure_native" in results["stacks"]["aks"]["floor_packages"]
+    assert "pulumi_aws" not in results["stacks"]["aks"]["floor_packages"]
+    assert {"pulumi_aws", "pulumi_eks"} <= set(results["stacks"]["eks"]["floor_packages"])
+    for data in results["stacks"].values():
+        assert "pulumi_kubernetes" in data["floor_packages"]
+
+
+def test_resources_grow_with_pools(results):
+    for data in results["stacks"].values():
+        one, two = data["rows"]
+        assert (one["pools"], two["pools"]) == (1, 2)
+        assert two["resources"] > one["resources"]
+        assert data["slope_ms_per_pool"] is not None
+        assert isinstance(data["pass"], bool)

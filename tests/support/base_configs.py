@@ -1,0 +1,36 @@
+"""The smallest valid stack configs per cloud (as ``load_stack`` takes them), for tests that change one field."""
+
+from __future__ import annotations
+
+import copy
+
+AZURE = {
+    "gpupools:cloud": "azure",
+    "gpupools:cluster": {"name": "gpu-dev", "resourceGroup": "gpu-dev-rg", "location": "southcentralus",
+                         "systemPool": {"size": "Standard_D4s_v5"}},
+    "gpupools:gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}],
+    "gpupools:gpuSoftware": {"installer": "device-plugin"},
+}
+AWS = {
+    "gpupools:cloud": "aws",
+    "gpupools:cluster": {"name": "gpu-eks", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
+    "gpupools:gpuPools": [{"name": "p4d", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}],
+    "gpupools:gpuSoftware": {"installer": "gpu-operator", "migStrategy": "mixed"},
+}
+# A whole stack file's config block for the CLI tests: a provider key beside the gpupools ones, pinned versions.
+VALID_AWS = {
+    "aws:region": "us-east-1",
+    "gpupools:cloud": "aws",
+    "gpupools:cluster": {"name": "gpu-eks", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
+    "gpupools:gpuPools": [{"name": "p4d", "size": "p4d.24xlarge", "count": 2, "mig": {"layout": "all-2g.10gb"}}],
+    "gpupools:gpuSoftware": {"installer": "gpu-operator", "version": "v26.7.0", "migStrategy": "mixed"},
+}
+
+
+def config(base: dict, pool: dict | None = None, **sections: dict) -> dict:
+    """A copy of ``base`` with the first pool updated by ``pool`` and each named section by its values."""
+    raw = copy.deepcopy(base)
+    raw["gpupools:gpuPools"][0].update(pool or {})
+    for key, value in sections.items():
+        raw[f"gpupools:{key}"].update(value)
+    return raw

@@ -1,0 +1,176 @@
+"""Render the real NVIDIA charts with ``helm template`` and read back what Kubernetes would receive.
+
+The charts are the reference copies in ``../shared/reference/charts`` (never copied into the project);
+``helm`` comes from ``PATH`` or from ``.ci/node/bin/helm`` (``.ci/install-helm``). Either missing means
+the render tests skip, so a fresh clone still passes. Renders are cached per chart, release, namespace
+and values: each distinct input runs ``helm`` once per test session.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+from copy import deepcopy
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[2]
+CHARTS = REPO.parent / "shared" / "reference" / "charts"
+LOCAL_HELM = REPO / ".ci" / "node" / "bin" / "helm"
+KUBERNETES_VERSION = "1.33"  # the clusters' Kubernetes minor version (gpupools:cluster.kubernetesVersion default)
+
+Object = dict[str, Any]
+
+
+def find_helm() -> str | None:
+    """A helm binary that runs here: ``PATH`` first, then the one ``.ci/install-helm`` puts in ``.ci/node``."""
+    for candidate in (shutil.which("helm"), str(LOCAL_HELM) if LOCAL_HELM.is_file() else None):
+        if candidate and subprocess.run([candidate, "version", "--short"], capture_output=True).returncode == 0:
+            return candidate
+    return None
+
+
+def chart_folder(chart: str, version: str) -> Path:
+    """The reference chart folder of a chart name and version as the Release passes them."""
+    return CHARTS / f"{chart}-{version}"
+
+
+_RENDERS: dict[tuple[str, str, str, str], list[Object]] = {}  # shared by every renderer of the session
+
+
+class HelmRenderer:
+    """``helm template`` with a cache: one subprocess per distinct (chart, release, namespace, values)."""
+
+    def __init__(self, helm: str) -> None:
+        self.helm = helm
+        self.runs = 0
+        self.seconds = 0.0
+        self._cache = _RENDERS
+
+    def render(self, chart: Path, release: str, namespace: str, values: Mapping[str, Any]) -> list[Object]:
+        """The objects the chart renders (CRDs from ``crds/`` included, as ``helm install`` applies them)."""
+        key = (str(chart), release, namespace, json.dumps(values, sort_keys=True))
+        if key not in self._cache:
+            self._cache[key] = self._run(chart, release, namespace, values)
+        return deepcopy(self._cache[key])
+
+    def _run(self, chart: Path, release: str, namespace: str, values: Mapping[str, Any]) -> list[Object]:
+        import time
+
+        with tempfile.NamedTemporaryFile("w", suffix=".yaml") as values_file:
+            json.dump(values, values_file)  # JSON is YAML; exact types survive
+            values_file.flush()
+            started = time.perf_counter()
+            result = subprocess.run(
+                [self.helm, "template", release, str(chart), "--namespace", namespace, "--values", values_file.name,
+                 "--kube-version", f"{KUBERNETES_VERSION}.0", "--include-crds"],
+                capture_output=True, text=True,
+            )
+            self.seconds += time.perf_counter() - started
+            self.runs += 1
+        if result.returncode != 0:
+            raise AssertionError(f"helm template {chart.name} failed: {result.stderr.strip()}")
+        return [doc for doc in yaml.safe_load_all(result.stdout) if doc]
+
+
+@pytest.fixture(scope="session")
+def renderer() -> HelmRenderer:
+    """The session's renderer; the test skips when no helm runs here."""
+    helm = find_helm()
+    if helm is None:
+        pytest.skip("helm not found on PATH or in .ci/node/bin (run .ci/install-helm)")
+    return HelmRenderer(helm)
+
+
+def of_kind(objects: Iterable[Object], kind: str) -> list[Object]:
+    return [obj for obj in objects if obj.get("kind") == kind]
+
+
+def named(objects: Iterable[Object], kind: str, name: str) -> Object:
+    found = [obj for obj in of_kind(objects, kind) if obj["metadata"]["name"] == name]
+    assert len(found) == 1, f"expected one {kind} {name}, rendered: {[o['metadata']['name'] for o in of_kind(objects, kind)]}"
+    return found[0]
+
+
+def pod_placement(daemonset: Object) -> tuple[list[Object], dict[str, str], Object | None]:
+    """A rendered DaemonSet's pod template placement: tolerations, nodeSelector, affinity."""
+    spec = daemonset["spec"]["template"]["spec"]
+    return list(spec.get("tolerations") or []), dict(spec.get("nodeSelector") or {}), spec.get("affinity")
+
+
+def container_env(daemonset: Object) -> dict[str, dict[str, str]]:
+    """Container name -> its literal env values, init containers included."""
+    spec = daemonset["spec"]["template"]["spec"]
+    return {
+        container["name"]: {env["name"]: env.get("value") for env in container.get("env") or [] if "value" in env}
+        for container in [*(spec.get("initContainers") or []), *spec["containers"]]
+    }
+
+
+# --- Built-in objects: kubernetes-validate's strict schemas ---------------------------------------------------
+
+def builtin_problems(objects: Iterable[Object]) -> list[str]:
+    """One line per rendered built-in object that the strict Kubernetes schema refuses (CRs are skipped)."""
+    problems = []
+    for obj in objects:
+        if "nvidia.com" not in obj["apiVersion"]:  # custom resources: their CRD schema decides (crd_problems)
+            problems += _builtin_problems(json.dumps(obj, sort_keys=True))
+    return problems
+
+
+@lru_cache(maxsize=None)
+def _builtin_problems(obj_json: str) -> tuple[str, ...]:
+    """Validation of one object, cached by content: most objects are the same in every render of a chart."""
+    import kubernetes_validate
+
+    obj = json.loads(obj_json)
+    try:
+        kubernetes_validate.validate(obj, KUBERNETES_VERSION, strict=True)
+    except kubernetes_validate.ValidationError as error:
+        where = "/".join(str(part) for part in error.path)
+        return (f"{obj['kind']} {obj['metadata']['name']}: {where}: {error.message}",)
+    except kubernetes_validate.SchemaNotFoundError as error:
+        return (f"{obj['kind']} {obj['metadata']['name']}: {error.message}",)
+    return ()
+
+
+# --- Custom resources: the CRD's openAPIV3Schema, with unknown fields refused -----------------------------------
+
+@lru_cache(maxsize=None)
+def crd_validator(crd_file: Path, version: str) -> Any:
+    """A JSON Schema validator of one CRD version; unknown fields are errors (the API server would prune them)."""
+    import jsonschema
+
+    crd = yaml.safe_load(crd_file.read_text())
+    schema = next(v for v in crd["spec"]["versions"] if v["name"] == version)["schema"]["openAPIV3Schema"]
+    return jsonschema.Draft7Validator(_closed(schema))
+
+
+def crd_problems(obj: Object, crd_file: Path) -> list[str]:
+    """One line per schema violation of a custom resource (its ``spec``, ``status`` and the rest)."""
+    version = obj["apiVersion"].split("/", 1)[1]
+    body = {key: value for key, value in obj.items() if key != "metadata"}  # metadata is ObjectMeta, not in the CRD
+    errors = sorted(crd_validator(crd_file, version).iter_errors(body), key=lambda e: list(e.absolute_path))
+    return [f"{obj['kind']} {obj['metadata']['name']}: {'.'.join(map(str, e.absolute_path))}: {e.message}" for e in errors]
+
+
+def _closed(schema: Any) -> Any:
+    """The schema with ``additionalProperties: false`` on every object with ``properties`` and no opt-out."""
+    if isinstance(schema, list):
+        return [_closed(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    closed = {
+        key: {name: _closed(sub) for name, sub in value.items()} if key == "properties" else _closed(value)
+        for key, value in schema.items()
+    }
+    if ("properties" in closed and "additionalProperties" not in closed
+            and not closed.get("x-kubernetes-preserve-unknown-fields")):
+        closed["additionalProperties"] = False
+    return closed
