@@ -6,7 +6,7 @@ chart is one table; ``DCGM_EXPORTER_DEFAULTS`` is the chart installed beside the
 metrics. Only the facts it needs are here:
 
 * ``values``: the subset of each chart's values.yaml that enables daemonsets or places their pods
-  (``tests/test_chart_values.py`` compares it with the reference copies of values.yaml).
+  (``tests/charts/test_chart_values.py`` compares it with the reference copies of values.yaml).
 * ``daemonsets``: for each daemonset, the values that switch it on (Helm ``condition`` semantics: the
   first path that is set decides), where its tolerations/nodeSelector/affinity come from, and the
   nodeSelector fixed in its template.
