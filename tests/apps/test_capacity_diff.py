@@ -41,7 +41,8 @@ def plans(tmp_path_factory) -> dict[str, dict]:
         config["gpupools:gpuPools"][0]["count"] = 2
 
     def second_pool(config):
-        config["gpupools:gpuPools"].append({"name": "mig7g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG7g"}})
+        config["gpupools:gpuPools"].append({"name": "mig7g", "size": "Standard_ND96asr_v4",
+                                            "mig": {"profile": "MIG7g"}})
 
     return {
         "base": plan_file(REPO / "Pulumi.dev.yaml").to_json(),

@@ -213,5 +213,6 @@ def test_dumped_inputs_have_sorted_keys_and_keep_list_order():
         outputs={}, calls=[], errors=[], warnings=[],
     )
     (dumped,) = dump_resources(run)
-    assert json.dumps(dumped["inputs"]) == '{"alpha": {"a": null, "z": [3, 1, {"a": 2, "b": 2.5}]}, "mid": "x", "zeta": 1}'
+    assert json.dumps(dumped["inputs"]) == ('{"alpha": {"a": null, "z": [3, 1, {"a": 2, "b": 2.5}]}, '
+                                            '"mid": "x", "zeta": 1}')
     assert list(dumped["options"]["providers"]) == ["aws", "kubernetes"]

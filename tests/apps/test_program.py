@@ -1,4 +1,5 @@
-"""The real stack program (``infra/``, or the packaged one for a lone stack file), run offline per stack file, and the ``gpupools plan`` command over it.
+"""The real stack program (``infra/``, or the packaged one for a lone stack file), run offline per stack file, and the
+``gpupools plan`` command over it.
 
 Expected capacities are published figures: Standard_ND96asr_v4 and p4d.24xlarge each carry 8x A100 40GB;
 an A100 40GB holds 7x 1g.5gb or 2x 3g.20gb, and NVIDIA's ``all-balanced`` layout is 2x 1g.5gb + 1x 2g.10gb
@@ -227,7 +228,8 @@ ISOLATION = textwrap.dedent("""\
     from gpupools.config import read_stack_file
     from gpupools.plan.offline import plan_stack
     plan_stack(read_stack_file(Path(sys.argv[1])))
-    print(sorted({m.split(".")[0] for m in sys.modules if m.startswith(("pulumi_aws", "pulumi_eks", "pulumi_azure_native"))}))
+    print(sorted({m.split(".")[0] for m in sys.modules """
+    """if m.startswith(("pulumi_aws", "pulumi_eks", "pulumi_azure_native"))}))
     """)
 
 
@@ -295,7 +297,8 @@ def test_plan_never_serialises_other_namespaces(tmp_path, monkeypatch):
 
     encoded = []
     real_dumps = offline_plan.json.dumps
-    monkeypatch.setattr(offline_plan.json, "dumps", lambda value, *a, **k: encoded.append(value) or real_dumps(value, *a, **k))
+    monkeypatch.setattr(offline_plan.json, "dumps",
+                        lambda value, *a, **k: encoded.append(value) or real_dumps(value, *a, **k))
     plan = plan_stack(read_stack_file(path))
     assert plan.cloud == "aws"
     assert not [value for value in encoded if isinstance(value, dict) and "items" in value]

@@ -70,7 +70,8 @@ def dev_cluster(api: FakeKubeApi, gpus: str | None = "56", plugin_ready: bool = 
     """One AKS MIG1g node; the chart's plugin and GFD daemonsets, whose pods share labels, on it."""
     api.nodes = [aks_node("aks-system-27182818-vmss000000", "system", None, "Standard_D4s_v5"),
                  aks_node(AKS_NODE, "mig1g", gpus)]
-    chart_labels = {**DP_POD_LABELS, "app.kubernetes.io/managed-by": "Helm", "helm.sh/chart": "nvidia-device-plugin-0.20.0"}
+    chart_labels = {**DP_POD_LABELS, "app.kubernetes.io/managed-by": "Helm",
+                    "helm.sh/chart": "nvidia-device-plugin-0.20.0"}
     gfd = "nvidia-device-plugin-gpu-feature-discovery"
     api.daemonsets[DP_NS] = [daemonset(DP_NS, "nvidia-device-plugin", chart_labels, DP_POD_LABELS),
                              daemonset(DP_NS, gfd, chart_labels, DP_POD_LABELS)]
@@ -138,13 +139,17 @@ def test_markdown_format(api, tmp_path, capsys):
 def test_node_with_zero_allocatable(api, tmp_path, capsys):
     dev_cluster(api, gpus="0")
     assert verify(api, tmp_path, "dev") == 1
-    assert mismatch_lines(capsys.readouterr().out) == [f"pool mig1g, node {AKS_NODE}: nvidia.com/gpu expected 56, got 0"]
+    assert mismatch_lines(capsys.readouterr().out) == [
+        f"pool mig1g, node {AKS_NODE}: nvidia.com/gpu expected 56, got 0"
+    ]
 
 
 def test_node_without_the_resource(api, tmp_path, capsys):
     dev_cluster(api, gpus=None)
     assert verify(api, tmp_path, "dev") == 1
-    assert mismatch_lines(capsys.readouterr().out) == [f"pool mig1g, node {AKS_NODE}: nvidia.com/gpu expected 56, got missing"]
+    assert mismatch_lines(capsys.readouterr().out) == [
+        f"pool mig1g, node {AKS_NODE}: nvidia.com/gpu expected 56, got missing"
+    ]
 
 
 def test_failed_mig_state_is_a_mismatch_and_not_waited_for(api, tmp_path, capsys):
@@ -170,7 +175,8 @@ def test_whole_gpus_where_mig_slices_were_planned(api, tmp_path, capsys):
     # MIG never applied: the plugin advertises 8 whole GPUs and no slices.
     eks_cluster(api, slices={"nvidia.com/gpu": "8"})
     assert verify(api, tmp_path, "eks") == 1
-    assert f"pool p4d-balanced, node {EKS_NODE}: nvidia.com/gpu expected 0, got 8" in mismatch_lines(capsys.readouterr().out)
+    assert (f"pool p4d-balanced, node {EKS_NODE}: nvidia.com/gpu expected 0, got 8"
+            in mismatch_lines(capsys.readouterr().out))
 
 
 def test_pool_without_nodes(api, tmp_path, capsys):
@@ -249,7 +255,8 @@ def test_pending_past_the_timeout_is_a_bounded_mismatch(api, tmp_path, capsys):
     assert verify(api, tmp_path, "eks", "--timeout", "0.3", poll_interval=0.05) == 1
     assert 0.3 <= time.monotonic() - started < 3
     assert 2 <= api.node_lists() <= 0.3 / 0.05 + 2
-    assert mismatch_lines(capsys.readouterr().out)[0].endswith("nvidia.com/mig.config.state expected success, got rebooting")
+    assert mismatch_lines(capsys.readouterr().out)[0].endswith(
+        "nvidia.com/mig.config.state expected success, got rebooting")
 
 
 def test_no_timeout_reads_once(api, tmp_path, capsys):
@@ -275,7 +282,8 @@ def test_unreachable_cluster_exits_2_quickly(tmp_path, capsys):
     assert run_verify(stack("dev"), parse("--kubeconfig", str(kubeconfig), "--timeout", "30")) == 2
     assert time.monotonic() - started < 3
     err = capsys.readouterr().err
-    assert err.startswith(f"error: cannot reach the cluster at http://127.0.0.1:{port}: ") and "Connection refused" in err
+    assert (err.startswith(f"error: cannot reach the cluster at http://127.0.0.1:{port}: ")
+            and "Connection refused" in err)
     assert len(err.splitlines()) == 1 and "Traceback" not in err
 
 

@@ -44,7 +44,8 @@ A100_80GB_PROFILES = {
     "7g.80gb": (7, 8, 1),
 }
 # A30 24GB: 4 compute and 4 memory slices.
-A30_PROFILES = {"1g.6gb": (1, 1, 4), "1g.6gb+me": (1, 1, 1), "2g.12gb": (2, 2, 2), "2g.12gb+me": (2, 2, 1), "4g.24gb": (4, 4, 1)}
+A30_PROFILES = {"1g.6gb": (1, 1, 4), "1g.6gb+me": (1, 1, 1), "2g.12gb": (2, 2, 2), "2g.12gb+me": (2, 2, 1),
+                "4g.24gb": (4, 4, 1)}
 
 
 def test_a100_40gb_headline_profiles_and_counts():
@@ -296,7 +297,8 @@ def test_all_profile_counts_match_reference(mig_configs, gpu):
             ids = _filters(entry)
             if ids is not None and not ids & _pci(gpu):
                 continue
-            assert count == profile.max_instances, f"{layout} on {gpu.name}: reference {count}, catalog {profile.max_instances}"
+            assert count == profile.max_instances, (
+                f"{layout} on {gpu.name}: reference {count}, catalog {profile.max_instances}")
             assert layout == f"all-{profile.layout_token}"
             assert gpu.layouts[layout] == {name: count}
             checked.add(name)

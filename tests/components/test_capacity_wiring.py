@@ -57,7 +57,8 @@ def test_aks_pool_capacity_knobs_in_wire_names(aks_run) -> None:
     assert inputs["maxPods"] == 250
     assert inputs["availabilityZones"] == ["1", "2"]
     assert inputs["capacityReservationGroupID"] == CRG  # the SDK's irregular camelCase, like osSKU
-    assert (inputs["scaleSetPriority"], inputs["scaleSetEvictionPolicy"], inputs["spotMaxPrice"]) == ("Spot", "Delete", -1)
+    assert (inputs["scaleSetPriority"], inputs["scaleSetEvictionPolicy"],
+            inputs["spotMaxPrice"]) == ("Spot", "Delete", -1)
     # AKS adds kubernetes.azure.com/scalesetpriority=spot:NoSchedule to Spot nodes itself; we send only ours.
     assert inputs["nodeTaints"] == ["nvidia.com/gpu=present:NoSchedule"]
 
@@ -127,7 +128,8 @@ def test_capacity_block_node_group_follows_the_eks_procedure(eks_run) -> None:
     # EKS "Create a managed node group with Capacity Blocks for ML": MarketType capacity-block, the block's
     # reservation id as CapacityReservationTarget, InstanceType in the template, capacity-type CAPACITY_BLOCK.
     assert lt["instanceMarketOptions"] == {"marketType": "capacity-block"}
-    assert lt["capacityReservationSpecification"] == {"capacityReservationTarget": {"capacityReservationId": CAPACITY_BLOCK}}
+    assert lt["capacityReservationSpecification"] == {
+        "capacityReservationTarget": {"capacityReservationId": CAPACITY_BLOCK}}
     assert lt["instanceType"] == "p5.48xlarge"
     assert group["capacityType"] == "CAPACITY_BLOCK"
     # An instance type in the template forbids one on the node group; a template forbids diskSize there.
@@ -135,7 +137,8 @@ def test_capacity_block_node_group_follows_the_eks_procedure(eks_run) -> None:
     assert group["launchTemplate"]["id"] == "block-lt-id"
     assert group["subnetIds"] == ["subnet-0123456789abcdef0"]
     (disk,) = lt["blockDeviceMappings"]
-    assert disk == {"deviceName": "/dev/xvda", "ebs": {"volumeSize": 512, "volumeType": "gp3", "deleteOnTermination": "true"}}
+    assert disk == {"deviceName": "/dev/xvda",
+                    "ebs": {"volumeSize": 512, "volumeType": "gp3", "deleteOnTermination": "true"}}
     # IMDSv2 with a hop limit of 2, as EKS asks of custom templates whose pods use the metadata service.
     assert lt["metadataOptions"]["httpPutResponseHopLimit"] == 2
 
@@ -187,7 +190,8 @@ def _resource(plan, type_: str, **inputs: Any) -> dict[str, Any]:
 def test_program_wires_aks_knobs_from_config(tmp_path: Path) -> None:
     plan = _plan(tmp_path, {
         "cloud": "azure",
-        "cluster": {"name": "gpu", "resourceGroup": "rg", "location": "westus", "systemPool": {"size": "Standard_D4s_v5"}},
+        "cluster": {"name": "gpu", "resourceGroup": "rg", "location": "westus",
+                    "systemPool": {"size": "Standard_D4s_v5"}},
         "gpuPools": [{"name": "spot", "size": "Standard_NC24ads_A100_v4", "count": 1, "maxPods": 200,
                       "availabilityZones": ["1"], "priority": "Spot", "evictionPolicy": "Delete", "spotMaxPrice": -1}],
         "gpuSoftware": {"installer": "device-plugin", "migStrategy": "none"},

@@ -57,8 +57,9 @@ class DescribedEks(RecordingMocks):
         if args.token == "aws:eks/getCluster:getCluster":
             name = args.args["name"]
             result = {**result, "arn": f"arn:aws:eks:us-east-1:{ACCOUNT}:cluster/{name}",
-                      "vpcConfig": {"vpcId": VPC, "subnetIds": [SUBNET_A, SUBNET_B], "clusterSecurityGroupId": CLUSTER_SG,
-                                    "securityGroupIds": [], "endpointPrivateAccess": True, "endpointPublicAccess": True},
+                      "vpcConfig": {"vpcId": VPC, "subnetIds": [SUBNET_A, SUBNET_B],
+                                    "clusterSecurityGroupId": CLUSTER_SG, "securityGroupIds": [],
+                                    "endpointPrivateAccess": True, "endpointPublicAccess": True},
                       "identities": [{"oidcs": [{"issuer": ISSUER}]}]}
         return result, failures
 
@@ -189,7 +190,8 @@ def test_existing_cluster_links_wire_a_node_group_and_the_autoscaler() -> None:
         ClusterAutoscaler("ca", {"cluster_name": cluster.cluster_name, "region": "us-east-1",
                                  "oidc_provider_arn": cluster.oidc_provider_arn,
                                  "oidc_provider_url": cluster.oidc_provider_url})
-        for key in ("node_role_arn", "subnet_ids", "oidc_provider_arn", "oidc_provider_url", "cluster_security_group_id"):
+        for key in ("node_role_arn", "subnet_ids", "oidc_provider_arn", "oidc_provider_url",
+                    "cluster_security_group_id"):
             pulumi.export(key, getattr(cluster, key))
 
     run = _run(program, project="anylang", mocks=DescribedEks())

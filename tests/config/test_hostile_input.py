@@ -103,7 +103,8 @@ def test_utf16_and_utf32_stack_files_are_refused_with_their_encoding(folder, enc
 
 
 @HOSTILE
-@given(offset=st.integers(0, len(VALID)), junk=st.sampled_from([b"\xff", b"\xc3(", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80"]))
+@given(offset=st.integers(0, len(VALID)),
+       junk=st.sampled_from([b"\xff", b"\xc3(", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80"]))
 def test_invalid_utf8_is_refused_with_its_line(folder, offset, junk):
     data = VALID.encode()
     outcome = run("check", "--config", stack_file(folder, data[:offset] + junk + data[offset:]))
@@ -163,13 +164,15 @@ def test_alias_bombs_are_refused_before_they_expand(folder, width, levels, names
 @HOSTILE
 @given(width=st.integers(1, 3), levels=st.integers(1, 4), namespace=other_namespaces)
 def test_small_anchors_and_aliases_are_fine(folder, width, levels, namespace):
-    outcome = run("check", "--config", stack_file(folder, with_extra(f"  {namespace}:anchors:\n{alias_bomb(width, levels)}")))
+    outcome = run("check", "--config",
+                  stack_file(folder, with_extra(f"  {namespace}:anchors:\n{alias_bomb(width, levels)}")))
     assert_safe(outcome)
     assert outcome.code == 0, outcome.err
 
 
 @HOSTILE
-@given(shape=st.sampled_from(["&r [*r]", "&r {a: *r}", "&r [a, [b, {c: *r}]]", "&r {a: [*r]}"]), namespace=other_namespaces)
+@given(shape=st.sampled_from(["&r [*r]", "&r {a: *r}", "&r [a, [b, {c: *r}]]", "&r {a: [*r]}"]),
+       namespace=other_namespaces)
 def test_recursive_aliases_are_refused(folder, shape, namespace):
     outcome = run("check", "--config", stack_file(folder, with_extra(f"  {namespace}:loop: {shape}\n")))
     assert_refused(outcome, "recursive alias", f"{namespace}:loop")
@@ -216,8 +219,10 @@ def test_non_string_keys_are_refused_not_stringified(folder, key, where):
     entry = f"? {key}\n" if key[0] in "[{" else f"{key}:"
     document = {
         "config": with_extra(f"  {entry} x\n" if not entry.startswith("?") else f"  {entry}  : x\n"),
-        "gpupools": with_extra(f"  gpupools:tags:\n    {entry} x\n" if not entry.startswith("?") else f"  gpupools:tags:\n    {entry}    : x\n"),
-        "other": with_extra(f"  myapp:m:\n    {entry} x\n" if not entry.startswith("?") else f"  myapp:m:\n    {entry}    : x\n"),
+        "gpupools": with_extra(f"  gpupools:tags:\n    {entry} x\n" if not entry.startswith("?")
+                               else f"  gpupools:tags:\n    {entry}    : x\n"),
+        "other": with_extra(f"  myapp:m:\n    {entry} x\n" if not entry.startswith("?")
+                            else f"  myapp:m:\n    {entry}    : x\n"),
         "outside": VALID + (f"{entry} x\n" if not entry.startswith("?") else f"{entry}: x\n"),
     }[where]
     assert_refused(run("check", "--config", stack_file(folder, document)), "which is not a string")
@@ -230,14 +235,16 @@ def test_non_string_keys_are_refused_not_stringified(folder, key, where):
 @given(namespace=other_namespaces, name=plain_names,
        value=st.sampled_from(["2025-01-01", "2001-12-14t21:59:43.10-05:00", "2002-12-14 21:59:43", "=", "<<"]))
 def test_dates_and_timestamps_in_other_namespaces_stay_text(folder, namespace, name, value):
-    outcome = run("check", "--config", stack_file(folder, with_extra(f"  {namespace}:{name}: {value}\n  {namespace}:obj: {{when: {value}}}\n")))
+    outcome = run("check", "--config", stack_file(folder, with_extra(f"  {namespace}:{name}: {value}\n"
+                                                                     f"  {namespace}:obj: {{when: {value}}}\n")))
     assert_safe(outcome)
     assert outcome.code == 0, outcome.err
 
 
 def test_a_date_in_another_namespace_plans(folder):
     # The tester's case: myapp:expires: 2025-01-01 crashed plan when the config was JSON-serialised.
-    outcome = run("plan", "--json", "--config", stack_file(folder, with_extra("  myapp:expires: 2025-01-01\n  myapp:when: {at: 2025-01-01}\n")))
+    outcome = run("plan", "--json", "--config",
+                  stack_file(folder, with_extra("  myapp:expires: 2025-01-01\n  myapp:when: {at: 2025-01-01}\n")))
     assert_safe(outcome)
     assert outcome.code == 0, outcome.err
 
@@ -255,14 +262,16 @@ def test_non_json_values_are_refused_in_any_namespace(folder, namespace, name, v
 # --- control characters, bidi overrides and long values ----------------------------------------------
 
 hostile_text = st.lists(
-    st.sampled_from(["\x1b", "\r", "\x07", "\x9b", "\u202e", "\u2066", "\u200f", "\u2028", "\ufeff", "a", "[2J", ";", " "]),
+    st.sampled_from(["\x1b", "\r", "\x07", "\x9b", "\u202e", "\u2066", "\u200f", "\u2028", "\ufeff",
+                     "a", "[2J", ";", " "]),
     min_size=1, max_size=20,
 ).map("".join).filter(lambda text: text.strip() and not text.isprintable())
 
 
 def quoted(text: str) -> str:
     """``text`` as a YAML double-quoted scalar (escapes for everything outside printable ASCII)."""
-    return '"' + "".join(char if " " <= char <= "~" and char not in '"\\' else f"\\U{ord(char):08x}" for char in text) + '"'
+    return '"' + "".join(char if " " <= char <= "~" and char not in '"\\' else f"\\U{ord(char):08x}"
+                         for char in text) + '"'
 
 
 @HOSTILE
@@ -353,7 +362,8 @@ def test_config_paths_that_are_not_stack_files(tmp_path, kind):
     elif kind == "too-big":
         target.write_text(VALID + "# " + "x" * (loading.MAX_FILE_BYTES) + "\n")
     needle = {"directory": "is a directory", "through-a-file": "not a directory", "symlink-loop": "symlink loop",
-              "fifo": "is a FIFO", "missing": "no such stack file", "too-big": "the limit for a stack file is 1048576"}[kind]
+              "fifo": "is a FIFO", "missing": "no such stack file",
+              "too-big": "the limit for a stack file is 1048576"}[kind]
     assert_refused(run("plan", "--config", str(target)), needle)
 
 
@@ -385,4 +395,5 @@ def test_an_unexpected_failure_is_one_error_line_with_status_1(folder, monkeypat
     outcome = run("check", "--config", stack_file(folder, VALID))
     assert_safe(outcome)
     assert outcome.code == 1 and len(outcome.lines) == 1
-    assert outcome.err.startswith(f"error: internal error: {type(failure).__name__}") and "GPUPOOLS_DEBUG" in outcome.err
+    assert (outcome.err.startswith(f"error: internal error: {type(failure).__name__}")
+            and "GPUPOOLS_DEBUG" in outcome.err)

@@ -35,7 +35,8 @@ def folder(tmp_path_factory) -> Path:
 
 
 @SECRETS
-@given(ciphertext=secret_text, key=st.sampled_from(["gpupools:cloud", "gpupools:cluster", "gpupools:tags", "aws:secretKey"]),
+@given(ciphertext=secret_text,
+       key=st.sampled_from(["gpupools:cloud", "gpupools:cluster", "gpupools:tags", "aws:secretKey"]),
        nested=st.booleans(), command=st.sampled_from(["check", "plan"]),
        output=st.sampled_from(["text", "json", "markdown"]))
 def test_secure_values_never_reach_any_output(folder, ciphertext, key, nested, command, output):

@@ -337,7 +337,8 @@ def test_the_offline_plan_declares_the_same_template(tmp_path: Path, eks_stack):
     assert tags, "the program declares no Auto Scaling group tags"
     by_group: dict[str, dict[str, str]] = {}
     for resource in tags:
-        by_group.setdefault(resource["parent"], {})[resource["inputs"]["tag"]["key"]] = resource["inputs"]["tag"]["value"]
+        by_group.setdefault(resource["parent"], {})[resource["inputs"]["tag"]["key"]] = (
+            resource["inputs"]["tag"]["value"])
     for group, expected in EXPECTED_EKS.items():
         assert aws_discovered(by_group[group], CLUSTER)
         assert aws_template(by_group[group]).allocatable == {name: Decimal(n) for name, n in expected.items()}

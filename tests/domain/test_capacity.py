@@ -148,7 +148,8 @@ def test_time_slicing_on_g5_12xlarge():
 
 def test_time_slicing_rename_by_default():
     config = with_changes(AWS, {"installer": "device-plugin", "version": "0.20.0", "migStrategy": "none"},
-                          size="g5.12xlarge", mig=None, sharing={"timeSlicing": {"replicas": 4, "renameByDefault": True}})
+                          size="g5.12xlarge", mig=None,
+                          sharing={"timeSlicing": {"replicas": 4, "renameByDefault": True}})
     cap = single_pool(config)
     assert cap.per_node == {"nvidia.com/gpu.shared": 16}
     assert "nvidia.com/gpu" not in cap.per_node
@@ -278,7 +279,8 @@ scalars = st.one_of(
 )
 garbage = st.recursive(
     scalars,
-    lambda children: st.one_of(st.lists(children, max_size=4), st.dictionaries(st.text(max_size=10), children, max_size=4)),
+    lambda children: st.one_of(st.lists(children, max_size=4),
+                               st.dictionaries(st.text(max_size=10), children, max_size=4)),
     max_leaves=12,
 )
 # Keys that cannot be a field name: every real key is a camelCase word.
@@ -383,7 +385,8 @@ def test_property_wrong_types_are_refused(data):
     # None of these fields is a list; gpuPools is the only list and gets a non-list.
     get(config, path[:-1])[path[-1]] = data.draw(st.lists(garbage, max_size=3))
     if data.draw(st.booleans()):
-        config["gpupools:gpuPools"] = data.draw(st.one_of(scalars, st.dictionaries(st.text(max_size=5), garbage, max_size=3)))
+        config["gpupools:gpuPools"] = data.draw(st.one_of(scalars,
+                                                          st.dictionaries(st.text(max_size=5), garbage, max_size=3)))
     with pytest.raises(ConfigError):
         load_stack(config)
 

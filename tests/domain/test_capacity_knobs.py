@@ -114,7 +114,8 @@ def test_spot_pool_carries_the_aks_taint_and_the_charts_tolerate_it():
         assert str(AKS_SPOT_TAINT) == "kubernetes.azure.com/scalesetpriority=spot:NoSchedule"
         assert placement_problems(stack, chart_values(stack)) == []
     workload = slice_workload(stack_with({"priority": "Spot"}), "mig1g")
-    assert {"key": "kubernetes.azure.com/scalesetpriority", "operator": "Exists", "effect": "NoSchedule"} in workload.tolerations
+    assert ({"key": "kubernetes.azure.com/scalesetpriority", "operator": "Exists", "effect": "NoSchedule"}
+            in workload.tolerations)
 
 
 def test_misplaced_daemonsets_are_refused_by_load_stack(monkeypatch):

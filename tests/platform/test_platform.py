@@ -82,7 +82,8 @@ def test_platform_alone_builds_what_the_stack_program_builds(stack_plans, name, 
 
 
 def test_stack_program_adopts_resources_it_registered_at_the_stack_root() -> None:
-    """Stacks deployed before GpuPlatform have the cluster and pools at the root: aliases keep them, not replace them."""
+    """Stacks deployed before GpuPlatform have the cluster and pools at the root: aliases keep them, not replace
+    them."""
     seen: dict[str, Any] = {}
 
     def record(args: pulumi.ResourceTransformationArgs) -> None:
@@ -130,7 +131,8 @@ def test_names_and_counts_may_be_outputs_of_other_resources() -> None:
 def test_eks_takes_subnets_and_vpc_as_outputs() -> None:
     def args():
         subnets = [pulumi.Output.from_input("subnet-0123456789abcdef0"), "subnet-0fedcba9876543210"]
-        return {**EKS, "cluster": {**EKS["cluster"], "subnet_ids": subnets, "vpc_id": pulumi.Output.from_input("vpc-0abc1234")},
+        return {**EKS, "cluster": {**EKS["cluster"], "subnet_ids": subnets,
+                                   "vpc_id": pulumi.Output.from_input("vpc-0abc1234")},
                 "gpu_pools": [{**EKS["gpu_pools"][0], "count": 2}]}
 
     run = run_platform(args)
@@ -175,9 +177,11 @@ def test_rule_errors_name_the_args_not_the_config_keys() -> None:
 
 
 def test_outputs_where_values_decide_the_plan_are_refused() -> None:
-    lines = _refused(lambda: {**DEV, "gpu_pools": [{**DEV["gpu_pools"][0], "labels": {"team": pulumi.Output.from_input("a")},
+    lines = _refused(lambda: {**DEV, "gpu_pools": [{**DEV["gpu_pools"][0],
+                                                    "labels": {"team": pulumi.Output.from_input("a")},
                                                     "size": pulumi.Output.from_input("Standard_ND96asr_v4")}]})
-    assert any(line.startswith("GpuPlatform('gpupools') args.gpu_pools[0].size: must be a plain value") for line in lines)
+    assert any(line.startswith("GpuPlatform('gpupools') args.gpu_pools[0].size: must be a plain value")
+               for line in lines)
     assert any(line.startswith("GpuPlatform('gpupools') args.gpu_pools[0].labels: must be a plain value")
                for line in lines)
 
@@ -208,8 +212,9 @@ def test_smoke_test_needs_a_plain_count() -> None:
 
 
 def test_args_that_are_not_a_mapping_or_a_name_that_is_not_a_string() -> None:
-    assert _refused(lambda: [DEV]) == ["GpuPlatform('gpupools') args: expected a dict of arguments (cloud, cluster, gpu_pools, "
-                               "gpu_software, custom_sizes, tags), got list"]
+    assert _refused(lambda: [DEV]) == [
+        "GpuPlatform('gpupools') args: expected a dict of arguments (cloud, cluster, gpu_pools, "
+        "gpu_software, custom_sizes, tags), got list"]
     assert "resource name must be a non-empty str" in _refused(DEV, name="")[0]
     with pytest.raises(ComponentArgsError):  # checked before the program runs too
         GpuPlatform("x", {**DEV, "cloud": "gcp"})
@@ -221,7 +226,8 @@ MIRRORS = {
     "StackConfig": "GpuPlatformArgs", "ClusterConfig": "ClusterArgs", "SystemPool": "SystemPoolArgs",
     "ClusterAutoscalerConfig": "ClusterAutoscalerSettingsArgs", "GpuPoolConfig": "GpuPoolArgs",
     "Autoscaling": "PoolAutoscalingArgs", "MigConfig": "MigArgs", "Sharing": "SharingArgs",
-    "TimeSlicing": "TimeSlicingArgs", "Mps": "MpsArgs", "GpuSoftware": "GpuSoftwareArgs", "CustomSize": "CustomSizeArgs",
+    "TimeSlicing": "TimeSlicingArgs", "Mps": "MpsArgs", "GpuSoftware": "GpuSoftwareArgs",
+    "CustomSize": "CustomSizeArgs",
     "Metrics": "GpuMetricsArgs",
 }
 

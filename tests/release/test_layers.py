@@ -44,7 +44,8 @@ def _imports(module: str, path: Path) -> list[tuple[str, int, bool]]:
     """(imported gpupools module, line, under TYPE_CHECKING) for every import in the file."""
     tree = ast.parse(path.read_text(), filename=str(path))
     package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
-    guarded = {id(node) for block in ast.walk(tree) if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+    guarded = {id(node) for block in ast.walk(tree)
+               if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
                for statement in block.body for node in ast.walk(statement)}
     found = []
     for node in ast.walk(tree):
@@ -56,7 +57,8 @@ def _imports(module: str, path: Path) -> list[tuple[str, int, bool]]:
                 targets.append(f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base)
         elif isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
-        found += [(target, node.lineno, id(node) in guarded) for target in targets if target.split(".")[0] == "gpupools"]
+        found += [(target, node.lineno, id(node) in guarded) for target in targets
+                  if target.split(".")[0] == "gpupools"]
     return found
 
 
@@ -87,7 +89,8 @@ def test_every_module_has_a_layer():
 
 def test_imports_only_go_leftwards():
     found = sorted(v for v in _violations() if (v[0], v[1]) not in ALLOWLIST)
-    assert not found, "imports of a layer to the right:\n" + "\n".join(f"{m}:{line} imports {t}" for m, t, line in found)
+    assert not found, ("imports of a layer to the right:\n"
+                       + "\n".join(f"{m}:{line} imports {t}" for m, t, line in found))
 
 
 def test_the_allowlist_only_shrinks():

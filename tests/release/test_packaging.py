@@ -23,7 +23,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
-VERSION = re.search(r'^__version__ = "([^"]+)"$', (ROOT / "components" / "gpupools" / "_version.py").read_text(), re.M)[1]
+VERSION = re.search(r'^__version__ = "([^"]+)"$', (ROOT / "components" / "gpupools" / "_version.py").read_text(),
+                    re.M)[1]
 OFFLINE_ENV = {**os.environ, "PIP_NO_INDEX": "1", "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
                "http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9"}
 # kubernetes: `gpupools verify` reads the live cluster with the official client.
@@ -71,7 +72,8 @@ def _requirement_lines(path: Path) -> list[str]:
 def test_requirements_pin_every_dependency_within_the_pyproject_ranges() -> None:
     specifiers = pytest.importorskip("packaging.specifiers")
     project = PYPROJECT["project"]
-    ranges = {_name(r): r[len(_name(r)):] for r in [*project["dependencies"], *project["optional-dependencies"]["azure"],
+    ranges = {_name(r): r[len(_name(r)):] for r in [*project["dependencies"],
+                                                    *project["optional-dependencies"]["azure"],
                                                     *project["optional-dependencies"]["aws"]]}
     lines = _requirement_lines(ROOT / "requirements.txt")
     assert lines[-1] == "-e .[azure,aws]"
@@ -178,7 +180,8 @@ def test_the_base_install_works_without_the_cloud_extras() -> None:
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr[-3000:]
     # The blocker works: the cloud modules do need their extra.
-    result = subprocess.run([sys.executable, "-c", _WITHOUT_CLOUD_SDKS, "gpupools.aws"], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, "-c", _WITHOUT_CLOUD_SDKS, "gpupools.aws"],
+                            capture_output=True, text=True, timeout=120)
     assert result.returncode == 1 and ("pulumi_aws" in result.stderr or "gpupools[aws]" in result.stderr)
 
 

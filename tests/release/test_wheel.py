@@ -45,13 +45,14 @@ def wheel_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
-    site_packages = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+    site_packages = Path(subprocess.run([str(python), "-c",
+                                         "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
                                         check=True, capture_output=True, text=True).stdout.strip())
     # The SDKs of this environment, without running its .pth files (the editable install of components/).
     (site_packages / "sdks.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    install = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-index", "--no-deps",
-                              "--disable-pip-version-check", "--quiet", str(wheel)], capture_output=True, text=True,
-                             timeout=300)
+    install = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-index",
+                              "--no-deps", "--disable-pip-version-check", "--quiet", str(wheel)],
+                             capture_output=True, text=True, timeout=300)
     assert install.returncode == 0, install.stderr
     return venv
 
@@ -115,7 +116,8 @@ EXAMPLE_RUN = textwrap.dedent("""\
     class PlatformStack(RecordingMocks):
         def new_resource(self, args):
             if args.typ == "pulumi:pulumi:StackReference":
-                outputs = {"clusterName": "shared-aks", "resourceGroupName": "platform-rg", "kubeconfig": "apiVersion: v1"}
+                outputs = """
+                """{"clusterName": "shared-aks", "resourceGroupName": "platform-rg", "kubeconfig": "apiVersion: v1"}
                 return f"{args.name}-id", {"name": args.name, "outputs": outputs, "secretOutputNames": []}
             return super().new_resource(args)
 

@@ -349,7 +349,8 @@ def test_preview_offline_plan_job() -> None:
     assert "<!-- gpupools-plan -->" in script and "updateComment" in script and "createComment" in script
 
 
-@pytest.mark.parametrize(("name", "job_name", "command"), [("preview.yml", "pulumi-preview", "preview"), ("deploy.yml", "up", "up")])
+@pytest.mark.parametrize(("name", "job_name", "command"),
+                         [("preview.yml", "pulumi-preview", "preview"), ("deploy.yml", "up", "up")])
 def test_pulumi_jobs(name: str, job_name: str, command: str) -> None:
     workflow = _workflow(name)
     job = workflow["jobs"][job_name]
@@ -407,14 +408,16 @@ def test_ci_runs_ci_script() -> None:
 
 def _pulumi_command_step(job: dict[str, Any]) -> dict[str, Any]:
     """The job's pulumi/actions step that runs a command (another may only install the CLI)."""
-    [step] = [s for s in job["steps"] if s.get("uses", "").startswith("pulumi/actions@") and "command" in s.get("with", {})]
+    [step] = [s for s in job["steps"]
+              if s.get("uses", "").startswith("pulumi/actions@") and "command" in s.get("with", {})]
     return step
 
 
 # --- the shell steps, run as GitHub runs them (bash -e) ------------------------------------------------
 
 
-def _run_step(step: dict[str, Any], cwd: Path, env: dict[str, str], tmp_path: Path) -> tuple[int, str, dict[str, str], str]:
+def _run_step(step: dict[str, Any], cwd: Path, env: dict[str, str],
+              tmp_path: Path) -> tuple[int, str, dict[str, str], str]:
     """Run a step's script; return (exit status, stdout, the GITHUB_OUTPUT values, GITHUB_ENV text)."""
     if shutil.which("bash") is None:
         pytest.skip("bash is not available")
@@ -510,7 +513,8 @@ def test_stack_reading(tmp_path: Path, name: str, stack_file: Path) -> None:
     assert status == 0, log
     config = _load(stack_file)["config"]
     assert values["cloud"] == config["gpupools:cloud"]
-    assert values["region"] == str(config.get("aws:region") or (config.get("gpupools:cluster") or {}).get("region") or "")
+    assert values["region"] == str(config.get("aws:region")
+                                   or (config.get("gpupools:cluster") or {}).get("region") or "")
 
 
 _ALL_SET = {
@@ -540,7 +544,8 @@ def test_secrets_check(tmp_path: Path, name: str, job: str) -> None:
     status, log, values, env = run()
     assert (status, values["ready"], env) == (0, "true", ""), log
 
-    status, log, values, env = run(HAS_PULUMI_ACCESS_TOKEN="false", PULUMI_BACKEND_URL="azblob://state", PASSPHRASE="s3cret")
+    status, log, values, env = run(HAS_PULUMI_ACCESS_TOKEN="false", PULUMI_BACKEND_URL="azblob://state",
+                                   PASSPHRASE="s3cret")
     assert (status, values["ready"]) == (0, "true"), log
     assert "PULUMI_CONFIG_PASSPHRASE<<" in env and "\ns3cret\n" in env
 
@@ -616,7 +621,8 @@ def test_preview_never_creates_a_stack() -> None:
     assert steps.index(exists) < steps.index(preview)
     assert "steps.exists.outputs.exists == 'true'" in preview["if"]
     # The CLI the check needs is installed before it, by the same pinned action.
-    install = next(s for s in steps if s.get("uses", "").startswith("pulumi/actions@") and "command" not in s.get("with", {}))
+    install = next(s for s in steps
+                   if s.get("uses", "").startswith("pulumi/actions@") and "command" not in s.get("with", {}))
     assert steps.index(install) < steps.index(exists) and install["uses"] == preview["uses"]
 
 
@@ -638,7 +644,8 @@ exit 9
 """
 
 
-def _run_script(script: str, args: list[str], cwd: Path, tmp_path: Path, **env: str) -> tuple[int, str, dict[str, str], str]:
+def _run_script(script: str, args: list[str], cwd: Path, tmp_path: Path,
+                **env: str) -> tuple[int, str, dict[str, str], str]:
     """Run a .github/scripts shell script with a stub `pulumi` first on PATH; return (status, log, the
     GITHUB_OUTPUT values, the stub's record of its calls)."""
     if shutil.which("bash") is None:
@@ -711,7 +718,8 @@ def test_verify_script_passes_the_kubeconfig_in_a_private_file_and_never_prints_
     stub = project / ".venv" / "bin" / "gpupools"
     stub.write_text(_GPUPOOLS_STUB)
     stub.chmod(0o755)
-    seen = {"STUB_ARGS": tmp_path / "args", "STUB_KUBECONFIG": tmp_path / "kubeconfig-seen", "STUB_MODE_FILE": tmp_path / "mode"}
+    seen = {"STUB_ARGS": tmp_path / "args", "STUB_KUBECONFIG": tmp_path / "kubeconfig-seen",
+            "STUB_MODE_FILE": tmp_path / "mode"}
     env = {key: str(path) for key, path in seen.items()}
 
     status, log, _, calls = _run_script("verify_stack.sh", ["dev", "org/dev"], project, tmp_path, STUB_MODE="ok", **env)
@@ -725,7 +733,8 @@ def test_verify_script_passes_the_kubeconfig_in_a_private_file_and_never_prints_
     assert not Path(args[4]).exists(), "the kubeconfig file outlives the script"
 
     # verify's own failure is the step's failure, and the file is still removed.
-    status, log, _, _ = _run_script("verify_stack.sh", ["dev", "org/dev"], project, tmp_path, STUB_MODE="ok", STUB_EXIT="3", **env)
+    status, log, _, _ = _run_script("verify_stack.sh", ["dev", "org/dev"], project, tmp_path, STUB_MODE="ok",
+                                    STUB_EXIT="3", **env)
     assert status == 3, log
     assert not Path(seen["STUB_ARGS"].read_text().split()[4]).exists()
 

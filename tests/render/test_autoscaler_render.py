@@ -113,7 +113,8 @@ def test_the_component_role_trusts_the_release_service_account(autoscaler_run):
     release = _one(autoscaler_run, "kubernetes:helm.sh/v3:Release")
     account = release.inputs["values"]["rbac"]["serviceAccount"]["name"]
     trust = json.loads(role.inputs["assumeRolePolicy"])
-    assert trust["Statement"][0]["Condition"]["StringEquals"][f"{ISSUER}:sub"] == f"system:serviceaccount:kube-system:{account}"
+    assert (trust["Statement"][0]["Condition"]["StringEquals"][f"{ISSUER}:sub"]
+            == f"system:serviceaccount:kube-system:{account}")
     assert set().union(*(_actions(s) for s in json.loads(policy.inputs["policy"])["Statement"])) == README_ACTIONS
 
 
@@ -156,7 +157,8 @@ def test_rendered_deployment_discovers_this_cluster_with_our_flags(rendered):
     spec = deployment["spec"]["template"]["spec"]
     (container,) = spec["containers"]
     args = container.get("command", []) + container.get("args", [])
-    assert f"--node-group-auto-discovery=asg:tag=k8s.io/cluster-autoscaler/enabled,k8s.io/cluster-autoscaler/{CLUSTER}" in args
+    assert ("--node-group-auto-discovery=asg:tag=k8s.io/cluster-autoscaler/enabled,"
+            f"k8s.io/cluster-autoscaler/{CLUSTER}") in args
     assert "--cloud-provider=aws" in args
     for flag in ("--expander=priority", "--scale-down-utilization-threshold=0.4",
                  "--scale-down-gpu-utilization-threshold=0.3"):

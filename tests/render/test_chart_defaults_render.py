@@ -53,15 +53,16 @@ def test_the_kubernetes_check_refuses_a_misspelt_field(renderer: HelmRenderer) -
 # Table name -> rendered DaemonSet name for release R (the Pulumi Release is named after its chart).
 RENDERED_NAMES = {
     "device-plugin": {"nvidia-device-plugin": "{r}", "gpu-feature-discovery": "{r}-gpu-feature-discovery",
-                      "mps-control-daemon": "{r}-mps-control-daemon", "nfd-worker": "{r}-node-feature-discovery-worker"},
+                      "mps-control-daemon": "{r}-mps-control-daemon",
+                      "nfd-worker": "{r}-node-feature-discovery-worker"},
     "gpu-operator": {"node-feature-discovery-worker": "{r}-node-feature-discovery-worker"},
 }
 SWITCHES = {  # value sets that flip every enabled_by path of the table, on top of the chart defaults
     "device-plugin": [{}, {"gfd": {"enabled": True}}, {"gfd": {"enabled": True}, "nfd": {"enabled": False}},
                       {"devicePlugin": {"enabled": False}, "gfd": {"enabled": True}}],
     "gpu-operator": [{}, {"nfd": {"enabled": False}, "driver": {"enabled": False}, "toolkit": {"enabled": False},
-                          "devicePlugin": {"enabled": False}, "gfd": {"enabled": False}, "migManager": {"enabled": False},
-                          "dcgmExporter": {"enabled": False}}],
+                          "devicePlugin": {"enabled": False}, "gfd": {"enabled": False},
+                          "migManager": {"enabled": False}, "dcgmExporter": {"enabled": False}}],
 }
 
 
@@ -92,7 +93,8 @@ def test_defaults_table_matches_what_the_chart_renders(installer: str, renderer:
                 continue
             pod = scheduling._pod_of(ds, merged)
             rendered_pod = pod_placement(named(objects, "DaemonSet", names[ds.name].format(r=release)))
-            assert rendered_pod == (list(pod.tolerations), dict(pod.node_selector or {}), pod.affinity), (ds.name, values)
+            assert rendered_pod == (list(pod.tolerations), dict(pod.node_selector or {}),
+                                    pod.affinity), (ds.name, values)
         if installer == "gpu-operator":  # operands: the operator reads their switches and tolerations from the policy
             spec = of_kind(objects, "ClusterPolicy")[0]["spec"]
             for ds in table.daemonsets:

@@ -16,7 +16,8 @@ import pytest
 import yaml
 
 from support.helm_render import (
-    CHARTS, HelmRenderer, Object, builtin_problems, container_env, crd_problems, named, of_kind, pod_placement, renderer,
+    CHARTS, HelmRenderer, Object, builtin_problems, container_env, crd_problems, named, of_kind, pod_placement,
+    renderer,
 )
 
 if not CHARTS.is_dir():
@@ -47,7 +48,8 @@ def rendered_variants(renderer: HelmRenderer) -> dict[str, Rendered]:
 
 
 @pytest.fixture
-def rendered(request: pytest.FixtureRequest, renderer: HelmRenderer, rendered_variants: dict[str, Rendered]) -> Rendered:
+def rendered(request: pytest.FixtureRequest, renderer: HelmRenderer,
+             rendered_variants: dict[str, Rendered]) -> Rendered:
     """The variant planned offline and its chart rendered with the Release's values (each once per session)."""
     variant: Variant = request.param
     if variant.id not in rendered_variants:
@@ -80,7 +82,8 @@ def test_cluster_policy_matches_its_crd_schema(rendered: Rendered) -> None:
 
 # --- 3. Rendered daemonsets: every GPU pool served, reserved for GPU pods --------------------------------------
 
-def _fits(placement: tuple[list[Object], dict[str, str], Object | None], labels: dict[str, str], pool: ResolvedPool) -> bool:
+def _fits(placement: tuple[list[Object], dict[str, str], Object | None], labels: dict[str, str],
+          pool: ResolvedPool) -> bool:
     tolerations, node_selector, affinity = placement
     return (tolerates(tolerations, pool.taints)
             and all(labels.get(key) == value for key, value in node_selector.items())
@@ -88,7 +91,8 @@ def _fits(placement: tuple[list[Object], dict[str, str], Object | None], labels:
 
 
 def _nfd_workers(objects: list[Object]) -> list[Object]:
-    return [ds for ds in of_kind(objects, "DaemonSet") if ds["metadata"]["name"].endswith("node-feature-discovery-worker")]
+    return [ds for ds in of_kind(objects, "DaemonSet")
+            if ds["metadata"]["name"].endswith("node-feature-discovery-worker")]
 
 
 def _node_labels(rendered: Rendered, pool: ResolvedPool) -> dict[str, str]:

@@ -128,7 +128,8 @@ def test_config_does_not_change_input(azure):
 
 UNKNOWN_KEY_CASES: list[tuple[str, Callable[[dict], Any], str, str]] = [
     ("top", lambda c: c.update({"gpupools:gpuPool": []}), "gpupools:gpuPool", "gpuPools"),
-    ("gpuSoftware", lambda c: software(c).update(mixedStrategy=True), "gpupools:gpuSoftware.mixedStrategy", "migStrategy"),
+    ("gpuSoftware", lambda c: software(c).update(mixedStrategy=True),
+     "gpupools:gpuSoftware.mixedStrategy", "migStrategy"),
     ("cluster", lambda c: cluster(c).update(resourcegroup="x"), "gpupools:cluster.resourcegroup", "resourceGroup"),
     ("systemPool", lambda c: cluster(c)["systemPool"].update(vmSize="x"), "gpupools:cluster.systemPool.vmSize", "size"),
     ("pool", lambda c: pool(c).update(vmSize="x"), "gpupools:gpuPools[0].vmSize", "size"),
@@ -137,9 +138,11 @@ UNKNOWN_KEY_CASES: list[tuple[str, Callable[[dict], Any], str, str]] = [
      "gpupools:gpuPools[0].autoscaling.max", "maxCount"),
     ("sharing", lambda c: (pool(c).pop("mig"), pool(c).update(sharing={"timeSlicing": {"replicas": 2}, "mig": 1})),
      "gpupools:gpuPools[0].sharing.mig", "timeSlicing"),
-    ("timeSlicing", lambda c: (pool(c).pop("mig"), pool(c).update(sharing={"timeSlicing": {"replicas": 2, "rename": True}})),
+    ("timeSlicing", lambda c: (pool(c).pop("mig"),
+                               pool(c).update(sharing={"timeSlicing": {"replicas": 2, "rename": True}})),
      "gpupools:gpuPools[0].sharing.timeSlicing.rename", "renameByDefault"),
-    ("customSizes entry", lambda c: c.update({"gpupools:customSizes": {"Standard_X": {"gpu": "V100-16GB", "gpus": 1, "count": 1}}}),
+    ("customSizes entry",
+     lambda c: c.update({"gpupools:customSizes": {"Standard_X": {"gpu": "V100-16GB", "gpus": 1, "count": 1}}}),
      "gpupools:customSizes.Standard_X.count", "gpus"),
 ]
 
@@ -647,7 +650,8 @@ def test_shape_and_rule_errors_reported_together(azure):
         load_stack(azure)
     fields = {p.field for p in caught.value.problems}
     assert len(caught.value.problems) >= 3, str(caught.value)
-    assert {"gpupools:gpuSoftware.mixedStrategy", "gpupools:cluster.resourceGroup", "gpupools:gpuPools[0].size"} <= fields
+    assert {"gpupools:gpuSoftware.mixedStrategy", "gpupools:cluster.resourceGroup",
+            "gpupools:gpuPools[0].size"} <= fields
 
 
 @pytest.mark.parametrize("raw", [None, [], "gpupools", 3])

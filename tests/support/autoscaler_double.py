@@ -93,7 +93,8 @@ def azure_template(tags: Mapping[str, str], sku_gpus: int) -> TemplateNode:
         elif key.startswith(AZURE + "taint_"):
             match = TAINT_VALUE.fullmatch(value)
             if match:
-                node.taints.append(Taint(_azure_name(key.split(AZURE + "taint_", 1)[1]), match.group(1), match.group(2)))
+                node.taints.append(Taint(_azure_name(key.split(AZURE + "taint_", 1)[1]), match.group(1),
+                                         match.group(2)))
     return node
 
 

@@ -144,7 +144,8 @@ def kubeconfig_for(server: str) -> str:
 
 # Nodes as AKS and EKS report them (labels and status.allocatable strings), plus the pool label gpupools sets.
 
-def aks_node(name: str, pool: str, gpus: str | None, size: str = "Standard_ND96asr_v4", extra_labels: dict | None = None) -> dict:
+def aks_node(name: str, pool: str, gpus: str | None, size: str = "Standard_ND96asr_v4",
+             extra_labels: dict | None = None) -> dict:
     allocatable = {"cpu": "95690m", "ephemeral-storage": "119703055367", "hugepages-1Gi": "0", "hugepages-2Mi": "0",
                    "memory": "928798572Ki", "pods": "110"}
     if gpus is not None:
@@ -153,7 +154,8 @@ def aks_node(name: str, pool: str, gpus: str | None, size: str = "Standard_ND96a
         "agentpool": pool, "beta.kubernetes.io/arch": "amd64", "beta.kubernetes.io/instance-type": size,
         "beta.kubernetes.io/os": "linux", "kubernetes.azure.com/accelerator": "nvidia",
         "kubernetes.azure.com/agentpool": pool, "kubernetes.azure.com/cluster": "MC_gpu-dev-rg_gpu-dev_southcentralus",
-        "kubernetes.azure.com/mode": "user", "kubernetes.azure.com/node-image-version": "AKSUbuntu-2204gen2containerd-202508.20.1",
+        "kubernetes.azure.com/mode": "user",
+        "kubernetes.azure.com/node-image-version": "AKSUbuntu-2204gen2containerd-202508.20.1",
         "kubernetes.io/arch": "amd64", "kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
         "node.kubernetes.io/instance-type": size, "topology.kubernetes.io/region": "southcentralus",
         "topology.kubernetes.io/zone": "0", "gpupools.io/pool": pool, "nvidia.com/gpu.present": "true",
@@ -167,7 +169,8 @@ def eks_node(name: str, node_group: str, slices: dict[str, str], mig_state: str 
     allocatable = {"cpu": "95690m", "ephemeral-storage": "246305030010", "hugepages-1Gi": "0", "hugepages-2Mi": "0",
                    "memory": "1176415232Ki", "pods": "737", "nvidia.com/gpu": "0", **slices}
     labels = {
-        "beta.kubernetes.io/arch": "amd64", "beta.kubernetes.io/instance-type": "p4d.24xlarge", "beta.kubernetes.io/os": "linux",
+        "beta.kubernetes.io/arch": "amd64", "beta.kubernetes.io/instance-type": "p4d.24xlarge",
+        "beta.kubernetes.io/os": "linux",
         "eks.amazonaws.com/capacityType": "ON_DEMAND", "eks.amazonaws.com/nodegroup": node_group,
         "eks.amazonaws.com/nodegroup-image": "ami-0a1b2c3d4e5f67890", "k8s.io/cloud-provider-aws": "a1b2c3d4e5f6",
         "kubernetes.io/arch": "amd64", "kubernetes.io/hostname": name, "kubernetes.io/os": "linux",

@@ -94,7 +94,8 @@ def of_kind(objects: Iterable[Object], kind: str) -> list[Object]:
 
 def named(objects: Iterable[Object], kind: str, name: str) -> Object:
     found = [obj for obj in of_kind(objects, kind) if obj["metadata"]["name"] == name]
-    assert len(found) == 1, f"expected one {kind} {name}, rendered: {[o['metadata']['name'] for o in of_kind(objects, kind)]}"
+    assert len(found) == 1, (f"expected one {kind} {name}, rendered: "
+                             f"{[o['metadata']['name'] for o in of_kind(objects, kind)]}")
     return found[0]
 
 
@@ -157,7 +158,8 @@ def crd_problems(obj: Object, crd_file: Path) -> list[str]:
     version = obj["apiVersion"].split("/", 1)[1]
     body = {key: value for key, value in obj.items() if key != "metadata"}  # metadata is ObjectMeta, not in the CRD
     errors = sorted(crd_validator(crd_file, version).iter_errors(body), key=lambda e: list(e.absolute_path))
-    return [f"{obj['kind']} {obj['metadata']['name']}: {'.'.join(map(str, e.absolute_path))}: {e.message}" for e in errors]
+    return [f"{obj['kind']} {obj['metadata']['name']}: {'.'.join(map(str, e.absolute_path))}: {e.message}"
+            for e in errors]
 
 
 def _closed(schema: Any) -> Any:
