@@ -22,7 +22,8 @@ end of the work, so interpreter start-up is in neither the plan nor the floor:
   they are left unloaded by ``import <package>`` in the floor too).
 
 Usage: ``python benchmarks/plan.py [--repeat 3] [--pools 1,10,50] [--json] [--strict] [--profile]``.
-Exit status is 0 whatever the results, unless ``--strict`` is given and a target is missed (then 1).
+Exit status is 0 whatever the results, unless ``--strict`` is given and a target is missed (then 1). A quick
+check (fewer than 3 runs, no warm-up, or a pool span under 9) reports its numbers and judges nothing.
 """
 
 from __future__ import annotations
@@ -43,6 +44,24 @@ PACKAGED_PROGRAM = "gpupools.platform.program.main"
 COMPONENTS = REPO / "components"
 MAX_RATIO = 2.0
 MAX_SLOPE_MS = 20.0
+# A verdict needs a measurement that can carry one: single cold runs of one plan differ by tens of ms, as
+# much as the per-pool cost being judged. So targets are judged only on the median of at least this many
+# warmed-up runs, and the slope only over a span of at least this many pools; a quick check reports the
+# numbers and says it judged nothing.
+MIN_REPEAT_FOR_VERDICT = 3
+MIN_POOL_SPAN_FOR_SLOPE = 9
+
+
+def unjudged(repeat: int, warmup: bool, pool_counts: list[int]) -> dict[str, str | None]:
+    """Why the ratio and the slope cannot be judged from this measurement (None: they can)."""
+    runs = None
+    if repeat < MIN_REPEAT_FOR_VERDICT or not warmup:
+        runs = (f"{repeat} {'warmed-up' if warmup else 'unwarmed'} run(s) per point; a verdict needs the median of "
+                f"at least {MIN_REPEAT_FOR_VERDICT} warmed-up runs")
+    span = pool_counts[-1] - pool_counts[0]
+    slope = runs or (f"a slope over {span} pool(s) is noise; a verdict needs a span of at least "
+                     f"{MIN_POOL_SPAN_FOR_SLOPE}" if len(pool_counts) > 1 and span < MIN_POOL_SPAN_FOR_SLOPE else None)
+    return {"ratio": runs, "slope": slope}
 DEFAULT_POOLS = (1, 10, 50)
 MAX_POOLS = 50  # gpupools:gpuPools allows at most 50 pools
 
@@ -260,8 +279,10 @@ def measure(pool_counts: list[int], repeat: int, work: Path, log, warmup: bool =
             log(f"floor {stack} run {round_ + 1}/{repeat}")
             floors[stack].append(run_child(["floor", str(work / f"modules-{stack}.json")], work))
 
-    results: dict[str, Any] = {"repeat": repeat, "pools": pool_counts, "targets": {
-        "max_ratio": MAX_RATIO, "max_slope_ms": MAX_SLOPE_MS}, "python": sys.version.split()[0], "stacks": {}}
+    not_judged = unjudged(repeat, warmup, pool_counts)
+    results: dict[str, Any] = {"repeat": repeat, "pools": pool_counts, "warmup": warmup, "targets": {
+        "max_ratio": MAX_RATIO, "max_slope_ms": MAX_SLOPE_MS}, "not_judged": not_judged,
+        "python": sys.version.split()[0], "stacks": {}}
     for stack in STACKS:
         floor_ms = statistics.median(r["wall_ms"] for r in floors[stack])
         rows = []
@@ -276,8 +297,8 @@ def measure(pool_counts: list[int], repeat: int, work: Path, log, warmup: bool =
             })
         base, top = rows[0], rows[-1]
         slope = (top["plan_ms"] - base["plan_ms"]) / (top["pools"] - base["pools"]) if len(rows) > 1 else None
-        ratio_ok = base["ratio"] <= MAX_RATIO
-        slope_ok = slope is None or slope < MAX_SLOPE_MS
+        ratio_ok = None if not_judged["ratio"] else base["ratio"] <= MAX_RATIO
+        slope_ok = None if not_judged["slope"] else (slope is None or slope < MAX_SLOPE_MS)
         results["stacks"][stack] = {
             "cloud": "azure" if stack == "aks" else "aws",
             "floor_ms": floor_ms,
@@ -287,9 +308,11 @@ def measure(pool_counts: list[int], repeat: int, work: Path, log, warmup: bool =
             "floor_packages": sorted({m.split(".")[0] for m in modules[stack]}),
             "rows": rows,
             "slope_ms_per_pool": slope,
-            "ratio_ok": ratio_ok, "slope_ok": slope_ok, "pass": ratio_ok and slope_ok,
+            "ratio_ok": ratio_ok, "slope_ok": slope_ok,
+            "pass": None if ratio_ok is None or slope_ok is None else ratio_ok and slope_ok,
         }
-    results["pass"] = all(s["pass"] for s in results["stacks"].values())
+    verdicts = [s["pass"] for s in results["stacks"].values()]
+    results["pass"] = None if None in verdicts else all(verdicts)
     return results
 
 
@@ -301,9 +324,9 @@ def render(results: dict[str, Any]) -> str:
         for i, row in enumerate(rows):
             target = ""
             if i == 0:
-                target = f"ratio {'PASS' if data['ratio_ok'] else 'FAIL'}"
+                target = f"ratio {_verdict(data['ratio_ok'])}"
             if i == len(rows) - 1 and data["slope_ms_per_pool"] is not None:
-                target = (target + ", " if target else "") + f"slope {'PASS' if data['slope_ok'] else 'FAIL'}"
+                target = (target + ", " if target else "") + f"slope {_verdict(data['slope_ok'])}"
             slope = data["slope_ms_per_pool"]
             lines.append((
                 stack, str(row["pools"]), str(row["resources"]), f"{row['plan_ms']:.0f}", f"{row['peak_rss_mib']:.0f}",
@@ -321,13 +344,20 @@ def render(results: dict[str, Any]) -> str:
         slope_text = (f"slope {slope:.1f} ms/pool ((t{pools[-1]} - t{pools[0]}) / {pools[-1] - pools[0]}, "
                       f"target < {MAX_SLOPE_MS:.0f})" if slope is not None else "slope n/a (one pool count)")
         out.append(
-            f"{stack}: {'PASS' if data['pass'] else 'FAIL'}  "
+            f"{stack}: {_verdict(data['pass'])}  "
             f"ratio {data['rows'][0]['ratio']:.2f} at {pools[0]} pool(s) "
             f"(target <= {MAX_RATIO}), {slope_text}; floor = {data['floor_modules']} modules of "
             f"{', '.join(data['floor_packages'])} + pulumi, pydantic, gpupools ({data['floor_peak_rss_mib']:.0f} MiB)"
         )
     out.append(f"median of {results['repeat']} fresh subprocesses each; Python {results['python']}")
+    for target, why in results["not_judged"].items():
+        if why:
+            out.append(f"{target} not judged: {why}")
     return "\n".join(out)
+
+
+def _verdict(ok: bool | None) -> str:
+    return "not judged" if ok is None else "PASS" if ok else "FAIL"
 
 
 def profile(pools: int, work: Path, top: int = 25) -> str:
@@ -385,6 +415,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
+    if args.strict and any(unjudged(args.repeat, not args.no_warmup, args.pools).values()):
+        parser.error("--strict needs a measurement that is judged: " + "; ".join(
+            why for why in unjudged(args.repeat, not args.no_warmup, args.pools).values() if why))
 
     log = (lambda message: None) if args.quiet else (lambda message: print(message, file=sys.stderr, flush=True))
     started = time.perf_counter()

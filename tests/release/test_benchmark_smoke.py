@@ -6,6 +6,7 @@ asserted here, only that the numbers are measured.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -58,4 +59,31 @@ def test_resources_grow_with_pools(results):
         assert (one["pools"], two["pools"]) == (1, 2)
         assert two["resources"] > one["resources"]
         assert data["slope_ms_per_pool"] is not None
-        assert isinstance(data["pass"], bool)
+
+
+def test_the_quick_check_judges_nothing(results):
+    """One unwarmed run over pools 1 and 2 cannot carry a verdict: no PASS or FAIL from noise."""
+    assert results["pass"] is None and all(results["not_judged"].values())
+    for data in results["stacks"].values():
+        assert data["ratio_ok"] is None and data["slope_ok"] is None and data["pass"] is None
+
+
+@pytest.mark.parametrize("repeat, warmup, pools, judged", [
+    (3, True, [1, 10, 50], {"ratio": True, "slope": True}),
+    (3, True, [1, 2], {"ratio": True, "slope": False}),
+    (1, True, [1, 10, 50], {"ratio": False, "slope": False}),
+    (5, False, [1, 50], {"ratio": False, "slope": False}),
+    (3, True, [10], {"ratio": True, "slope": True}),
+])
+def test_what_a_measurement_can_judge(repeat, warmup, pools, judged):
+    spec = importlib.util.spec_from_file_location("bench_plan", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    reasons = module.unjudged(repeat, warmup, pools)
+    assert {target: why is None for target, why in reasons.items()} == judged
+
+
+def test_strict_refuses_a_quick_check():
+    proc = subprocess.run([sys.executable, str(SCRIPT), "--strict", "--repeat", "1", "--pools", "1,2"],
+                          capture_output=True, text=True, timeout=60, cwd=REPO_ROOT)
+    assert proc.returncode == 2 and "--strict needs a measurement that is judged" in proc.stderr
