@@ -10,11 +10,14 @@ a folder not named here is a collection error: put it in the folder of the layer
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 TESTS = Path(__file__).resolve().parent
+# Plans price pools from the packaged snapshot, never from a price cache this machine may have.
+os.environ["GPUPOOLS_PRICE_CACHE"] = str(TESTS / "no-price-cache.json")
 MARKER_OF_FOLDER = {
     "catalog": "pure", "config": "pure", "domain": "pure", "charts": "pure", "resolve": "pure",
     "components": "program", "platform": "program", "apps": "program",

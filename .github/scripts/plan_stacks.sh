@@ -6,7 +6,8 @@
 # without it, or when the base cannot plan a stack, the plan comes without a diff and says why. A stack that
 # the base lacks is diffed against an empty plan: all of its capacity is new.
 # GPUPOOLS names the head's gpupools executable (default .venv/bin/gpupools).
-# Prints the comment body on stdout, its first line saying whether the pull request removes GPU capacity;
+# Prints the comment body on stdout, its first line saying whether the pull request removes GPU capacity and what
+# each compared stack adds or saves per month at list prices;
 # exits 1 when a head plan failed (its error is in the body).
 set -uo pipefail
 base="${1:-}"
@@ -16,6 +17,7 @@ trap 'rm -rf "$work"' EXIT
 shopt -s nullglob
 status=0
 removing=()
+costs=()
 compared=0
 for file in Pulumi.*.yaml; do
   stack="${file#Pulumi.}"
@@ -41,6 +43,11 @@ for file in Pulumi.*.yaml; do
     [ -n "$note" ] && printf '%s\n\n' "$note"
     cat "$work/plan.out"
     head -n 1 "$work/plan.out" | grep -q 'REMOVES GPU capacity' && removing+=("$stack")
+    if [ "${#diff_args[@]}" -gt 0 ]; then  # the diff's first line ends with what it adds or saves per month
+      first="$(head -n 1 "$work/plan.out")"
+      first="${first%\*\*}"
+      costs+=("$stack ${first##*; }")
+    fi
   else
     status=1
     echo "### \`$stack\`: plan failed (exit $rc)"
@@ -52,10 +59,15 @@ for file in Pulumi.*.yaml; do
   fi
   echo
 done > "$work/body.md"
+cost=""
+if [ "${#costs[@]}" -gt 0 ]; then
+  cost=" List price: $(printf '%s, ' "${costs[@]}")"
+  cost="${cost%, }."
+fi
 if [ "${#removing[@]}" -gt 0 ]; then
-  echo "**:warning: This pull request REMOVES GPU capacity in: ${removing[*]}** (see each stack's diff below)"
+  echo "**:warning: This pull request REMOVES GPU capacity in: ${removing[*]}** (see each stack's diff below).$cost"
 elif [ "$compared" -gt 0 ]; then
-  echo "This pull request removes no GPU capacity (capacity diffs below)."
+  echo "This pull request removes no GPU capacity (capacity diffs below).$cost"
 else
   echo "No base plan to compare with: capacity changes are not shown."
 fi

@@ -131,6 +131,11 @@ def test_the_pull_request_comment_leads_with_capacity_removed(tmp_path):
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0].startswith("**:warning: This pull request REMOVES GPU capacity in: dev**")
-    assert "**:warning: This change REMOVES GPU capacity: nvidia.com/gpu 112 → 56**" in lines
+    # Beside capacity, what each compared stack costs: dev's size has no southcentralus price in the snapshot.
+    assert lines[0].endswith(" List price: dev cost change unknown (no price for mig1g), "
+                             "existing cost change unknown (no price for mig1g, mig3g)."), lines[0]
+    assert "**:warning: This change REMOVES GPU capacity: nvidia.com/gpu 112 → 56; cost change unknown (no price for " \
+           "mig1g)**" in lines
     assert any(line.startswith("_The base commit could not plan `eks`") for line in lines)
-    assert "**This change adds GPU capacity: nvidia.com/mig-1g.5gb 0 → 56, nvidia.com/mig-3g.20gb 0 → 16**" in lines
+    assert any(line.startswith("**This change adds GPU capacity: nvidia.com/mig-1g.5gb 0 → 56, nvidia.com/mig-3g.20gb "
+                               "0 → 16; ") for line in lines)

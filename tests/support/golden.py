@@ -37,6 +37,8 @@ import yaml
 
 if __name__ == "__main__":  # run as a script: make the test helpers importable as when pytest runs
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import os  # and price plans from the packaged snapshot, as tests/conftest.py does
+    os.environ["GPUPOOLS_PRICE_CACHE"] = str(Path(__file__).resolve().parents[1] / "no-price-cache.json")
 
 from support.chart_variants import MODE_VARIANTS, REPO, STACK_FILES, Variant, variant_stack_file  # noqa: E402
 from support.cli import run_cli  # noqa: E402

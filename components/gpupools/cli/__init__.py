@@ -38,6 +38,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     try:
+        if args.command == "prices":
+            from .prices import run_prices
+            return run_prices(args)
         stack_file = _stack_file(args)
         if args.command == "check":
             from .check import run_check
@@ -105,6 +108,8 @@ def _parser() -> argparse.ArgumentParser:
         if name == "verify":
             from ..verify.command import add_verify_arguments  # cheap: the kubernetes client loads only when run
             add_verify_arguments(command)
+    from .prices import add_prices_command  # the price list commands take no stack
+    add_prices_command(commands)
     return parser
 
 

@@ -12,6 +12,8 @@ from ..config.loading import StackFile, read_limited
 from ..plan.offline import Plan, plan_stack
 from .check import print_lines
 from .render import capacity_lines, diff_lines, markdown_capacity, markdown_diff, placement_lines
+from .cost_render import cost_diff_lines, cost_headline, cost_lines, markdown_cost, markdown_cost_diff
+from ..plan.cost_diff import cost_diff
 
 # The inputs worth reading per resource type; JSON output keeps them all.
 KEY_INPUTS: dict[str, tuple[str, ...]] = {
@@ -37,14 +39,25 @@ def run_plan(stack_file: StackFile, output_format: str, base: str | None = None)
     """Print the plan; with ``base`` (a plan JSON of the base branch), what it changes comes first."""
     base_plan = read_base_plan(Path(base)) if base is not None else None
     plan = plan_stack(stack_file)
-    diff = diff_plans(base_plan, plan.to_json()) if base_plan is not None else None
+    head = plan.to_json()
+    diff = diff_plans(base_plan, head) if base_plan is not None else None
+    costs = cost_diff(base_plan, head, diff) if diff else None
     if output_format == "json":
-        print(json.dumps({**plan.to_json(), **({"diff": diff.to_json()} if diff else {})}, indent=2))
+        print(json.dumps({**head, **({"diff": {**diff.to_json(), "cost": costs.to_json(),
+                                               "costHeadline": cost_headline(costs)}} if diff else {})}, indent=2))
     elif output_format == "markdown":
-        print_lines((markdown_diff(diff) + [""] if diff else []) + markdown_plan(plan))
+        print_lines((_with_cost(markdown_diff(diff), costs, "**") + markdown_cost_diff(costs) + [""] if diff else [])
+                    + markdown_plan(plan))
     else:
-        print_lines((diff_lines(diff) + [""] if diff else []) + text_plan(plan))
+        print_lines((_with_cost(diff_lines(diff), costs) + cost_diff_lines(costs) + [""] if diff else [])
+                    + text_plan(plan))
     return 0
+
+
+def _with_cost(lines: list[str], costs, bold: str = "") -> list[str]:
+    """The diff's first line says what the change does to capacity, then what it adds or saves per month."""
+    first = lines[0].removesuffix(bold) if bold else lines[0]
+    return [f"{first}; {cost_headline(costs)}{bold}"] + lines[1:]
 
 
 def read_base_plan(path: Path) -> dict[str, Any]:
@@ -64,6 +77,8 @@ def text_plan(plan: Plan) -> list[str]:
     lines = [f"stack {plan.stack} ({plan.cloud}): {len(plan.resources)} resources", ""]
     lines += _tree(plan.resources)
     lines += ["", "GPU resources advertised:"] + capacity_lines(plan.capacity, plan.warnings)
+    if plan.cost:
+        lines += ["", "Cost:"] + cost_lines(plan.cost)
     lines += ["", "NVIDIA daemonset placement (chart values merged with the chart defaults):"]
     lines += placement_lines(plan.placements)
     if plan.autoscaling:
@@ -76,6 +91,8 @@ def text_plan(plan: Plan) -> list[str]:
 def markdown_plan(plan: Plan) -> list[str]:
     lines = [f"### gpupools plan: stack `{plan.stack}` ({plan.cloud}), {len(plan.resources)} resources", ""]
     lines += markdown_capacity(plan.capacity, plan.warnings)
+    if plan.cost:
+        lines += ["", "Cost:", ""] + markdown_cost(plan.cost)
     if plan.autoscaling:
         lines += ["", "Autoscaling:", ""] + [f"- {row.line()}" for row in plan.autoscaling]
     lines += ["", "<details><summary>NVIDIA daemonset placement</summary>", "", "```"]

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..domain.node_templates import AutoscaledPool, autoscaled_pools
 from ..domain.capacity import PoolCapacity, stack_capacity
+from ..domain.cost import StackCost, stack_cost
 from ..config.errors import ConfigError, Problem
 from ..resolve.stack import load_stack
 from ..config.errors import NAMESPACE
@@ -37,6 +38,7 @@ class Plan:
     outputs: dict[str, Any]
     placements: list[Placement]
     autoscaling: list[AutoscaledPool] = field(default_factory=list)
+    cost: StackCost | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -48,6 +50,7 @@ class Plan:
             ],
             "autoscaling": [row.to_json() for row in self.autoscaling],
             "outputs": self.outputs,
+            **({"cost": self.cost.to_json()} if self.cost else {}),
         }
 
 
@@ -64,10 +67,13 @@ def plan_stack(stack_file: StackFile) -> Plan:
         config=pulumi_config_values(stack_file.config),
         secret_keys=stack_file.secret_keys,
     )
+    from ..prices.book import current_price_book  # the local price cache, else the packaged snapshot
+
+    capacity = stack_capacity(stack.pools)
     return Plan(
         stack_file.stack, stack.cloud, dump_resources(run),
-        stack_capacity(stack.pools), stack.warnings, run.outputs, stack.placements,
-        autoscaled_pools(stack),
+        capacity, stack.warnings, run.outputs, stack.placements,
+        autoscaled_pools(stack), stack_cost(stack, capacity, current_price_book()),
     )
 
 

@@ -1,0 +1,106 @@
+"""List prices of node sizes, each with where it came from: the packaged snapshot (``price_snapshot.json``) or a
+price book written by ``gpupools prices refresh``, both in one JSON shape.
+
+Prices are list prices in USD per node-hour: no discounts, reservations or savings plans. A size, region or
+capacity type without an entry has no price ("unknown"), never 0. How the snapshot was made is in its
+``howMade`` field and the README.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from importlib.resources import files
+from typing import Any, Literal
+
+Capacity = Literal["onDemand", "spot"]
+CAPACITIES: tuple[str, ...] = ("onDemand", "spot")
+FORMAT = "gpupools-prices/1"
+CURRENCY = "USD"
+SNAPSHOT_FILE = "price_snapshot.json"
+
+
+class PriceBookError(ValueError):
+    """A price book that is not what ``gpupools prices refresh`` writes: one line naming what is wrong."""
+
+
+@dataclass(frozen=True)
+class Price:
+    """One node size's list price in one region, with the page or API query it came from and when."""
+
+    cloud: str
+    size: str
+    region: str
+    capacity: Capacity
+    usd_per_hour: float
+    source: str
+    retrieved: str
+    derivation: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        data = {"cloud": self.cloud, "size": self.size, "region": self.region, "capacity": self.capacity,
+                "usdPerHour": self.usd_per_hour, "source": self.source, "retrieved": self.retrieved}
+        return {**data, "derivation": self.derivation} if self.derivation else data
+
+
+@dataclass(frozen=True)
+class PriceBook:
+    """Prices by (size, region, capacity); ``origin`` says whether they are the snapshot or a local cache."""
+
+    origin: str  # "snapshot" or "cache <path>"
+    retrieved: str
+    currency: str
+    prices: tuple[Price, ...]
+    how_made: str = ""
+    _index: dict[tuple[str, str, str], Price] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._index.update({(p.size, p.region, p.capacity): p for p in self.prices})
+
+    def lookup(self, size: str, region: str | None, capacity: str) -> Price | None:
+        return None if region is None else self._index.get((size, region, capacity))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"format": FORMAT, "currency": self.currency, "retrieved": self.retrieved, "howMade": self.how_made,
+                "prices": [price.to_json() for price in self.prices]}
+
+
+def read_price_book(data: Any, origin: str) -> PriceBook:
+    """A price book from its JSON document; raises ``PriceBookError`` naming the first thing wrong."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise PriceBookError(f"{origin}: not a gpupools price book (expected \"format\": \"{FORMAT}\")")
+    currency, retrieved, entries = data.get("currency"), data.get("retrieved"), data.get("prices")
+    if currency != CURRENCY:
+        raise PriceBookError(f"{origin}: currency {currency!r} is not supported; allowed: {CURRENCY}")
+    if not isinstance(retrieved, str) or not isinstance(entries, list):
+        raise PriceBookError(f"{origin}: needs 'retrieved' (a date) and a 'prices' list")
+    return PriceBook(origin, retrieved, currency, tuple(_price(entry, origin, i) for i, entry in enumerate(entries)),
+                     str(data.get("howMade", "")))
+
+
+def _price(entry: Any, origin: str, index: int) -> Price:
+    where = f"{origin}: prices[{index}]"
+    if not isinstance(entry, dict):
+        raise PriceBookError(f"{where} is not an object")
+    texts = {key: entry.get(key) for key in ("cloud", "size", "region", "source", "retrieved")}
+    missing = [key for key, value in texts.items() if not isinstance(value, str) or not value]
+    if missing:
+        raise PriceBookError(f"{where} lacks {', '.join(missing)}")
+    if entry.get("capacity") not in CAPACITIES:
+        raise PriceBookError(f"{where}: capacity {entry.get('capacity')!r}; allowed: {', '.join(CAPACITIES)}")
+    usd = entry.get("usdPerHour")
+    if isinstance(usd, bool) or not isinstance(usd, (int, float)) or not math.isfinite(usd) or usd <= 0:
+        raise PriceBookError(f"{where}: usdPerHour {usd!r} is not a price above 0 (a missing price is left out)")
+    return Price(texts["cloud"], texts["size"], texts["region"], entry["capacity"], float(usd), texts["source"],
+                 texts["retrieved"], entry.get("derivation"))
+
+
+def snapshot() -> PriceBook:
+    """The price book shipped with the package."""
+    text = files(__package__).joinpath(SNAPSHOT_FILE).read_text(encoding="utf-8")
+    return read_price_book(json.loads(text), "snapshot")
+
+
+__all__ = ["CAPACITIES", "CURRENCY", "Capacity", "Price", "PriceBook", "PriceBookError", "read_price_book",
+           "snapshot"]

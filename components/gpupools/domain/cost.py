@@ -1,0 +1,153 @@
+"""What a stack costs: each pool's list price per node-hour times its nodes, per month at 730 hours, and per
+usable slice.
+
+A slice's price is the node's price over the slices pods can use at once (``PoolCapacity.per_node``): time-slicing
+replicas count, slices that ``maxPods`` leaves unusable do not. When a node advertises several resources (MIG
+``mixed``), the node's price is shared by compute: a ``mig-3g.*`` device weighs 3, a ``mig-1g.*`` 1, anything else
+1. A pool without a price (size, region or capacity type missing from the price book) has ``None`` figures and
+a note saying why: never 0.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from ..catalog.prices import PriceBook
+from .capacity import PoolCapacity
+from .pools import ResolvedPool
+from .stack import Stack
+
+HOURS_PER_MONTH = 730
+CAPACITY_BLOCK_NOTE = "Capacity Block prices are set at purchase and are not in the price list"
+AWS_SPOT_NOTE = "EC2 Spot prices move with supply and demand and are not in the price list"
+_COMPUTE_SLICES = re.compile(r"mig-(\d+)g\.")
+
+
+@dataclass(frozen=True)
+class PoolCost:
+    """One pool's list price: per node-hour (None when unknown), its nodes, and where the price came from."""
+
+    pool: str
+    size: str
+    region: str | None
+    capacity: str  # onDemand, spot or capacityBlock
+    nodes: int
+    node_hourly: float | None
+    slices: dict[str, int]
+    min_nodes: int | None = None
+    max_nodes: int | None = None
+    source: str | None = None
+    retrieved: str | None = None
+    note: str | None = None
+
+    @property
+    def hourly(self) -> float | None:
+        return None if self.node_hourly is None else self.node_hourly * self.nodes
+
+    @property
+    def monthly(self) -> float | None:
+        return None if self.hourly is None else self.hourly * HOURS_PER_MONTH
+
+    @property
+    def monthly_range(self) -> tuple[float, float] | None:
+        """Autoscaled pools: the month at ``minCount`` and at ``maxCount`` nodes."""
+        if self.node_hourly is None or self.min_nodes is None or self.max_nodes is None:
+            return None
+        per_node = self.node_hourly * HOURS_PER_MONTH
+        return per_node * self.min_nodes, per_node * self.max_nodes
+
+    def slice_hourly(self) -> dict[str, float]:
+        """Per advertised resource: the price of one usable slice for an hour."""
+        if self.node_hourly is None:
+            return {}
+        weights = {name: _weight(name) for name, count in self.slices.items() if count > 0}
+        units = sum(weights[name] * self.slices[name] for name in weights)
+        return {name: self.node_hourly * weight / units for name, weight in weights.items()}
+
+    def to_json(self) -> dict[str, Any]:
+        low_high = self.monthly_range
+        return {
+            "pool": self.pool, "size": self.size, "region": self.region, "capacity": self.capacity,
+            "nodes": self.nodes, "nodeHourly": self.node_hourly, "hourly": self.hourly, "monthly": self.monthly,
+            "monthlyRange": {"minNodes": self.min_nodes, "maxNodes": self.max_nodes, "min": low_high[0],
+                             "max": low_high[1]} if low_high else None,
+            "sliceHourly": self.slice_hourly(), "source": self.source, "retrieved": self.retrieved,
+            "note": self.note,
+        }
+
+
+@dataclass(frozen=True)
+class StackCost:
+    """Every pool's cost, the totals of the pools with a price, and the price book they came from."""
+
+    pools: tuple[PoolCost, ...]
+    currency: str
+    prices_from: str
+
+    @property
+    def hourly(self) -> float | None:
+        """The pools with a price; None (unknown, never 0) when no pool has one."""
+        known = [pool.hourly for pool in self.pools if pool.hourly is not None]
+        return sum(known) if known or not self.pools else None
+
+    @property
+    def monthly(self) -> float | None:
+        return None if self.hourly is None else self.hourly * HOURS_PER_MONTH
+
+    @property
+    def unknown(self) -> list[str]:
+        return [pool.pool for pool in self.pools if pool.node_hourly is None]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"currency": self.currency, "pricesFrom": self.prices_from, "hoursPerMonth": HOURS_PER_MONTH,
+                "basis": "list prices: no discounts, reservations or savings plans",
+                "pools": [pool.to_json() for pool in self.pools], "hourly": self.hourly, "monthly": self.monthly,
+                "unknown": self.unknown}
+
+
+def _weight(resource: str) -> int:
+    match = _COMPUTE_SLICES.search(resource)
+    return int(match.group(1)) if match else 1
+
+
+def stack_region(stack: Stack) -> str | None:
+    """Where the pools run: the AKS cluster's location or the EKS cluster's region (None when not named)."""
+    cluster = stack.config.cluster
+    return cluster.location if stack.cloud == "azure" else cluster.region
+
+
+def capacity_type(pool: ResolvedPool) -> str:
+    config = pool.config
+    if config.priority == "Spot" or config.capacity_type == "SPOT":
+        return "spot"
+    return "capacityBlock" if config.capacity_type == "CAPACITY_BLOCK" else "onDemand"
+
+
+def pool_cost(pool: ResolvedPool, capacity: PoolCapacity, region: str | None, book: PriceBook) -> PoolCost:
+    kind = capacity_type(pool)
+    scaling = pool.config.autoscaling
+    bounds = (scaling.min_count, scaling.max_count) if scaling else (None, None)
+    price = book.lookup(pool.size.name, region, kind) if kind != "capacityBlock" else None
+    note = None
+    if price is None:
+        if kind == "capacityBlock":
+            note = CAPACITY_BLOCK_NOTE
+        elif kind == "spot" and pool.cloud == "aws":
+            note = AWS_SPOT_NOTE
+        elif region is None:
+            note = "the stack names no region (cluster location), so no price applies"
+        else:
+            note = f"no {kind} price for {pool.size.name} in {region} in the price book"
+    return PoolCost(pool.name, pool.size.name, region, kind, capacity.nodes,
+                    price.usd_per_hour if price else None, dict(capacity.per_node), *bounds,
+                    price.source if price else None, price.retrieved if price else None, note)
+
+
+def stack_cost(stack: Stack, capacities: list[PoolCapacity], book: PriceBook) -> StackCost:
+    region = stack_region(stack)
+    by_name = {capacity.pool: capacity for capacity in capacities}
+    pools = tuple(pool_cost(pool, by_name[pool.name], region, book) for pool in stack.pools)
+    return StackCost(pools, book.currency, book.origin if book.origin != "snapshot"
+                     else f"the packaged snapshot ({book.retrieved})")

@@ -1,0 +1,86 @@
+"""What a change costs: the ``cost`` of two plan JSON documents, pool by pool, with the capacity diff's replacements.
+
+A pool missing on one side costs 0 there; a pool on a side without a price (or a base plan made before plans had
+a cost) makes the change's cost unknown rather than a wrong figure. A pool replaced by ``surge`` runs both
+generations for a while: its temporary price per hour is the old pool's plus the new one's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from .diff import CapacityDiff
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A USD amount before and after."""
+
+    before: float
+    after: float
+
+    @property
+    def delta(self) -> float:
+        return self.after - self.before
+
+    def to_json(self) -> dict[str, float]:
+        return {"before": self.before, "after": self.after, "delta": self.delta}
+
+
+@dataclass(frozen=True)
+class PoolCostDiff:
+    pool: str
+    monthly: Figure
+    slice_hourly: dict[str, tuple[float, float]]
+    surge_hourly: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pool": self.pool, "monthly": self.monthly.to_json(), "surgeHourly": self.surge_hourly,
+                "sliceHourly": {name: {"before": b, "after": a} for name, (b, a) in self.slice_hourly.items()}}
+
+
+@dataclass(frozen=True)
+class CostDiff:
+    pools: tuple[PoolCostDiff, ...]
+    monthly: Figure
+    unknown: tuple[str, ...]  # pools (or "base plan") whose price is not known on a side
+
+    def to_json(self) -> dict[str, Any]:
+        return {"pools": [pool.to_json() for pool in self.pools], "monthly": self.monthly.to_json(),
+                "unknown": list(self.unknown)}
+
+
+def cost_diff(base: Mapping[str, Any], head: Mapping[str, Any], capacity: CapacityDiff) -> CostDiff:
+    """Each pool's monthly list price before and after, the slice prices that change, and surge overlaps."""
+    before, after = _pools(base), _pools(head)
+    unknown = [] if "cost" in base or not base.get("capacity") else ["base plan (made without prices)"]
+    pools = []
+    for change in capacity.pools:
+        old, new = before.get(change.pool), after.get(change.pool)
+        missing = [side for side in (old, new) if side is not None and side.get("monthly") is None]
+        if missing:
+            unknown.append(change.pool)
+            continue
+        surge = None
+        if change.replacement and change.replacement.rotation == "surge" and old and new:
+            surge = old["hourly"] + new["hourly"]
+        slices = _slice_changes(old, new)
+        pools.append(PoolCostDiff(change.pool, Figure(_monthly(old), _monthly(new)), slices, surge))
+    total = Figure(sum(p.monthly.before for p in pools), sum(p.monthly.after for p in pools))
+    return CostDiff(tuple(pools), total, tuple(unknown))
+
+
+def _pools(plan: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
+    cost = plan.get("cost")
+    return {pool["pool"]: pool for pool in cost.get("pools", [])} if isinstance(cost, Mapping) else {}
+
+
+def _monthly(pool: Mapping[str, Any] | None) -> float:
+    return float(pool["monthly"]) if pool else 0.0
+
+
+def _slice_changes(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> dict[str, tuple[float, float]]:
+    """Slice prices of resources on both sides, and those that appear (0 before) or go (0 after)."""
+    b, a = (old or {}).get("sliceHourly", {}), (new or {}).get("sliceHourly", {})
+    return {name: (float(b.get(name, 0.0)), float(a.get(name, 0.0))) for name in sorted({*b, *a})}

@@ -1,0 +1,71 @@
+"""AWS's public price list for EC2: the bulk offer file of one region
+(``https://pricing.us-east-1.amazonaws.com/offers/v1.0/aws/AmazonEC2/current/<region>/index.json``), with
+``products`` (sku -> ``attributes``) and ``terms.OnDemand`` (sku -> offer -> ``priceDimensions`` ->
+``pricePerUnit.USD`` per ``Hrs``).
+
+Kept: on-demand Linux, shared tenancy, no pre-installed software, ``capacitystatus`` Used. Reserved terms are left
+out. Spot prices change with supply and demand and Capacity Block prices are set at purchase: neither is in this
+file, so both stay unknown.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from ..catalog.prices import Price
+from .errors import PriceSourceError
+
+HOST = "https://pricing.us-east-1.amazonaws.com"
+_WANTED = {"operatingSystem": "Linux", "tenancy": "Shared", "preInstalledSw": "NA", "capacitystatus": "Used"}
+
+
+def offer_url(region: str) -> str:
+    return f"{HOST}/offers/v1.0/aws/AmazonEC2/current/{region}/index.json"
+
+
+def parse(body: bytes, region: str, retrieved: str, sizes: Iterable[str] | None = None) -> list[Price]:
+    """On-demand Linux prices per instance-hour from one region's offer file; a malformed file is refused whole."""
+    url = offer_url(region)
+    try:
+        offer = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise PriceSourceError(f"{url}: not a complete JSON offer file ({error.__class__.__name__}: {error}); "
+                               "the download may be truncated") from None
+    products = offer.get("products") if isinstance(offer, dict) else None
+    terms = offer.get("terms") if isinstance(offer, dict) else None
+    on_demand = terms.get("OnDemand") if isinstance(terms, dict) else None
+    if not isinstance(products, dict) or not isinstance(on_demand, dict):
+        raise PriceSourceError(f"{url}: not an EC2 offer file (needs 'products' and 'terms.OnDemand')")
+    wanted = set(sizes) if sizes is not None else None
+    prices: dict[str, Price] = {}
+    for sku, product in products.items():
+        attributes = product.get("attributes") if isinstance(product, dict) else None
+        if not isinstance(attributes, dict):
+            raise PriceSourceError(f"{url}: products[{sku}] has no 'attributes'")
+        size = attributes.get("instanceType")
+        if product.get("productFamily") != "Compute Instance" or not size or (wanted and size not in wanted):
+            continue
+        if any(attributes.get(key) != value for key, value in _WANTED.items()):
+            continue
+        usd = _hourly(on_demand.get(sku), url, sku)
+        if usd is not None and usd > 0:
+            prices.setdefault(size, Price("aws", size, attributes.get("regionCode", region), "onDemand", usd, url,
+                                          retrieved))
+    return sorted(prices.values(), key=lambda p: p.size)
+
+
+def _hourly(offers: Any, url: str, sku: str) -> float | None:
+    """The sku's on-demand USD per hour, or None when the file lists no on-demand term for it."""
+    if offers is None:
+        return None
+    try:
+        [offer] = offers.values()
+        [dimension] = offer["priceDimensions"].values()
+        if dimension["unit"] != "Hrs":
+            return None
+        return float(dimension["pricePerUnit"]["USD"])
+    except (AttributeError, KeyError, TypeError, ValueError) as error:
+        raise PriceSourceError(f"{url}: terms.OnDemand[{sku}] is not one offer with one hourly USD price "
+                               f"({error.__class__.__name__}: {error})") from None

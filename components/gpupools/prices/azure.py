@@ -1,0 +1,82 @@
+"""The Azure Retail Prices API (``https://prices.azure.com/api/retail/prices``): anonymous JSON pages of meters,
+``{"Items": [...], "NextPageLink": ..., "Count": n}``, each item with ``armSkuName``, ``armRegionName``,
+``retailPrice``, ``unitOfMeasure``, ``type`` and ``skuName``.
+
+Kept: ``type`` Consumption, ``unitOfMeasure`` "1 Hour", USD, Linux meters. Spot meters (``skuName`` ends in
+"Spot") are the Spot price; Windows meters (``productName`` has "Windows"), Low Priority meters (Batch's, not a
+capacity AKS node pools use), Reservation and DevTestConsumption prices are left out.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+from urllib.parse import quote
+
+from ..catalog.prices import Price
+from .errors import PriceSourceError
+
+API = "https://prices.azure.com/api/retail/prices"
+MAX_PAGES = 200  # a region's VM meters are a few thousand items, 100 per page
+_FIELDS = ("armSkuName", "armRegionName", "retailPrice", "unitOfMeasure", "type", "skuName", "productName",
+           "currencyCode")
+
+
+def query_url(region: str) -> str:
+    """The first page of a region's pay-as-you-go VM meters in USD."""
+    flt = (f"serviceName eq 'Virtual Machines' and armRegionName eq '{region}' and priceType eq 'Consumption'")
+    return f"{API}?currencyCode='USD'&$filter={quote(flt)}"
+
+
+def load(fetch: Callable[[str], bytes], region: str, retrieved: str, sizes: Iterable[str] | None = None,
+         ) -> list[Price]:
+    """Every page from ``query_url(region)`` on, following ``NextPageLink``; prices of ``sizes`` (all if None)."""
+    url: str | None = query_url(region)
+    wanted = set(sizes) if sizes is not None else None
+    found: dict[tuple[str, str, str], Price] = {}
+    for _ in range(MAX_PAGES):
+        if not url:
+            return sorted(found.values(), key=lambda p: (p.size, p.region, p.capacity))
+        items, url = read_page(fetch(url), url)
+        for price in page_prices(items, query_url(region), retrieved):
+            if wanted is None or price.size in wanted:
+                found.setdefault((price.size, price.region, price.capacity), price)
+    raise PriceSourceError(f"{API}: more than {MAX_PAGES} pages; refusing to follow NextPageLink further")
+
+
+def read_page(body: bytes, url: str) -> tuple[list[dict[str, Any]], str | None]:
+    """A page's items and the next page's link; a page that is not the documented shape is refused whole."""
+    try:
+        page = json.loads(body.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise PriceSourceError(f"{url}: not a complete JSON page ({error.__class__.__name__}: {error}); "
+                               "the response may be truncated") from None
+    if not isinstance(page, dict) or not isinstance(page.get("Items"), list):
+        raise PriceSourceError(f"{url}: not a Retail Prices page (no 'Items' list)")
+    items, count, link = page["Items"], page.get("Count"), page.get("NextPageLink")
+    if count is not None and count != len(items):
+        raise PriceSourceError(f"{url}: 'Count' is {count} but the page holds {len(items)} items; truncated")
+    if link is not None and not (isinstance(link, str) and link.startswith(API)):
+        raise PriceSourceError(f"{url}: NextPageLink {str(link)[:80]!r} does not lead to {API}")
+    for index, item in enumerate(items):
+        missing = [name for name in _FIELDS if not isinstance(item, dict) or item.get(name) is None]
+        if missing:
+            raise PriceSourceError(f"{url}: Items[{index}] lacks {', '.join(missing)}")
+        if isinstance(item["retailPrice"], bool) or not isinstance(item["retailPrice"], (int, float)):
+            raise PriceSourceError(f"{url}: Items[{index}].retailPrice {item['retailPrice']!r} is not a number")
+    return items, link or None
+
+
+def page_prices(items: list[dict[str, Any]], source: str, retrieved: str) -> list[Price]:
+    """The items that are a Linux pay-as-you-go or Spot price per VM-hour, as prices."""
+    prices = []
+    for item in items:
+        sku, product = item["skuName"], item["productName"]
+        if (item["type"] != "Consumption" or item["unitOfMeasure"] != "1 Hour" or item["currencyCode"] != "USD"
+                or "Windows" in product or "Low Priority" in sku or item["retailPrice"] <= 0):
+            continue
+        capacity = "spot" if sku.endswith("Spot") else "onDemand"
+        prices.append(Price("azure", item["armSkuName"], item["armRegionName"], capacity,
+                            float(item["retailPrice"]), source, retrieved))
+    return prices

@@ -1,0 +1,45 @@
+"""The price book an offline plan uses: prices refreshed into the local cache first, the packaged snapshot for
+the rest. Nothing here touches the network.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from ..catalog.prices import PriceBook, PriceBookError, read_price_book, snapshot
+from ..config.errors import ConfigError, Problem
+
+CACHE_VARIABLE = "GPUPOOLS_PRICE_CACHE"  # a path; the default is $XDG_CACHE_HOME/gpupools/prices.json
+
+
+def cache_path() -> Path:
+    explicit = os.environ.get(CACHE_VARIABLE)
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gpupools" / "prices.json"
+
+
+def read_cache(path: Path) -> PriceBook | None:
+    """The cache at ``path``, None when there is none; an unreadable one is one error naming the file."""
+    if not path.is_file():
+        return None
+    try:
+        return read_price_book(json.loads(path.read_text(encoding="utf-8")), f"cache {path}")
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, PriceBookError) as error:
+        raise ConfigError([Problem(f"price cache {path}", f"cannot be read ({error}); delete it or run "
+                                                          "gpupools prices refresh")]) from None
+
+
+def current_price_book() -> PriceBook:
+    """Cache prices over the snapshot's; ``origin`` names both when the cache is used."""
+    packaged = snapshot()
+    cached = read_cache(cache_path())
+    if cached is None:
+        return packaged
+    keys = {(p.size, p.region, p.capacity) for p in cached.prices}
+    merged = cached.prices + tuple(p for p in packaged.prices if (p.size, p.region, p.capacity) not in keys)
+    return PriceBook(f"{cached.origin} (refreshed {cached.retrieved}), then snapshot ({packaged.retrieved})",
+                     cached.retrieved, cached.currency, merged, cached.how_made)

@@ -1,0 +1,5 @@
+"""One error type for a price list that cannot be read: unreachable, malformed or truncated."""
+
+
+class PriceSourceError(Exception):
+    """A price list that cannot be used; the message is one line naming the source and what is wrong."""

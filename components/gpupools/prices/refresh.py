@@ -1,0 +1,59 @@
+"""``gpupools prices refresh``: read the clouds' public price lists over the network and write the local cache.
+
+Only the catalog's sizes are kept. Without the network it stops with one error and leaves the cache as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+from datetime import datetime, timezone
+from pathlib import Path
+
+from ..catalog.instances import sizes_for
+from ..catalog.prices import CURRENCY, Price, PriceBook
+from . import aws, azure
+from .book import cache_path, read_cache
+from .errors import PriceSourceError
+
+# The regions the repository's stacks use, refreshed when no --region is given.
+DEFAULT_REGIONS = {"azure": ("southcentralus", "eastus"), "aws": ("us-east-1",)}
+TIMEOUT_SECONDS = 60
+
+
+def fetch(url: str) -> bytes:
+    """GET ``url``; any network failure is one ``PriceSourceError`` naming the URL."""
+    try:
+        with urllib.request.urlopen(url, timeout=TIMEOUT_SECONDS) as response:  # noqa: S310 https URLs only
+            return response.read()
+    except (urllib.error.URLError, OSError) as error:
+        reason = getattr(error, "reason", error)
+        raise PriceSourceError(f"cannot read {url.split('?')[0]}: {reason} (refresh needs the network; offline "
+                               "plans keep using the cache or the packaged snapshot)") from None
+
+
+def refresh(clouds: list[str], region: str | None, fetcher=fetch, now: datetime | None = None,
+            path: Path | None = None) -> tuple[Path, list[Price]]:
+    """Fetch the prices of ``clouds`` (in ``region`` or the default regions) and merge them into the cache."""
+    retrieved = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
+    fresh: list[Price] = []
+    for cloud in clouds:
+        for where in ([region] if region else DEFAULT_REGIONS[cloud]):
+            sizes = sizes_for(cloud)
+            if cloud == "azure":
+                fresh += azure.load(fetcher, where, retrieved, sizes)
+            else:
+                fresh += aws.parse(fetcher(aws.offer_url(where)), where, retrieved, sizes)
+    target = path or cache_path()
+    old = read_cache(target)
+    keys = {(p.cloud, p.region) for p in fresh}
+    kept = [p for p in (old.prices if old else ()) if (p.cloud, p.region) not in keys]
+    book = PriceBook(f"cache {target}", retrieved, CURRENCY, tuple(kept + fresh),
+                     "Written by gpupools prices refresh from the Azure Retail Prices API and the AWS EC2 "
+                     "offer files; each price names the URL it was read from.")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    temporary = target.with_suffix(".tmp")
+    temporary.write_text(json.dumps(book.to_json(), indent=1) + "\n", encoding="utf-8")
+    temporary.replace(target)
+    return target, fresh

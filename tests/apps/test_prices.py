@@ -1,0 +1,134 @@
+"""The price loaders on recorded responses (tests/apps/recorded_prices, in the documented formats), the cache they
+write, and the packaged snapshot: which meters count, paging, one clear error for a bad response."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from gpupools.catalog.instances import INSTANCE_SIZES
+from gpupools.catalog.prices import snapshot
+from gpupools.prices import aws, azure
+from gpupools.prices.book import current_price_book
+from gpupools.prices.errors import PriceSourceError
+from gpupools.prices.refresh import refresh
+from support.cli import run_cli
+
+RECORDED = Path(__file__).parent / "recorded_prices"
+PAGE1, PAGE2 = (RECORDED / "azure_page1.json").read_bytes(), (RECORDED / "azure_page2.json").read_bytes()
+OFFER = (RECORDED / "aws_offer_us-east-1.json").read_bytes()
+STACK_REGIONS = {"azure": {"southcentralus", "eastus"}, "aws": {"us-east-1"}}
+
+
+def _azure_server(pages: list[bytes]):
+    """A fetch that serves ``pages`` in order and records the URLs asked for."""
+    asked: list[str] = []
+
+    def fetch(url: str) -> bytes:
+        asked.append(url)
+        return pages[len(asked) - 1]
+    return fetch, asked
+
+
+def test_azure_follows_next_page_link_and_keeps_linux_pay_as_you_go_and_spot() -> None:
+    fetch, asked = _azure_server([PAGE1, PAGE2])
+    prices = azure.load(fetch, "southcentralus", "2026-11-20T00:00:00Z")
+    assert asked[0] == azure.query_url("southcentralus")
+    assert asked[1] == json.loads(PAGE1)["NextPageLink"]  # page 2 came from the link, and nothing after it
+    got = {(p.size, p.capacity): p.usd_per_hour for p in prices}
+    # Windows (31.25), the reservation (150000), Low Priority (5.5) and DevTestConsumption (20.0) are left out.
+    assert got == {("Standard_ND96asr_v4", "onDemand"): 27.5, ("Standard_ND96asr_v4", "spot"): 8.25,
+                   ("Standard_NC24ads_A100_v4", "onDemand"): 3.75}
+    assert {p.source for p in prices} == {azure.query_url("southcentralus")}
+    assert "armRegionName%20eq%20%27southcentralus%27" in asked[0] and "Consumption" in asked[0]
+
+
+def test_azure_keeps_only_the_sizes_asked_for() -> None:
+    fetch, _ = _azure_server([PAGE1, PAGE2])
+    prices = azure.load(fetch, "southcentralus", "t", sizes=["Standard_NC24ads_A100_v4"])
+    assert [(p.size, p.usd_per_hour) for p in prices] == [("Standard_NC24ads_A100_v4", 3.75)]
+
+
+@pytest.mark.parametrize(("body", "says"), [
+    (PAGE1[: len(PAGE1) // 2], "not a complete JSON page"),
+    (b'{"Items": [], "Count": 3, "NextPageLink": null}', "'Count' is 3 but the page holds 0 items"),
+    (b'{"items": []}', "no 'Items' list"),
+    (json.dumps({"Items": [{"armSkuName": "Standard_ND96asr_v4"}], "Count": 1}).encode(), "Items[0] lacks"),
+    (json.dumps({"Items": [], "NextPageLink": "https://example.com/x"}).encode(), "does not lead to"),
+])
+def test_azure_refuses_a_malformed_or_truncated_page_with_one_error(body: bytes, says: str) -> None:
+    fetch, _ = _azure_server([body])
+    with pytest.raises(PriceSourceError) as error:
+        azure.load(fetch, "southcentralus", "t")
+    assert says in str(error.value) and "\n" not in str(error.value)
+
+
+def test_azure_refuses_a_price_that_is_not_a_number() -> None:
+    page = json.loads(PAGE2)
+    page["Items"][0]["retailPrice"] = "8.25"
+    fetch, _ = _azure_server([json.dumps(page).encode()])
+    with pytest.raises(PriceSourceError, match=r"Items\[0\]\.retailPrice '8.25' is not a number"):
+        azure.load(fetch, "southcentralus", "t")
+
+
+def test_aws_offer_file_on_demand_linux_shared_only() -> None:
+    prices = aws.parse(OFFER, "us-east-1", "t")
+    # Windows (24.9), dedicated tenancy (22.6), the reservation row (capacitystatus, 0) and Reserved terms (12.0)
+    # are left out; the figures are the file's, unchanged.
+    assert [(p.size, p.region, p.capacity, p.usd_per_hour) for p in prices] == [
+        ("g5.xlarge", "us-east-1", "onDemand", 1.25), ("p4d.24xlarge", "us-east-1", "onDemand", 20.5)]
+    assert prices[0].source == aws.offer_url("us-east-1")
+
+
+@pytest.mark.parametrize(("body", "says"), [
+    (OFFER[:5000], "not a complete JSON offer file"),
+    (b'{"products": {}}', "needs 'products' and 'terms.OnDemand'"),
+    (json.dumps({"products": {"S": {"productFamily": "Compute Instance", "attributes": {
+        "instanceType": "g5.xlarge", "operatingSystem": "Linux", "tenancy": "Shared", "preInstalledSw": "NA",
+        "capacitystatus": "Used"}}}, "terms": {"OnDemand": {"S": {"a": {"priceDimensions": {}}}}}}).encode(),
+     "terms.OnDemand[S] is not one offer with one hourly USD price"),
+])
+def test_aws_refuses_a_malformed_or_truncated_offer_file(body: bytes, says: str) -> None:
+    with pytest.raises(PriceSourceError) as error:
+        aws.parse(body, "us-east-1", "t")
+    assert says in str(error.value) and "\n" not in str(error.value)
+
+
+def test_refresh_writes_a_cache_that_plans_read_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pages = iter([PAGE1, PAGE2])
+    path = tmp_path / "prices.json"
+    now = datetime(2026, 11, 20, tzinfo=timezone.utc)
+    _, fresh = refresh(["azure"], "southcentralus", fetcher=lambda url: next(pages), now=now, path=path)
+    cache = json.loads(path.read_text())
+    assert cache["currency"] == "USD" and cache["retrieved"] == "2026-11-20T00:00:00Z"
+    assert {entry["source"] for entry in cache["prices"]} == {azure.query_url("southcentralus")}
+    assert len(fresh) == 3
+    monkeypatch.setenv("GPUPOOLS_PRICE_CACHE", str(path))
+    book = current_price_book()
+    assert book.origin.startswith(f"cache {path} (refreshed 2026-11-20T00:00:00Z), then snapshot")
+    assert book.lookup("Standard_ND96asr_v4", "southcentralus", "onDemand").usd_per_hour == 27.5
+    assert book.lookup("p4d.24xlarge", "us-east-1", "onDemand").source.startswith("https://")  # the snapshot's
+
+
+def test_refresh_without_network_is_one_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GPUPOOLS_PRICE_CACHE", str(tmp_path / "prices.json"))
+    monkeypatch.setenv("https_proxy", "http://127.0.0.1:9")  # nothing listens: the request fails at once
+    result = run_cli("prices", "refresh", "--cloud", "aws", "--region", "us-east-1")
+    assert result.code == 1 and result.out == ""
+    [line] = result.err.splitlines()
+    assert line.startswith("error: cannot read https://pricing.us-east-1.amazonaws.com/") and "snapshot" in line
+    assert not (tmp_path / "prices.json").exists()
+
+
+def test_snapshot_has_a_source_and_date_for_every_price_and_no_zero() -> None:
+    book = snapshot()
+    assert book.currency == "USD" and book.prices
+    for price in book.prices:
+        assert price.size in INSTANCE_SIZES and INSTANCE_SIZES[price.size].cloud == price.cloud
+        assert price.source.startswith("https://") and len(price.retrieved) == 10 and price.usd_per_hour > 0
+    # At least one priced size in a region the repository's stacks or examples use, per cloud.
+    for cloud, regions in STACK_REGIONS.items():
+        assert any(p.cloud == cloud and p.region in regions for p in book.prices), cloud
