@@ -28,6 +28,9 @@ AKS_GPU_INSTANCE_PROFILES = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
 # the Azure Disk and Azure File CSI nodes, azure-ip-masq-agent, the CNI's own agent, and room for monitoring
 # add-ons such as ama-logs / ama-metrics-node). Ours: AKS publishes no fixed figure; 10 is a generous count.
 AKS_MIN_PODS, AKS_MAX_PODS = 10, 250
+# Every AKS node pool needs room for 30 pods in all (maxPods x nodes), so a one-node pool needs maxPods >= 30
+# (aks-docs concepts-network-ip-address-planning.md; Azure/AKS#1422).
+AKS_MIN_POOL_PODS = 30
 AKS_SYSTEM_DAEMONSET_PODS = 10
 # Pods beyond slices and daemonsets in the computed default: rollouts, debug pods, non-GPU helpers. Ours.
 MAX_PODS_HEADROOM = 10

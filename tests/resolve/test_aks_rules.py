@@ -1,0 +1,48 @@
+"""AKS rules of issue 16: the maxPods floor, autoscaled pools without nvidia.com/gpu, the overlay pod CIDR.
+
+Expected values come from Microsoft's and the cluster autoscaler's documents cited in docs/sources.md.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gpupools.config import ConfigError
+from gpupools.resolve.stack import load_stack
+
+from support.base_configs import AZURE, config
+
+WHOLE = {"name": "whole", "size": "Standard_NC24ads_A100_v4", "mig": None}
+
+
+def messages_at(raw: dict, field: str) -> list[str]:
+    with pytest.raises(ConfigError) as caught:
+        load_stack(raw)
+    found = [p.message for p in caught.value.problems if p.field == field]
+    assert found, f"no problem at {field}: {caught.value}"
+    return found
+
+
+# --- 7. every AKS node pool has room for 30 pods (concepts-network-ip-address-planning.md; Azure/AKS#1422) ---------
+@pytest.mark.parametrize("pool", [{"count": 1}, {"count": 2, "autoscaling": {"minCount": 1, "maxCount": 3}},
+                                  {"count": 0}])
+def test_computed_max_pods_of_a_one_node_pool_has_room_for_30_pods(pool):
+    (resolved,) = load_stack(config(AZURE, {**WHOLE, **pool})).pools
+    assert resolved.max_pods >= 30
+
+
+def test_computed_max_pods_of_larger_pools_keeps_aks_floor():
+    (resolved,) = load_stack(config(AZURE, {**WHOLE, "count": 3})).pools
+    assert resolved.max_pods * 3 >= 30 and resolved.max_pods >= 10
+
+
+@pytest.mark.parametrize("pool", [{"count": 1, "maxPods": 29}, {"count": 2, "maxPods": 14},
+                                  {"count": 3, "maxPods": 20, "autoscaling": {"minCount": 1, "maxCount": 3}}])
+def test_user_max_pods_under_the_pool_floor_is_refused_with_the_source(pool):
+    (message,) = messages_at(config(AZURE, {**WHOLE, **pool}), "gpupools:gpuPools[0].maxPods")
+    assert "30 pods" in message and "allowed:" in message
+
+
+def test_user_max_pods_of_twenty_on_three_nodes_is_accepted():
+    raw = config(AZURE, {**WHOLE, "count": 3, "maxPods": 20})
+    assert load_stack(raw).pools[0].max_pods == 20
