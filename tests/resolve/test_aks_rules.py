@@ -46,3 +46,31 @@ def test_user_max_pods_under_the_pool_floor_is_refused_with_the_source(pool):
 def test_user_max_pods_of_twenty_on_three_nodes_is_accepted():
     raw = config(AZURE, {**WHOLE, "count": 3, "maxPods": 20})
     assert load_stack(raw).pools[0].max_pods == 20
+
+
+# --- 3. autoscaled AKS pools without nvidia.com/gpu look unready to the autoscaler (gpu_processor.go, FAQ) ------------
+AUTOSCALED = {"autoscaling": {"minCount": 1, "maxCount": 4}}
+MIXED = {"installer": "gpu-operator", "migStrategy": "mixed"}
+
+
+def unready_warnings(raw: dict) -> list[str]:
+    return [w for w in load_stack(raw).warnings if "counts such a node without nvidia.com/gpu as unready" in w]
+
+
+@pytest.mark.parametrize("pool, software", [
+    ({"mig": {"profile": "MIG1g"}}, MIXED),  # nvidia.com/mig-1g.10gb only
+    ({**WHOLE, "sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True}}}, {}),  # nvidia.com/gpu.shared
+])
+def test_autoscaled_aks_pool_without_nvidia_gpu_is_warned(pool, software):
+    (warning,) = unready_warnings(config(AZURE, {**pool, **AUTOSCALED}, gpuSoftware=software))
+    assert "kubernetes.azure.com/accelerator" in warning and "CA stops all operations" in warning
+
+
+@pytest.mark.parametrize("pool, software", [
+    ({"mig": {"profile": "MIG1g"}}, {}),  # single: every MIG device is nvidia.com/gpu
+    ({**WHOLE, "sharing": {"timeSlicing": {"replicas": 4}}}, {}),
+    ({"mig": {"profile": "MIG1g"}, "count": 2}, MIXED),  # not autoscaled: no autoscaler judges it
+])
+def test_pools_with_nvidia_gpu_or_without_autoscaling_are_not_warned(pool, software):
+    bounds = {} if "count" in pool else AUTOSCALED
+    assert unready_warnings(config(AZURE, {**pool, **bounds}, gpuSoftware=software)) == []

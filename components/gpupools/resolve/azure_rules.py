@@ -13,6 +13,8 @@ from ..catalog.clouds import (
 )
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
+from ..catalog.labels import GPU_RESOURCE
+from ..domain.capacity import advertised_resources
 from ..domain.node_templates import aks_zero_problem
 from ..domain.pools import ResolvedPool
 from ..catalog.names import (
@@ -131,13 +133,30 @@ def autoscaling_findings(config: StackConfig, pool: ResolvedPool, path: Path) ->
     """An autoscaled AKS pool: minCount 0 only where AKS's autoscaler can build the node (whole nvidia.com/gpu); the
     template tags' limits are checked in rules."""
     bounds = pool.config.autoscaling
-    if bounds is None or bounds.min_count > 0:
+    if bounds is None:
         return Findings()
+    found = Findings(warnings=[w for w in [_unready_warning(pool)] if w])
+    if bounds.min_count > 0:
+        return found
     why = aks_zero_problem(pool)
     if why is not None:
         return Findings([Problem(path("autoscaling", "minCount"),
-                                 f"0 is refused: {why}; allowed: 1..{bounds.max_count}")])
-    return Findings(warnings=[f"pool {pool.name}: minCount 0 on AKS: the autoscaler's template takes "
+                                 f"0 is refused: {why}; allowed: 1..{bounds.max_count}")], found.warnings)
+    return Findings(warnings=found.warnings + [f"pool {pool.name}: minCount 0 on AKS: the autoscaler's template takes "
                     f"{pool.gpus_per_node}x "
                     "nvidia.com/gpu per node from the VM size, not the pool's sharing or MIG count, and AKS does "
                     "not document reading the node-template tags gpupools sets; test a scale-up from zero"])
+
+
+def _unready_warning(pool: ResolvedPool) -> str | None:
+    """An autoscaled AKS pool whose nodes advertise no ``nvidia.com/gpu`` (MIG mixed, ``.shared``): the autoscaler
+    takes every node labelled ``kubernetes.azure.com/accelerator`` without it for an unready one."""
+    resources = advertised_resources(pool)
+    if resources.get(GPU_RESOURCE):
+        return None
+    return (f"pool {pool.name}: its nodes advertise {', '.join(sorted(resources))} and no nvidia.com/gpu; AKS labels "
+            "every GPU node kubernetes.azure.com/accelerator, and the cluster autoscaler counts such a node without "
+            "nvidia.com/gpu as unready (gpu_processor.go), so it is never judged for scale-down and, past "
+            "ok-total-unready-count (default 3) or 45% unready nodes, \"CA stops all operations\" in the whole "
+            "cluster (cluster-autoscaler FAQ); keep this pool's maxCount small or use whole GPUs / migStrategy "
+            "single without renameByDefault")
