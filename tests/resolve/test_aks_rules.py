@@ -74,3 +74,42 @@ def test_autoscaled_aks_pool_without_nvidia_gpu_is_warned(pool, software):
 def test_pools_with_nvidia_gpu_or_without_autoscaling_are_not_warned(pool, software):
     bounds = {} if "count" in pool else AUTOSCALED
     assert unready_warnings(config(AZURE, {**pool, **bounds}, gpuSoftware=software)) == []
+
+
+# --- 6. the overlay pod CIDR /16 gives each node a /24: at most 256 nodes (ip-address-planning) --------------------
+# The base config's system pool has the default 2 nodes; one more node for an upgrade ("n + 1").
+def _pools(*pools: dict) -> dict:
+    raw = config(AZURE)
+    raw["gpupools:gpuPools"] = [{"name": f"p{i}", "size": "Standard_ND96asr_v4", **pool}
+                                for i, pool in enumerate(pools)]
+    return raw
+
+
+def test_300_gpu_nodes_do_not_fit_the_pod_cidr():
+    (message,) = messages_at(_pools({"count": 150, "rotation": "recreate"}, {"count": 150, "rotation": "recreate"}),
+                             "gpupools:gpuPools")
+    assert "303 nodes" in message and "256" in message and "/24" in message
+
+
+def test_surge_pools_count_twice():
+    # 127 nodes, created before the old generation is deleted: 254 + 2 system + 1 upgrade = 257 > 256.
+    (message,) = messages_at(_pools({"count": 127, "rotation": "surge"}), "gpupools:gpuPools")
+    assert "257 nodes" in message
+
+
+def test_autoscaled_pools_count_at_max_count():
+    raw = _pools({"count": 1, "rotation": "recreate", "autoscaling": {"minCount": 1, "maxCount": 254}})
+    assert messages_at(raw, "gpupools:gpuPools")  # 254 + 2 + 1 = 257
+
+
+def test_the_largest_stack_that_fits_is_accepted():
+    raw = _pools({"count": 126, "rotation": "surge"}, {"count": 1, "rotation": "recreate"})  # 252 + 1 + 2 + 1 = 256
+    assert len(load_stack(raw).pools) == 2
+
+
+def test_existing_clusters_are_not_counted():
+    raw = _pools({"count": 150, "rotation": "recreate"}, {"count": 150, "rotation": "recreate"})
+    raw["gpupools:cluster"].update(create=False)
+    raw["gpupools:cluster"].pop("systemPool")
+    raw["gpupools:cluster"].pop("location")
+    assert len(load_stack(raw).pools) == 2

@@ -9,7 +9,8 @@ from typing import Callable
 
 from ..catalog.instances import InstanceSize
 from ..catalog.clouds import (
-    AZURE_LINUX_REFUSED_GPUS, AZURE_LINUX_SKUS, DEFAULT_OS_SKU, OS_SKUS, REFUSED_OS_SKUS, SYSTEM_POOL_OS_SKU,
+    AKS_OVERLAY_NODE_PREFIX, AKS_OVERLAY_POD_CIDR, AZURE_LINUX_REFUSED_GPUS, AZURE_LINUX_SKUS, DEFAULT_OS_SKU,
+    OS_SKUS, REFUSED_OS_SKUS, SYSTEM_POOL_OS_SKU,
 )
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
@@ -110,7 +111,35 @@ def spot_only_keys(priority: str | None, settings: dict[str, object]) -> list[st
 
 
 def stack_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[Problem]:
-    """With the GPU Operator, one OS SKU on every node of the cluster, the system pool included."""
+    """Every node fits the overlay pod CIDR; with the GPU Operator, one OS SKU on every node of the cluster."""
+    return pod_cidr_problems(config, pools) + _one_os_problems(config, pools)
+
+
+def max_cluster_nodes(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> int:
+    """The most nodes the cluster can hold at once: each pool at its largest (``maxCount``, else ``count``), a
+    surge pool twice (both generations exist meanwhile), the system pool, and one upgrade node (``n + 1``)."""
+    system = config.cluster.system_pool.count if config.cluster.system_pool else 0
+    gpu = sum((pool.autoscaling.max_count if pool.autoscaling else pool.count)
+              * (2 if pool.resolved_rotation == "surge" else 1) for pool in pools.values())
+    return system + gpu + 1
+
+
+def pod_cidr_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[Problem]:
+    """A created cluster's overlay pod CIDR gives each node a /24: refuse more nodes than it has blocks."""
+    if not config.cluster.create:
+        return []
+    blocks = 2 ** (AKS_OVERLAY_NODE_PREFIX - int(AKS_OVERLAY_POD_CIDR.split("/")[1]))
+    nodes = max_cluster_nodes(config, pools)
+    if nodes <= blocks:
+        return []
+    return [Problem(field_path("gpuPools"),
+                    f"up to {nodes} nodes at once (each pool at maxCount or count, surge pools twice, the system "
+                    f"pool and one upgrade node), but the overlay pod CIDR {AKS_OVERLAY_POD_CIDR} gives each node a "
+                    f"/{AKS_OVERLAY_NODE_PREFIX}: at most {blocks} nodes; allowed: lower counts, or rotation: "
+                    "recreate on the largest pools")]
+
+
+def _one_os_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[Problem]:
     if config.gpu_software.installer != "gpu-operator":
         return []
     skus = {index: os_sku(pool) for index, pool in pools.items()}
