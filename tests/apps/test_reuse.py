@@ -171,7 +171,7 @@ def test_platform_schema_is_typed_through_pools_mig_and_sharing(schema: dict[str
     assert "pulumi.json#/Any" not in json.dumps([platform["inputProperties"], types])
     assert types["MigArgs"]["properties"]["layoutMix"]["additionalProperties"]["type"] == "integer"
     assert types["SharingArgs"]["properties"]["timeSlicing"]["$ref"].endswith(":TimeSlicingArgs")
-    assert types["MpsArgs"]["properties"]["allowPrivilegedHostIpc"]["type"] == "boolean"
+    assert types["MpsArgs"]["properties"]["allowPrivilegedHostPid"]["type"] == "boolean"
     assert set(platform["requiredInputs"]) == {"cloud", "cluster", "gpuPools", "gpuSoftware"}
     assert {"name", "size"} <= set(types["GpuPoolArgs"]["required"])
 

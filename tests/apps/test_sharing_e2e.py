@@ -79,7 +79,7 @@ def test_time_slicing_mig_devices_under_the_operator(tmp_path: Path) -> None:
 
 def test_mps_on_whole_gpus_with_the_device_plugin_chart(tmp_path: Path) -> None:
     result = plan(tmp_path, [{"name": "mps", "size": "Standard_NC24ads_A100_v4",
-                              "sharing": {"mps": {"replicas": 8, "allowPrivilegedHostIPC": True}}}],
+                              "sharing": {"mps": {"replicas": 8, "allowPrivilegedHostPID": True}}}],
                   {"installer": "device-plugin", "migStrategy": "none"}, cloud="azure")
     values = release_values(result)
     mps = yaml.safe_load(values["config"]["map"]["mps"])
@@ -103,9 +103,9 @@ def test_renamed_time_slices_on_whole_gpus(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("pool", "software", "field"), [
     ({"name": "m", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"},
-      "sharing": {"mps": {"replicas": 2, "allowPrivilegedHostIPC": True}}}, "gpu-operator", "sharing.mps"),
+      "sharing": {"mps": {"replicas": 2, "allowPrivilegedHostPID": True}}}, "gpu-operator", "sharing.mps"),
     ({"name": "m", "size": "g5.xlarge", "sharing": {"mps": {"replicas": 2}}}, "device-plugin",
-     "sharing.mps.allowPrivilegedHostIPC"),
+     "sharing.mps.allowPrivilegedHostPID"),
     ({"name": "m", "size": "g5.xlarge", "sharing": {"timeSlicing": {"replicas": 1}}}, "device-plugin",
      "sharing.timeSlicing.replicas"),
     ({"name": "m", "size": "p4d.24xlarge", "mig": {"layout": {"3g.20gb": 2, "2g.10gb": 1}}}, "gpu-operator",

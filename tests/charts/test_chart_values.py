@@ -54,7 +54,7 @@ AKS_MIG1G = {"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": 
 T4_SLICED = {"name": "tfour", "size": "Standard_NC64as_T4_v3",
              "sharing": {"timeSlicing": {"replicas": 4, "failRequestsGreaterThanOne": True}}}
 A100_MPS = {"name": "mps", "size": "Standard_NC24ads_A100_v4",
-            "sharing": {"mps": {"replicas": 4, "renameByDefault": True, "allowPrivilegedHostIPC": True}}}
+            "sharing": {"mps": {"replicas": 4, "renameByDefault": True, "allowPrivilegedHostPID": True}}}
 P4D_CUSTOM = {"name": "custom", "size": "p4d.24xlarge", "mig": {"layout": {"1g.5gb": 3, "2g.10gb": 1}},
               "sharing": {"timeSlicing": {"replicas": 2}}}
 P4D_BALANCED = {"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}
@@ -301,7 +301,7 @@ def test_reference_device_plugin_keeps_chart_tolerations_and_affinity_terms() ->
 def test_reference_sharing_configs_match_readme_examples() -> None:
     for mode, example_file, sharing in (
         ("timeSlicing", "time-slicing-example.yaml", {"timeSlicing": {"replicas": 10}}),
-        ("mps", "mps-example.yaml", {"mps": {"replicas": 10, "allowPrivilegedHostIPC": True}}),
+        ("mps", "mps-example.yaml", {"mps": {"replicas": 10, "allowPrivilegedHostPID": True}}),
     ):
         example = reference_yaml("nvidia-device-plugin", "config-examples", example_file)
         stack = azure([{**T4_SLICED, "sharing": sharing}], migStrategy="none")

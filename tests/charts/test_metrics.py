@@ -26,7 +26,8 @@ GPU_TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSc
 SPOT_TOLERATION = {"key": "kubernetes.azure.com/scalesetpriority", "operator": "Exists", "effect": "NoSchedule"}
 GPU_POOL_SELECTOR = {"nvidia.com/gpu.present": "true"}
 DCGM_REPO = "https://nvidia.github.io/dcgm-exporter/helm-charts"  # NVIDIA/dcgm-exporter README, "helm repo add"
-SPOT_T4 = {"name": "tfour", "size": "Standard_NC64as_T4_v3", "priority": "Spot"}
+# Three nodes: AKS needs 30 pods per pool, so a one-node pool's computed maxPods would sit at that floor.
+SPOT_T4 = {"name": "tfour", "size": "Standard_NC64as_T4_v3", "priority": "Spot", "count": 3}
 EXPORTER = "dcgm-exporter"  # the DaemonSet of release dcgm-exporter (fullname = release name)
 OPERATOR_EXPORTER = "nvidia-dcgm-exporter"  # the GPU Operator's operand
 
@@ -211,8 +212,9 @@ def test_aks_max_pods_too_small_for_the_exporter_is_refused():
     """A maxPods that leaves exactly one GPU pod without the exporter leaves none with it."""
     off = load_stack(_azure(spot=False))
     tight = off.pools[0].daemonset_pods + 1
-    load_stack(config(AZURE, {"maxPods": tight}))  # fits without the exporter
-    problems = _problems(config(AZURE, {"maxPods": tight}, gpuSoftware={"metrics": {"dcgmExporter": True}}))
+    load_stack(config(AZURE, {"maxPods": tight, "count": 3}))  # fits without the exporter (3 nodes: 30 pods in all)
+    problems = _problems(config(AZURE, {"maxPods": tight, "count": 3},
+                                gpuSoftware={"metrics": {"dcgmExporter": True}}))
     assert [field for field, _ in problems] == ["gpupools:gpuPools[0].maxPods"]
 
 

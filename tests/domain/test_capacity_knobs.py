@@ -76,7 +76,7 @@ def test_configured_max_pods_is_honoured_with_a_warning_on_an_existing_cluster()
 
 def test_max_pods_without_room_for_gpu_pods_is_refused():
     with pytest.raises(ConfigError) as caught:
-        stack_with({"maxPods": 13})
+        stack_with({"maxPods": 13, "count": 3})  # 3 nodes: AKS's 30 pods per pool
     assert any(p.field == "gpupools:gpuPools[0].maxPods" and "no room" in p.message for p in caught.value.problems)
 
 
@@ -97,7 +97,7 @@ def test_room_is_shared_in_proportion_across_resources():
 
 def test_workload_count_is_checked_against_usable_slices():
     raw = copy.deepcopy(AZURE)
-    raw["gpupools:gpuPools"][0]["maxPods"] = 20
+    raw["gpupools:gpuPools"][0].update(maxPods=20, count=3)  # 3 nodes: AKS's 30 pods per pool
     stack = load_stack(raw)
     slice_workload(stack, "mig1g", count=7)
     with pytest.raises(ValueError):

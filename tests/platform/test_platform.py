@@ -297,3 +297,16 @@ def test_an_azure_stack_plans_without_the_aws_extra() -> None:
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "{'nvidia.com/gpu': 56}"
+
+
+def test_old_mps_argument_points_at_the_new_one():
+    """GpuPlatform args: allow_privileged_host_ipc (the old name) is refused with the new name in one line."""
+    from gpupools.platform.inputs import to_stack_config
+
+    args = {"cloud": "aws", "cluster": {"name": "x", "region": "us-east-1", "system_pool": {"size": "m6i.large"}},
+            "gpu_pools": [{"name": "g", "size": "g5.12xlarge",
+                           "sharing": {"mps": {"replicas": 4, "allow_privileged_host_ipc": True}}}],
+            "gpu_software": {"installer": "device-plugin"}}
+    ((where, message),) = to_stack_config(args)[2]
+    assert where == "gpu_pools[0].sharing.mps.allow_privileged_host_ipc"
+    assert "allow_privileged_host_pid" in message

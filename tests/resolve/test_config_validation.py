@@ -508,7 +508,7 @@ def _full_gpu_pool(config: dict, size: str) -> dict:
 def test_valid_mps_pool_with_documented_key(aws):
     # The key the MPS error message tells users to set (and that names the problem's field).
     _full_gpu_pool(aws, "g5.12xlarge")
-    pool(aws)["sharing"] = {"mps": {"replicas": 4, "allowPrivilegedHostIPC": True}}
+    pool(aws)["sharing"] = {"mps": {"replicas": 4, "allowPrivilegedHostPID": True}}
     (resolved,) = load_stack(aws).pools
     assert resolved.sharing.mps.replicas == 4
 
@@ -518,10 +518,22 @@ def test_mps_with_mig(aws):
     problem_at(aws, "gpupools:gpuPools[0].sharing.mps", "mig")
 
 
-def test_mps_without_allow_privileged_host_ipc(aws):
+def test_mps_without_allow_privileged_host_pid(aws):
     _full_gpu_pool(aws, "g5.12xlarge")
     pool(aws)["sharing"] = {"mps": {"replicas": 4}}
-    problem_at(aws, "gpupools:gpuPools[0].sharing.mps.allowPrivilegedHostIPC", "privileged", "hostIPC")
+    problem_at(aws, "gpupools:gpuPools[0].sharing.mps.allowPrivilegedHostPID", "privileged", "hostPID")
+
+
+def test_old_mps_key_names_the_new_one(aws):
+    """allowPrivilegedHostIPC named a privilege the MPS daemon does not get: one line pointing at the new key."""
+    _full_gpu_pool(aws, "g5.12xlarge")
+    pool(aws)["sharing"] = {"mps": {"replicas": 4, "allowPrivilegedHostIPC": True}}
+    with pytest.raises(ConfigError) as caught:
+        load_stack(aws)
+    (problem,) = caught.value.problems
+    assert problem.field == "gpupools:gpuPools[0].sharing.mps"
+    assert "allowPrivilegedHostPID" in problem.message and "unknown key" not in problem.message
+    assert "\n" not in str(caught.value)
 
 
 @pytest.mark.parametrize("replicas", [1, 0, -3])

@@ -116,7 +116,7 @@ def values_for(stack: Stack) -> dict[str, Any]:
 
 
 AKS_CLUSTER = {"name": "c", "resourceGroup": "rg", "location": "westus3", "systemPool": {"size": "Standard_D4s_v5"}}
-MPS = {"mps": {"replicas": 4, "allowPrivilegedHostIPC": True}}
+MPS = {"mps": {"replicas": 4, "allowPrivilegedHostPID": True}}
 
 
 def sharing_stack(gfd: bool) -> Stack:

@@ -66,9 +66,9 @@ MODES: dict[str, Mode] = {
                                                "sharing": {"timeSlicing": {"replicas": 3}}}},
                              sharing="timeSlicing", replicas=3, resources=["nvidia.com/mig-3g.20gb"]),
     "mps": Mode("none", {"azure": {"name": "mps", "size": "Standard_NC24ads_A100_v4",
-                                   "sharing": {"mps": {"replicas": 8, "allowPrivilegedHostIPC": True}}},
+                                   "sharing": {"mps": {"replicas": 8, "allowPrivilegedHostPID": True}}},
                          "aws": {"name": "mps", "size": "g5.xlarge",
-                                 "sharing": {"mps": {"replicas": 8, "allowPrivilegedHostIPC": True}}}},
+                                 "sharing": {"mps": {"replicas": 8, "allowPrivilegedHostPID": True}}}},
                 sharing="mps", replicas=8),
 }
 

@@ -12,6 +12,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_azure_native import containerservice, resources
 
+from ..catalog.clouds import AKS_OVERLAY_POD_CIDR
 from ..component_args.azure import AksClusterArgsModel
 from ..component_args.checking import check_args
 from .aliases import without_sdk_aliases
@@ -23,7 +24,7 @@ DEFAULT_SYSTEM_POOL_COUNT = 2
 # subnet addresses (AKS: Azure CNI Overlay allows up to 250).
 DEFAULT_SYSTEM_POOL_MAX_PODS = 110
 # AKS's own default pod CIDR for Azure CNI Overlay (learn.microsoft.com/azure/aks/azure-cni-overlay).
-DEFAULT_POD_CIDR = "10.244.0.0/16"
+DEFAULT_POD_CIDR = AKS_OVERLAY_POD_CIDR
 
 
 class AksClusterArgs(TypedDict):

@@ -28,7 +28,15 @@ AKS_GPU_INSTANCE_PROFILES = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
 # the Azure Disk and Azure File CSI nodes, azure-ip-masq-agent, the CNI's own agent, and room for monitoring
 # add-ons such as ama-logs / ama-metrics-node). Ours: AKS publishes no fixed figure; 10 is a generous count.
 AKS_MIN_PODS, AKS_MAX_PODS = 10, 250
+# Every AKS node pool needs room for 30 pods in all (maxPods x nodes), so a one-node pool needs maxPods >= 30
+# (aks-docs concepts-network-ip-address-planning.md; Azure/AKS#1422).
+AKS_MIN_POOL_PODS = 30
 AKS_SYSTEM_DAEMONSET_PODS = 10
+# Azure CNI Overlay on the clusters gpupools creates: AKS's default pod CIDR, and the /24 each node takes from it
+# ("Each node in your cluster is assigned a /24 (256 IP addresses) subnet for pods", IP address planning), so
+# the cluster holds at most 2 ** (24 - 16) = 256 nodes, surge and upgrade nodes included.
+AKS_OVERLAY_POD_CIDR = "10.244.0.0/16"
+AKS_OVERLAY_NODE_PREFIX = 24
 # Pods beyond slices and daemonsets in the computed default: rollouts, debug pods, non-GPU helpers. Ours.
 MAX_PODS_HEADROOM = 10
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ..catalog.autoscaler_versions import autoscaler_image_tag
 from ..catalog.charts import CLUSTER_AUTOSCALER_SERVICE_ACCOUNT, DEFAULT_EXPANDER
 
 IRSA_ROLE_ANNOTATION = "eks.amazonaws.com/role-arn"
@@ -26,10 +27,13 @@ def cluster_autoscaler_values(
     priorities: Mapping[str, list[str]] | None = None,
     scale_down_utilization_threshold: float | None = None,
     scale_down_gpu_utilization_threshold: float | None = None,
+    kubernetes_version: str | None = None,
 ) -> dict[str, Any]:
     """Values for one EKS cluster. ``cluster_name``, ``region`` and ``role_arn`` may be Pulumi outputs.
 
     Thresholds left at None keep the autoscaler's defaults (0.5 each, cluster-autoscaler 1.35.0 flags.go).
+    ``kubernetes_version`` (``major.minor``) picks the image of the same minor (``image.tag``); None keeps the
+    chart's appVersion. A version the table lacks is refused before this (``resolve.autoscaler_versions``).
     """
     extra_args: dict[str, Any] = {"expander": expander}
     if scale_down_utilization_threshold is not None:
@@ -45,6 +49,9 @@ def cluster_autoscaler_values(
         # Helm merges maps: the chart's own extraArgs (logtostderr, stderrthreshold, v) stay beside these.
         "extraArgs": extra_args,
     }
+    tag = autoscaler_image_tag(kubernetes_version) if kubernetes_version is not None else None
+    if tag is not None:
+        values["image"] = {"tag": tag}  # Helm merges maps: the chart's repository and pullPolicy stay
     if expander == "priority":
         # Text keys: Helm values are JSON maps; the chart's template turns each key into an int (``$k | int``).
         values["expanderPriorities"] = {str(key): list(patterns) for key, patterns in (priorities or {}).items()}

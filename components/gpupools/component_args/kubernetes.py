@@ -12,6 +12,7 @@ from ..catalog.charts import DCGM_EXPORTER, DEFAULT_EXPANDER, ChartRef
 from ..catalog.installers import installer
 from ..config import models as config
 from ..catalog import names
+from ..resolve.autoscaler_versions import autoscaler_version_problem
 from .fields import Labels, Tags, _Args, _checked, _dns_label, _input, _like, _matching
 
 
@@ -73,6 +74,14 @@ class GpuSmokeTestArgsModel(_Args):
 _OIDC_PROVIDER_ARN = re.compile(r"arn:aws(-cn|-us-gov)?:iam::\d{12}:oidc-provider/.+")
 
 
+def _autoscaler_version(value: str) -> str:
+    """The config's rule: a Kubernetes minor the autoscaler image table covers."""
+    why = autoscaler_version_problem(value)
+    if why is not None:
+        raise ValueError(why)
+    return value
+
+
 class ClusterAutoscalerArgsModel(_Args):
     cluster_name: _matching(names.EKS_CLUSTER_NAME, "1..100 letters, digits, '-' and '_', starting with a letter "
                                                     "or digit")
@@ -91,6 +100,7 @@ class ClusterAutoscalerArgsModel(_Args):
     scale_down_gpu_utilization_threshold: Optional[
         _like(config.ClusterAutoscalerConfig, "scale_down_gpu_utilization_threshold")] = None
     tags: Optional[Tags] = None
+    kubernetes_version: Optional[_input(Annotated[str, AfterValidator(_autoscaler_version)])] = None
 
     @model_validator(mode="after")
     def _priorities(self) -> "ClusterAutoscalerArgsModel":

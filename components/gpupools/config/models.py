@@ -183,8 +183,17 @@ class Mps(Strict):
 
     replicas: int = Field(ge=2, le=48)
     rename_by_default: bool = False
-    # The MPS control daemon runs privileged with hostIPC; the user must say they accept that.
-    allow_privileged_host_ipc: bool = Field(default=False, alias="allowPrivilegedHostIPC")
+    # The MPS control daemon runs privileged with hostPID (device plugin 0.20.0 chart, GPU Operator v26.7.0 asset;
+    # neither sets hostIPC); the user must say they accept that.
+    allow_privileged_host_pid: bool = Field(default=False, alias="allowPrivilegedHostPID")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _renamed_key(cls, value: Any) -> Any:
+        if isinstance(value, dict) and "allowPrivilegedHostIPC" in value:
+            raise ValueError("'allowPrivilegedHostIPC' is renamed 'allowPrivilegedHostPID': the MPS control daemon "
+                             "runs privileged with hostPID, not hostIPC; set allowPrivilegedHostPID: true instead")
+        return value
 
 
 class Sharing(Strict):

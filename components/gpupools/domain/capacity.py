@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..catalog.clouds import AKS_MAX_PODS, AKS_MIN_PODS, MAX_PODS_HEADROOM
+from ..catalog.clouds import AKS_MAX_PODS, AKS_MIN_POOL_PODS, AKS_MIN_PODS, MAX_PODS_HEADROOM
 from ..catalog.labels import GPU_RESOURCE, mig_resource_name
 from .pools import ResolvedPool
 
@@ -96,9 +96,22 @@ def usable_resources(advertised: dict[str, int], room: int | None) -> dict[str, 
     return usable
 
 
-def default_max_pods(slices_per_node: int, daemonset_pods: int) -> int:
-    """AKS maxPods for a pool: every slice, every daemonset pod and some headroom, within AKS's 10..250."""
-    return max(AKS_MIN_PODS, min(AKS_MAX_PODS, slices_per_node + daemonset_pods + MAX_PODS_HEADROOM))
+def min_max_pods(fewest_nodes: int) -> int:
+    """The lowest maxPods AKS accepts for a pool of ``fewest_nodes`` nodes: 10, and 30 pods in the whole pool."""
+    return max(AKS_MIN_PODS, -(-AKS_MIN_POOL_PODS // max(fewest_nodes, 1)))
+
+
+def fewest_nodes(pool: ResolvedPool) -> int:
+    """The fewest nodes the pool is created or autoscaled with (at least 1: a pool that grows starts at one)."""
+    bounds = pool.config.autoscaling
+    nodes = min(pool.config.count, bounds.min_count) if bounds is not None else pool.config.count
+    return max(nodes, 1)
+
+
+def default_max_pods(slices_per_node: int, daemonset_pods: int, fewest: int = 1) -> int:
+    """AKS maxPods for a pool: every slice, every daemonset pod and some headroom, within AKS's 10..250 and
+    at least 30 pods over the pool's ``fewest`` nodes."""
+    return max(min_max_pods(fewest), min(AKS_MAX_PODS, slices_per_node + daemonset_pods + MAX_PODS_HEADROOM))
 
 
 def pool_capacity(pool: ResolvedPool) -> PoolCapacity:

@@ -42,6 +42,11 @@ def pool_node_selector(pool: ResolvedPool) -> dict[str, str]:
     return {POOL_LABEL: pool.name, **pool.readiness_labels}
 
 
+def pool_tolerations(pool: ResolvedPool) -> list[dict[str, str]]:
+    """Every taint the pool's nodes carry as a toleration: ours, and the cloud's (AKS Spot's scalesetpriority)."""
+    return [taint.kubernetes_toleration() for taint in pool.node_taints]
+
+
 def find_pool(stack: Stack, name: str) -> ResolvedPool:
     for pool in stack.pools:
         if pool.name == name:
@@ -63,8 +68,7 @@ def slice_workload(stack: Stack, pool_name: str, profile: str | None = None, cou
                             "would stay Pending")
     if count > 1 and _fails_multiple(pool):
         raise WorkloadError(f"pool {pool.name} time-slices with failRequestsGreaterThanOne; request 1 {resource}")
-    tolerations = [taint.kubernetes_toleration() for taint in pool.node_taints]
-    return GpuWorkload(pool.name, tolerations, pool_node_selector(pool), {resource: str(count)})
+    return GpuWorkload(pool.name, pool_tolerations(pool), pool_node_selector(pool), {resource: str(count)})
 
 
 def _resource_for(pool: ResolvedPool, advertised: dict[str, int], profile: str | None) -> str:

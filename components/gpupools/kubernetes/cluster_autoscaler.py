@@ -49,6 +49,8 @@ class ClusterAutoscalerArgs(TypedDict):
     """GPU utilisation below which a GPU node may be removed (autoscaler default 0.5)."""
     tags: NotRequired[dict[str, str]]
     """AWS tags of the IAM role."""
+    kubernetes_version: NotRequired[str]
+    """The cluster's Kubernetes version (major.minor): the autoscaler image of the same minor (default: the chart's)."""
 
 
 class ClusterAutoscaler(pulumi.ComponentResource):
@@ -79,6 +81,7 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             expander=args.get("expander") or "least-waste", priorities=args.get("priorities"),
             scale_down_utilization_threshold=args.get("scale_down_utilization_threshold"),
             scale_down_gpu_utilization_threshold=args.get("scale_down_gpu_utilization_threshold"),
+            kubernetes_version=args.get("kubernetes_version"),
         )
         # The values carry the role's ARN, so the release waits for the role.
         release, _ = pinned_release(self, name, CLUSTER_AUTOSCALER, {

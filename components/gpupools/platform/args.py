@@ -107,8 +107,8 @@ class MpsArgs(TypedDict):
     """Clients per GPU, 2..48."""
     rename_by_default: NotRequired[bool]
     """Advertise <resource>.shared instead of the resource's own name."""
-    allow_privileged_host_ipc: NotRequired[bool]
-    """Accept that the MPS control daemon runs privileged with hostIPC (required for MPS)."""
+    allow_privileged_host_pid: NotRequired[bool]
+    """Accept that the MPS control daemon runs privileged with hostPID (required for MPS)."""
 
 
 class SharingArgs(TypedDict):

@@ -85,6 +85,7 @@ def _cluster_autoscaler(stack: Stack, cluster: EksCluster, groups: list[EksGpuNo
         "oidc_provider_arn": cluster.cluster.oidc_provider_arn,
         "oidc_provider_url": cluster.cluster.oidc_provider_url,
         "tags": stack.config.tags,
+        "kubernetes_version": stack.config.cluster.kubernetes_version,  # the autoscaler image of the same minor
     }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[cluster.provider], depends_on=groups)))
 
 

@@ -17,7 +17,7 @@ from ..component_args.fields import ComponentArgsError
 from ..config.errors import ConfigError
 from ..domain.stack import Stack
 from ..resolve.stack import load_stack
-from ..domain.workloads import gpu_toleration, pool_node_selector
+from ..domain.workloads import gpu_toleration, pool_node_selector, pool_tolerations
 from . import nvidia
 from .args import GpuPlatformArgs
 from .inputs import Deferred, PlatformArgsError, args_problems, merged_problems, to_stack_config
@@ -46,6 +46,8 @@ class GpuPlatform(pulumi.ComponentResource):
     """Per pool: resources_per_node times the pool's nodes."""
     node_selectors: pulumi.Output[dict[str, dict[str, str]]]
     """Per pool: the node selector that puts a pod on that pool."""
+    tolerations: pulumi.Output[dict[str, list[dict[str, str]]]]
+    """Per pool: every toleration a pod needs there (gpu_toleration, plus AKS Spot's scalesetpriority taint)."""
     cloud_pool_names: pulumi.Output[dict[str, str]]
     """Per pool: the AKS agent pool or EKS node group name (a surge pool's changes with each generation)."""
 
@@ -84,11 +86,13 @@ class GpuPlatform(pulumi.ComponentResource):
         self.resources_per_node, self.resources_total = _capacity(stack, deferred)
         self.node_selectors = pulumi.Output.from_input({pool.name: pool_node_selector(pool) for pool in stack.pools})
         self.cloud_pool_names = pulumi.Output.from_input({pool.name: pool.cloud_pool_name for pool in stack.pools})
+        self.tolerations = pulumi.Output.from_input({pool.name: pool_tolerations(pool) for pool in stack.pools})
         self.register_outputs({
             "cloud": self.cloud, "clusterName": self.cluster_name, "resourceGroupName": self.resource_group_name,
             "kubeconfig": self.kubeconfig, "gpuToleration": self.gpu_toleration, "gpuSoftware": self.gpu_software,
             "resourcesPerNode": self.resources_per_node, "resourcesTotal": self.resources_total,
             "nodeSelectors": self.node_selectors, "cloudPoolNames": self.cloud_pool_names,
+            "tolerations": self.tolerations,
         })
 
 

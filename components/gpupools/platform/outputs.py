@@ -5,7 +5,7 @@ from __future__ import annotations
 import pulumi
 
 from ..domain.capacity import stack_capacity
-from ..domain.workloads import pool_node_selector
+from ..domain.workloads import pool_node_selector, pool_tolerations
 from .component import GpuPlatform
 
 
@@ -28,6 +28,8 @@ def export(platform: GpuPlatform) -> None:
             "resourcesPerNode": capacity[pool.name].per_node,
             "resourcesTotal": capacity[pool.name].total,
             "nodeSelector": pool_node_selector(pool),
+            # Every toleration a pod needs here (gpuToleration alone misses AKS Spot's scalesetpriority taint).
+            "tolerations": pool_tolerations(pool),
             # The AKS agent pool or EKS node group; a surge pool's changes with each generation, its label does not.
             "cloudPoolName": pool.cloud_pool_name,
             "rotation": pool.rotation,

@@ -9,10 +9,13 @@ from typing import Callable
 
 from ..catalog.instances import InstanceSize
 from ..catalog.clouds import (
-    AZURE_LINUX_REFUSED_GPUS, AZURE_LINUX_SKUS, DEFAULT_OS_SKU, OS_SKUS, REFUSED_OS_SKUS, SYSTEM_POOL_OS_SKU,
+    AKS_OVERLAY_NODE_PREFIX, AKS_OVERLAY_POD_CIDR, AZURE_LINUX_REFUSED_GPUS, AZURE_LINUX_SKUS, DEFAULT_OS_SKU,
+    OS_SKUS, REFUSED_OS_SKUS, SYSTEM_POOL_OS_SKU,
 )
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
+from ..catalog.labels import GPU_RESOURCE
+from ..domain.capacity import advertised_resources
 from ..domain.node_templates import aks_zero_problem
 from ..domain.pools import ResolvedPool
 from ..catalog.names import (
@@ -108,7 +111,35 @@ def spot_only_keys(priority: str | None, settings: dict[str, object]) -> list[st
 
 
 def stack_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[Problem]:
-    """With the GPU Operator, one OS SKU on every node of the cluster, the system pool included."""
+    """Every node fits the overlay pod CIDR; with the GPU Operator, one OS SKU on every node of the cluster."""
+    return pod_cidr_problems(config, pools) + _one_os_problems(config, pools)
+
+
+def max_cluster_nodes(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> int:
+    """The most nodes the cluster can hold at once: each pool at its largest (``maxCount``, else ``count``), a
+    surge pool twice (both generations exist meanwhile), the system pool, and one upgrade node (``n + 1``)."""
+    system = config.cluster.system_pool.count if config.cluster.system_pool else 0
+    gpu = sum((pool.autoscaling.max_count if pool.autoscaling else pool.count)
+              * (2 if pool.resolved_rotation == "surge" else 1) for pool in pools.values())
+    return system + gpu + 1
+
+
+def pod_cidr_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[Problem]:
+    """A created cluster's overlay pod CIDR gives each node a /24: refuse more nodes than it has blocks."""
+    if not config.cluster.create:
+        return []
+    blocks = 2 ** (AKS_OVERLAY_NODE_PREFIX - int(AKS_OVERLAY_POD_CIDR.split("/")[1]))
+    nodes = max_cluster_nodes(config, pools)
+    if nodes <= blocks:
+        return []
+    return [Problem(field_path("gpuPools"),
+                    f"up to {nodes} nodes at once (each pool at maxCount or count, surge pools twice, the system "
+                    f"pool and one upgrade node), but the overlay pod CIDR {AKS_OVERLAY_POD_CIDR} gives each node a "
+                    f"/{AKS_OVERLAY_NODE_PREFIX}: at most {blocks} nodes; allowed: lower counts, or rotation: "
+                    "recreate on the largest pools")]
+
+
+def _one_os_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[Problem]:
     if config.gpu_software.installer != "gpu-operator":
         return []
     skus = {index: os_sku(pool) for index, pool in pools.items()}
@@ -131,13 +162,30 @@ def autoscaling_findings(config: StackConfig, pool: ResolvedPool, path: Path) ->
     """An autoscaled AKS pool: minCount 0 only where AKS's autoscaler can build the node (whole nvidia.com/gpu); the
     template tags' limits are checked in rules."""
     bounds = pool.config.autoscaling
-    if bounds is None or bounds.min_count > 0:
+    if bounds is None:
         return Findings()
+    found = Findings(warnings=[w for w in [_unready_warning(pool)] if w])
+    if bounds.min_count > 0:
+        return found
     why = aks_zero_problem(pool)
     if why is not None:
         return Findings([Problem(path("autoscaling", "minCount"),
-                                 f"0 is refused: {why}; allowed: 1..{bounds.max_count}")])
-    return Findings(warnings=[f"pool {pool.name}: minCount 0 on AKS: the autoscaler's template takes "
+                                 f"0 is refused: {why}; allowed: 1..{bounds.max_count}")], found.warnings)
+    return Findings(warnings=found.warnings + [f"pool {pool.name}: minCount 0 on AKS: the autoscaler's template takes "
                     f"{pool.gpus_per_node}x "
                     "nvidia.com/gpu per node from the VM size, not the pool's sharing or MIG count, and AKS does "
                     "not document reading the node-template tags gpupools sets; test a scale-up from zero"])
+
+
+def _unready_warning(pool: ResolvedPool) -> str | None:
+    """An autoscaled AKS pool whose nodes advertise no ``nvidia.com/gpu`` (MIG mixed, ``.shared``): the autoscaler
+    takes every node labelled ``kubernetes.azure.com/accelerator`` without it for an unready one."""
+    resources = advertised_resources(pool)
+    if resources.get(GPU_RESOURCE):
+        return None
+    return (f"pool {pool.name}: its nodes advertise {', '.join(sorted(resources))} and no nvidia.com/gpu; AKS labels "
+            "every GPU node kubernetes.azure.com/accelerator, and the cluster autoscaler counts such a node without "
+            "nvidia.com/gpu as unready (gpu_processor.go), so it is never judged for scale-down and, past "
+            "ok-total-unready-count (default 3) or 45% unready nodes, \"CA stops all operations\" in the whole "
+            "cluster (cluster-autoscaler FAQ); keep this pool's maxCount small or use whole GPUs / migStrategy "
+            "single without renameByDefault")

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..catalog.clouds import AKS_SYSTEM_DAEMONSET_PODS
+from ..catalog.clouds import AKS_MIN_POOL_PODS, AKS_SYSTEM_DAEMONSET_PODS
 from ..charts.values import addon_chart_values, chart_values
 from ..config.errors import Findings, Problem, field_path
-from ..domain.capacity import advertised_resources, default_max_pods, pod_room, usable_resources
+from ..domain.capacity import (
+    advertised_resources, default_max_pods, fewest_nodes, min_max_pods, pod_room, usable_resources,
+)
 from ..domain.pools import ResolvedPool
 from ..domain.stack import PLAIN_POD, Placement, Stack
 from .scheduling import placements
@@ -55,9 +57,15 @@ def place_daemonsets(stack: Stack) -> PlacementResult:
         daemonsets = landing.get(pool.name, 0) + AKS_SYSTEM_DAEMONSET_PODS
         advertised = advertised_resources(pool)
         slices = sum(advertised.values())
-        max_pods = pool.config.max_pods or default_max_pods(slices, daemonsets)
+        fewest = fewest_nodes(pool)
+        max_pods = pool.config.max_pods or default_max_pods(slices, daemonsets, fewest)
         room = pod_room(max_pods, daemonsets)
-        if room == 0:
+        if max_pods < min_max_pods(fewest):
+            problems.append(Problem(_pool_path(stack, pool, "maxPods"),
+                                    f"{max_pods} x {fewest} node(s) is under AKS's {AKS_MIN_POOL_PODS} pods per node "
+                                    f"pool (\"each node pool has space for a minimum of 30 pods\"); "
+                                    f"allowed: {min_max_pods(fewest)}..250"))
+        elif room == 0:
             problems.append(Problem(_pool_path(stack, pool, "maxPods"),
                                     f"{max_pods} leaves no room for GPU pods: {daemonsets} daemonset pods run on each "
                                     f"node; allowed: {daemonsets + 1}..250"))

@@ -73,6 +73,9 @@ def resolve_pool(
         found.warnings.append(f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU "
                               f"Operator's MIG manager is kept off these nodes ({MIG_MANAGER_DEPLOY_LABEL}=false) so "
                               "it never undoes it")
+    if pool.sharing is not None and pool.sharing.mps is not None:
+        found.warnings.append(f"pool {pool.name}: MPS: its control daemon runs privileged and in the host's PID "
+                              "namespace (hostPID; no hostIPC) on every node of the pool (allowPrivilegedHostPID)")
     return resolved, found
 
 
@@ -112,10 +115,11 @@ def _sharing_problems(pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Pr
     if pool.mig is not None:
         problems.append(Problem(path("sharing", "mps"), "MPS shares full GPUs only and cannot be used with mig; "
                                                         "remove mig or use timeSlicing"))
-    if not mps.allow_privileged_host_ipc:
-        problems.append(Problem(path("sharing", "mps", "allowPrivilegedHostIPC"),
-                                "must be true to use MPS: its control daemon runs privileged with hostIPC on every "
-                                "node of the pool; set allowPrivilegedHostIPC: true to accept that"))
+    if not mps.allow_privileged_host_pid:
+        problems.append(Problem(path("sharing", "mps", "allowPrivilegedHostPID"),
+                                "must be true to use MPS: its control daemon runs privileged, in the host's PID "
+                                "namespace (hostPID), on every node of the pool; set allowPrivilegedHostPID: true to "
+                                "accept that"))
     return problems
 
 

@@ -72,7 +72,7 @@ def placements(
     add no node labels, so the node labels come from the installer's chart alone. Where a daemonset belongs:
 
     * device plugin, GFD, NFD worker, driver, toolkit, validator, DCGM exporter (either chart's): every pool;
-    * MPS control daemon: only pools sharing with MPS (it runs privileged with hostIPC);
+    * MPS control daemon: only pools sharing with MPS (it runs privileged with hostPID);
     * MIG manager: pools with MIG-capable GPUs, except those whose MIG profile AKS applied (it would
       reset them to the operator's default ``all-disabled``); on MIG-capable pools without MIG it keeps
       MIG disabled, so the advertised resources are whole GPUs;

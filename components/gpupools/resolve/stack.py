@@ -14,6 +14,7 @@ from typing import Any, Mapping
 
 import pydantic
 
+from .autoscaler_versions import cluster_autoscaler_problems
 from ..catalog.gpus import GPU_MODELS
 from ..catalog.instances import INSTANCE_SIZES, InstanceSize, cloud_of_size_name
 from ..catalog.installers import installer
@@ -115,6 +116,7 @@ def _cluster_problems(config: StackConfig) -> list[Problem]:
     if cluster is None:  # malformed, already reported by its shape errors
         return problems
     problems += CLOUD_RULES[config.cloud].cluster_problems(config)
+    problems += cluster_autoscaler_problems(config)
     if cluster.create and cluster.system_pool is None:
         problems.append(Problem(field_path("cluster", "systemPool"), "is required when create is true"))
     if cluster.system_pool and cloud_of_size_name(cluster.system_pool.size) != config.cloud:
