@@ -126,8 +126,7 @@ def test_reservation_needs_pool_subnets():
 @pytest.mark.parametrize("reservation", ["cr-0123456789abcdef0",
                                          "arn:aws:resource-groups:us-east-1:123456789012:group/p4d-block"])
 def test_reservations_accepted(reservation):
-    stack = load_stack(config(AWS, {"capacityReservation": reservation, "subnetIds": [SUBNET],
-                                    "capacityType": "CAPACITY_BLOCK"}))
+    stack = load_stack(config(AWS, {"capacityReservation": reservation, "subnetIds": [SUBNET]}))
     assert not any("scarce" in warning for warning in stack.warnings)
 
 

@@ -51,7 +51,16 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
     if cluster.subnet_ids and cluster.vpc_id is None:
         problems.append(Problem(path("vpcId"), "is required with subnetIds: without it pulumi-eks puts the cluster "
                                                "security group in the default VPC; set the VPC of those subnets"))
+    vpc_alone = vpc_without_subnets_problem(bool(cluster.subnet_ids), cluster.vpc_id is not None)
+    problems += [Problem(path("vpcId"), vpc_alone)] if vpc_alone else []
     return problems
+
+
+def vpc_without_subnets_problem(subnets_given: bool, vpc_given: bool) -> str | None:
+    """A VPC without subnets: pulumi-eks would use the default VPC's (the config and ``EksClusterArgsModel``)."""
+    if vpc_given and not subnets_given:
+        return "needs subnetIds in that VPC: without them pulumi-eks uses the default VPC's subnets"
+    return None
 
 
 def subnet_problems(subnet_ids: list[str], path: str) -> list[Problem]:
@@ -101,25 +110,37 @@ def _ami_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
 
 
 def _reservation_problems(config: StackConfig, pool: GpuPoolConfig, path: Path) -> list[Problem]:
+    region = config.cluster.region if config.cluster is not None else None
+    problems = [Problem(path("capacityReservation"), message)
+                for message in reservation_problems(pool.capacity_type, pool.capacity_reservation, region)]
+    if pool.capacity_reservation is not None and not pool.subnet_ids:
+        problems.append(Problem(path("subnetIds"), "is required with capacityReservation: a reservation lives in "
+                                                   "one availability zone, so pin the pool to subnets in that zone"))
+    return problems
+
+
+def reservation_problems(capacity_type: str | None, reservation: str | None, region: str | None = None,
+                         deferred: bool = False) -> list[str]:
+    """Why a node group cannot launch into ``reservation``: the one rule of the stack config and of
+    ``EksGpuNodeGroupArgsModel`` (``deferred``: the reservation is an output, its text unknown until deploy)."""
+    if deferred:
+        return []
     problems = []
-    reservation = pool.capacity_reservation
-    if reservation is not None:
-        arn = CAPACITY_RESERVATION_GROUP_ARN.fullmatch(reservation)
-        if arn is None and not CAPACITY_RESERVATION_ID.fullmatch(reservation):
-            problems.append(Problem(path("capacityReservation"),
-                                    f"'{reservation[:80]}' is not a capacity reservation; allowed: cr- and 17 "
-                                    "lowercase hex digits, or arn:aws:resource-groups:<region>:<account>:group/<name>"))
-        elif arn is not None and config.cluster.region and arn.group("region") != config.cluster.region:
-            problems.append(Problem(path("capacityReservation"),
-                                    f"the reservation group is in {arn.group('region')} but the cluster is in "
-                                    f"{config.cluster.region}; a reservation is used only in its own region"))
-        if not pool.subnet_ids:
-            problems.append(Problem(path("subnetIds"), "is required with capacityReservation: a reservation lives in "
-                                                       "one availability zone, so pin the pool to subnets in that "
-                                                       "zone"))
-    if pool.capacity_type == "CAPACITY_BLOCK" and reservation is None:
-        problems.append(Problem(path("capacityReservation"), "is required with capacityType CAPACITY_BLOCK: a Capacity "
-                                                             "Block is used through its reservation id"))
+    arn = CAPACITY_RESERVATION_GROUP_ARN.fullmatch(reservation) if reservation is not None else None
+    is_id = reservation is not None and CAPACITY_RESERVATION_ID.fullmatch(reservation) is not None
+    if reservation is not None and arn is None and not is_id:
+        problems.append(f"'{reservation[:80]}' is not a capacity reservation; allowed: cr- and 17 lowercase hex "
+                        "digits, or arn:aws:resource-groups:<region>:<account>:group/<name>")
+    elif arn is not None and region and arn.group("region") != region:
+        problems.append(f"the reservation group is in {arn.group('region')} but the cluster is in {region}; a "
+                        "reservation is used only in its own region")
+    if capacity_type == "CAPACITY_BLOCK" and reservation is None:
+        problems.append("is required with capacity type CAPACITY_BLOCK: a Capacity Block is used through its "
+                        "reservation id (cr-...)")
+    elif capacity_type == "CAPACITY_BLOCK" and arn is not None:
+        problems.append("capacity type CAPACITY_BLOCK needs the Capacity Block's reservation id (cr-...), not a "
+                        "reservation group: EKS's launch template for a Capacity Block targets its "
+                        "CapacityReservationId")
     return problems
 
 
