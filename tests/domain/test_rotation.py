@@ -138,6 +138,59 @@ def test_a_long_eks_name_is_cut_to_what_the_node_group_component_takes() -> None
     assert _pool(config(AWS, {"count": 2})).cloud_pool_name == _pool(config(AWS)).cloud_pool_name
 
 
+# --- a default written out is the default ----------------------------------------------------------------------
+
+_SUBNETS = {"subnetIds": ["subnet-0123456789abcdef0"], "vpcId": "vpc-0123456789abcdef0"}
+_COMPUTED_MAX_PODS = object()  # stands for the maxPods the pool gets when it is left out
+# Per fixed field whose default a user can write: (cloud base, the pool without it, the pool with it written out,
+# cluster changes). Sources of the defaults: AKS ScaleSetPriority "If not specified, the default is 'Regular'"
+# (azure-native AgentPool), Azure Spot "the default max price is -1 if it is not provided", AKS evicts with
+# Delete by default (spot-node-pool); the rest are gpupools' documented defaults (README).
+WRITTEN_DEFAULTS = {
+    "scaleSetPriority": (AZURE, {}, {"priority": "Regular"}, {}),
+    "spotMaxPrice": (AZURE, {"priority": "Spot"}, {"priority": "Spot", "spotMaxPrice": -1}, {}),
+    "scaleSetEvictionPolicy": (AZURE, {"priority": "Spot"}, {"priority": "Spot", "evictionPolicy": "Delete"}, {}),
+    "availabilityZones": (AZURE, {}, {"availabilityZones": []}, {}),
+    "maxPods": (AZURE, {}, {"maxPods": _COMPUTED_MAX_PODS}, {}),
+    "capacityType": (AWS, {}, {"capacityType": "ON_DEMAND"}, {}),
+    "amiType": (AWS, {}, {"amiType": "AL2023_x86_64_NVIDIA"}, {}),
+    "diskSize": (AWS, {}, {"diskSizeGb": 256}, {}),
+    "subnetIds": (AWS, {}, {"subnetIds": _SUBNETS["subnetIds"]}, _SUBNETS),
+}
+# Fixed fields no user writes: derived from the size, the MIG plan, the driver or the cluster's role.
+NOT_WRITTEN = {"vmSize", "gpuInstanceProfile", "gpuProfile", "instanceTypes", "nodeRoleArn", "launchTemplate.id"}
+
+
+def test_every_fixed_field_is_either_covered_by_a_written_default_or_not_written() -> None:
+    assert set(WRITTEN_DEFAULTS) | NOT_WRITTEN == set(AKS_AGENT_POOL) | set(EKS_NODE_GROUP)
+
+
+def _written_and_defaulted(field: str) -> tuple[dict, dict]:
+    base, defaulted, written, cluster = WRITTEN_DEFAULTS[field]
+    without = config(base, defaulted, cluster=cluster)
+    if written.get("maxPods") is _COMPUTED_MAX_PODS:
+        written = {**written, "maxPods": _pool(without).max_pods}
+    return without, config(base, written, cluster=cluster)
+
+
+@pytest.mark.parametrize("field", sorted(WRITTEN_DEFAULTS))
+def test_a_default_written_out_keeps_the_cloud_name(field: str) -> None:
+    defaulted, written = _written_and_defaulted(field)
+    assert _pool(defaulted).rotation == "surge"
+    assert _pool(written).cloud_pool_name == _pool(defaulted).cloud_pool_name
+
+
+@pytest.mark.parametrize("field", sorted(WRITTEN_DEFAULTS))
+def test_a_default_written_out_sends_the_same_inputs(tmp_path: Path, field: str) -> None:
+    defaulted, written = _written_and_defaulted(field)
+    kind, labels = (AGENT_POOL, "nodeLabels") if defaulted["gpupools:cloud"] == "azure" else (NODE_GROUP, "labels")
+    pool = defaulted["gpupools:gpuPools"][0]["name"]
+    before, after = ([r for r in _plan(tmp_path, raw, name).resources
+                      if r["type"] == kind and r["inputs"].get(labels, {}).get("gpupools.io/pool") == pool]
+                     for raw, name in ((defaulted, "same"), (written, "same")))
+    assert len(before) == 1 and after[0]["inputs"] == before[0]["inputs"]
+
+
 # --- names that collide ----------------------------------------------------------------------------------------
 
 def test_a_pool_named_like_another_pools_generation_is_refused() -> None:

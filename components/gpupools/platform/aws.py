@@ -12,7 +12,8 @@ from ..domain.node_templates import cluster_autoscaler_args, eks_autoscaler_tags
 from ..aws.cluster import EksCluster
 from ..aws.gpu_node_group import EksGpuNodeGroup
 from ..domain.stack import Stack
-from ..domain.pools import ResolvedPool
+from ..domain.pools import ResolvedPool, eks_fixed_fields
+from ..catalog.clouds import DEFAULT_AMI_TYPE
 from .inputs import Deferred
 
 NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
@@ -108,7 +109,8 @@ def _group_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool
         "labels": pool.labels,
         "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in pool.taints],
         "subnet_ids": deferred.pool_value(index, "subnet_ids", pool.config.subnet_ids) or cluster_subnets or None,
-        "capacity_type": pool.config.capacity_type,
+        # ON_DEMAND written out is sent unset, as when defaulted (the generation hashes the same).
+        "capacity_type": eks_fixed_fields(pool, [], DEFAULT_AMI_TYPE)["capacityType"],
         "capacity_reservation": deferred.pool_value(index, "capacity_reservation", pool.config.capacity_reservation),
         "efa": pool.config.efa,
         "efa_interfaces": pool.size.efa_interfaces if pool.config.efa else None,
