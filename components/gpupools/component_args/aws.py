@@ -61,6 +61,7 @@ class EksGpuNodeGroupArgsModel(_Args):
     desired_size: Count
     min_size: Optional[Count] = None
     max_size: Optional[Count] = None
+    ignore_scaling_changes: Optional[_input(bool)] = None
     ami_type: Optional[_one_of(clouds.AMI_TYPES, clouds.REFUSED_AMI_TYPES)] = None
     disk_size_gb: Optional[_like(config.GpuPoolConfig, "disk_size_gb")] = None
     labels: Optional[Labels] = None

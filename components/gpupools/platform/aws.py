@@ -104,6 +104,8 @@ def _group_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool
         "desired_size": count,
         "min_size": bounds[0],
         "max_size": bounds[1],
+        # The cluster autoscaler owns an autoscaled pool's node count; a fixed pool's count is ours.
+        "ignore_scaling_changes": autoscaling is not None,
         "ami_type": pool.config.ami_type,  # the driver comes with the AMI: config refuses driver: operator on EKS
         "disk_size_gb": pool.config.disk_size_gb,
         "labels": pool.labels,
