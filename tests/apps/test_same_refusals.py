@@ -17,7 +17,7 @@ from support.base_configs import VALID_AWS
 from support.cli import run_cli
 from support.stack_files import write_stack_file
 
-SUBNET = "subnet-0123456789abcdef0"
+SUBNET, SUBNET_B = "subnet-0123456789abcdef0", "subnet-89abcdef"
 VPC = "vpc-0123456789abcdef0"
 GROUP_ARN = "arn:aws:resource-groups:us-east-1:123456789012:group/p5-blocks"
 NODE_GROUP = {"cluster_name": "gpu-eks", "subnet_ids": [SUBNET], "node_group_name": "p4d",
@@ -38,6 +38,10 @@ CASES = [
      {"capacityReservation": "my-reservation", "subnetIds": [SUBNET]}, {},
      "EksGpuNodeGroup", {**NODE_GROUP, "capacity_reservation": "my-reservation"},
      "gpuPools[0].capacityReservation", "capacity_reservation"),
+    ("efa-across-two-subnets",
+     {"efa": True, "subnetIds": [SUBNET, SUBNET_B]}, {"subnetIds": [SUBNET, SUBNET_B], "vpcId": VPC},
+     "EksGpuNodeGroup", {**NODE_GROUP, "subnet_ids": [SUBNET, SUBNET_B], "efa": True, "efa_interfaces": 4},
+     "gpuPools[0].subnetIds", "subnet_ids"),
     ("vpc-without-subnets", {}, {"vpcId": VPC},
      "EksCluster", {"name": "gpu-eks", "vpc_id": VPC},
      "cluster.vpcId", "vpc_id"),

@@ -121,12 +121,16 @@ def test_the_eks_generation_covers_exactly_the_fields_fixed_at_creation() -> Non
     assert set(eks_fixed_fields(_pool(config(AWS)), [], "AL2023_x86_64_NVIDIA")) == set(EKS_NODE_GROUP)
 
 
+_NETWORK = {"subnetIds": ["subnet-0123456789abcdef0"], "vpcId": "vpc-0123456789abcdef0"}
+
+
 @pytest.mark.parametrize("change", [
     {"size": "p4de.24xlarge"}, {"capacityType": "SPOT"}, {"diskSizeGb": 512},
-    {"subnetIds": ["subnet-0123456789abcdef0"]}, {"efa": True},  # EFA brings a launch template
+    {"subnetIds": ["subnet-89abcdef"]},
+    {"efa": True, "subnetIds": _NETWORK["subnetIds"]},  # EFA brings a launch template (the subnets stay the same)
 ])
 def test_each_eks_fixed_field_gives_a_new_node_group_name(change: dict) -> None:
-    base, changed = _pool(config(AWS)), _pool(config(AWS, change))
+    base, changed = _pool(config(AWS, cluster=_NETWORK)), _pool(config(AWS, change, cluster=_NETWORK))
     assert changed.cloud_pool_name != base.cloud_pool_name
     assert re.fullmatch(r"p4d-[a-z0-9]{5}", changed.cloud_pool_name)
 

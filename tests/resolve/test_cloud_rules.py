@@ -137,13 +137,30 @@ def test_reservation_syntax_and_region(reservation):
                 "gpupools:gpuPools[0].capacityReservation")
 
 
+EFA_NETWORK = {"subnetIds": [SUBNET]}
+CLUSTER_NETWORK = {"subnetIds": [SUBNET, SUBNET_B], "vpcId": VPC}
+
+
 def test_efa_only_on_efa_capable_sizes():
-    assert load_stack(config(AWS, {"efa": True})).pools[0].size.efa_interfaces == 4  # p4d.24xlarge: 4 EFA
-    raw = config(AWS, {"name": "gfive", "size": "g5.xlarge", "efa": True}, gpuSoftware={"installer": "device-plugin",
-                                                                                      "migStrategy": "none"})
+    efa = config(AWS, {"efa": True, **EFA_NETWORK}, cluster=CLUSTER_NETWORK)
+    assert load_stack(efa).pools[0].size.efa_interfaces == 4  # p4d.24xlarge: 4 EFA
+    raw = config(AWS, {"name": "gfive", "size": "g5.xlarge", "efa": True, **EFA_NETWORK}, cluster=CLUSTER_NETWORK,
+                 gpuSoftware={"installer": "device-plugin", "migStrategy": "none"})
     del raw["gpupools:gpuPools"][0]["mig"]
     (message,) = messages_at(raw, "gpupools:gpuPools[0].efa")
     assert "g5.xlarge" in message
+
+
+@pytest.mark.parametrize("subnets", [[], [SUBNET, SUBNET_B]])
+def test_efa_needs_exactly_one_subnet_of_the_pools_own(subnets):
+    raw = config(AWS, {"efa": True, "subnetIds": subnets}, cluster=CLUSTER_NETWORK)
+    (message,) = messages_at(raw, "gpupools:gpuPools[0].subnetIds")
+    assert "exactly one subnet" in message and "availability zone" in message
+
+
+def test_efa_needs_the_clusters_own_vpc():
+    (message,) = messages_at(config(AWS, {"efa": True, **EFA_NETWORK}), "gpupools:gpuPools[0].efa")
+    assert "vpcId" in message and "public IP" in message
 
 
 def test_scarce_pool_without_reservation_or_spot_warns():

@@ -84,6 +84,9 @@ class EksGpuNodeGroupArgsModel(_Args):
         problems += [f"autoscaler_tags: {problem}" for problem in _tag_problems(
             "aws", self.autoscaler_tags, AWS_TEMPLATE_TAG_BUDGET,
             f" on the Auto Scaling group (AWS allows {names.MAX_TAGS}; EKS sets {EKS_OWN_ASG_TAGS} itself)")]
+        if self.efa is True and not is_deferred(self.subnet_ids):
+            subnets = aws_rules.efa_subnet_problem(self.subnet_ids)
+            problems += [f"subnet_ids: {subnets}"] if subnets else []
         if self.efa_interfaces is not None and self.efa is not True:
             problems.append("efa_interfaces: only with efa true")
         for low in ("min_size", "desired_size"):

@@ -93,10 +93,28 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, 
         capable = "p4d, p4de, p5, p5e, p5en, p6-b200 and the larger g5, g6 and g6e sizes"
         problems.append(Problem(path("efa"), f"{size.name} has no EFA interface; allowed on EFA-capable sizes "
                                              f"({capable})"))
+    if pool.efa:
+        subnets = efa_subnet_problem(pool.subnet_ids)
+        problems += [Problem(path("subnetIds"), subnets)] if subnets else []
+        if config.cluster is not None and config.cluster.vpc_id is None:
+            problems.append(Problem(path("efa"), "needs the cluster's own VPC (gpupools:cluster subnetIds and vpcId): "
+                                                 "nodes with several network interfaces get no public IP, so in the "
+                                                 "default VPC's public subnets they cannot reach EKS and never join"))
     if size.name.startswith(SCARCE_FAMILIES) and pool.capacity_reservation is None and pool.capacity_type != "SPOT":
         warnings.append(f"pool {pool.name}: {size.name} capacity is scarce on demand; without capacityReservation "
                         "(or capacityType SPOT) the node group may wait for instances")
     return found
+
+
+def efa_subnet_problem(subnet_ids: list[str] | None) -> str | None:
+    """EFA nodes share one cluster placement group, which lives in one availability zone; a subnet id's zone is not
+    known offline, so exactly one subnet is asked for (the config's ``subnetIds``, ``EksGpuNodeGroup``'s
+    ``subnet_ids``)."""
+    if subnet_ids is not None and len(subnet_ids) == 1:
+        return None
+    given = "none" if not subnet_ids else f"{len(subnet_ids)}"
+    return (f"efa needs exactly one subnet of the pool's own, got {given}: its cluster placement group lives in one "
+            "availability zone (pulumi-eks refuses EFA without one), and a subnet's zone cannot be checked offline")
 
 
 def _ami_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
