@@ -158,6 +158,14 @@ def test_efa_needs_exactly_one_subnet_of_the_pools_own(subnets):
     assert "exactly one subnet" in message and "availability zone" in message
 
 
+def test_efa_pools_warn_that_no_pod_can_request_the_interfaces_without_the_device_plugin():
+    stack = load_stack(config(AWS, {"efa": True, **EFA_NETWORK}, cluster=CLUSTER_NETWORK))
+    (warning,) = [w for w in stack.warnings if "EFA" in w]
+    assert "aws-efa-k8s-device-plugin" in warning and "vpc.amazonaws.com/efa" in warning
+    assert "nvidia.com/gpu" in warning  # the GPU taint the plugin must tolerate
+    assert not [w for w in load_stack(config(AWS)).warnings if "EFA" in w]
+
+
 def test_efa_needs_the_clusters_own_vpc():
     (message,) = messages_at(config(AWS, {"efa": True, **EFA_NETWORK}), "gpupools:gpuPools[0].efa")
     assert "vpcId" in message and "public IP" in message

@@ -9,6 +9,7 @@ from typing import Callable
 
 from ..catalog.instances import InstanceSize
 from ..catalog.clouds import AMI_TYPES, DEFAULT_AMI_TYPE, REFUSED_AMI_TYPES, SCARCE_FAMILIES
+from ..catalog.labels import GPU_TAINT
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import ClusterAutoscalerConfig, GpuPoolConfig, StackConfig
 from ..domain.pools import ResolvedPool
@@ -18,6 +19,8 @@ from ..catalog.names import (
 )
 
 Path = Callable[..., str]
+# The extended resource the AWS EFA device plugin advertises (EKS "Manage EFA devices on Amazon EKS").
+EFA_RESOURCE = "vpc.amazonaws.com/efa"
 
 
 
@@ -94,6 +97,10 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, 
         problems.append(Problem(path("efa"), f"{size.name} has no EFA interface; allowed on EFA-capable sizes "
                                              f"({capable})"))
     if pool.efa:
+        warnings.append(f"pool {pool.name}: efa gives its nodes EFA interfaces, but pods can request them "
+                        f"({EFA_RESOURCE}) only through the AWS EFA device plugin (aws-efa-k8s-device-plugin), which "
+                        "the EKS AL2023 AMIs do not ship and gpupools does not install: install it tolerating the "
+                        f"{GPU_TAINT.key} taint, or NCCL falls back to TCP (EKS \"Manage EFA devices\")")
         subnets = efa_subnet_problem(pool.subnet_ids)
         problems += [Problem(path("subnetIds"), subnets)] if subnets else []
         if config.cluster is not None and config.cluster.vpc_id is None:
