@@ -304,6 +304,63 @@ def test_eks_node_group_name_and_the_transform_that_orders_its_replacement(tmp_p
     assert transform(other) is None
 
 
+def _serialised_transform_options(opts: pulumi.ResourceOptions):
+    """What the SDK sends the engine for a transform's options (``TransformResourceOptions``), as ``pulumi up`` does."""
+    import asyncio
+
+    from pulumi.runtime._callbacks import _CallbackServicer
+
+    return asyncio.run(_CallbackServicer._transformation_resource_options(None, opts, "p4d-ng"))
+
+
+@pytest.mark.parametrize("rotation, reaches_engine", [("surge", False), ("recreate", True)])
+def test_the_transforms_order_reaches_the_engine_only_for_delete_first(rotation, reaches_engine) -> None:
+    """The protobuf the engine receives: a transform's delete_before_replace=False is never set, so the provider's
+    delete-first for a named node group stands; True is sent."""
+    from gpupools.platform.aws import node_group_rotation
+
+    opts = pulumi.ResourceOptions(parent=None)
+    result = node_group_rotation(rotation)(
+        pulumi.ResourceTransformArgs(True, NODE_GROUP_TYPE, "p4d-ng", {"nodeGroupName": "x"}, opts))
+    sent = _serialised_transform_options(result.opts)
+    assert sent.HasField("delete_before_replace") is reaches_engine
+    assert sent.delete_before_replace is reaches_engine
+
+
+def test_the_plan_says_an_eks_surge_still_deletes_first(tmp_path: Path) -> None:
+    stack = load_stack(config(AWS, {"count": 2}))
+    from gpupools.domain.rotation import surge_warnings
+
+    (warning,) = surge_warnings(stack.pools)
+    assert "deleted first" in warning and "16 GPUs" in warning
+    base, head = (_plan(tmp_path, config(AWS, {"count": 2, **change}), name).to_json()
+                  for change, name in (({}, "base"), ({"diskSizeGb": 512}, "head")))
+    (pool,) = diff_plans(base, head).pools
+    old, new = (plan["outputs"]["gpuPools"]["p4d"]["cloudPoolName"] for plan in (base, head))
+    assert old != new
+    assert pool.replacement.describe(pool.gpus) == (
+        f"surge on EKS: new node group {new} gets its own name, but {old} is deleted first (the AWS provider's order "
+        f"for a named node group), so its capacity (16 GPUs) is gone until {new} is up")
+
+
+@pytest.mark.parametrize("given, sent", [(None, True), (True, True), (False, False)])
+def test_a_node_group_gpupools_registers_itself_sends_its_order_to_the_engine(given, sent) -> None:
+    """The aws.eks.NodeGroup path: the RegisterResourceRequest carries deleteBeforeReplace with
+    deleteBeforeReplaceDefined, which the engine honours over the provider's default (step_generator.go)."""
+    from gpupools.aws import EksGpuNodeGroup
+    from gpupools.testing import run_program
+
+    def program():
+        EksGpuNodeGroup("p4d", {"cluster_name": "gpu-eks", "subnet_ids": ["subnet-0123456789abcdef0"],
+                                "node_role_arn": "arn:aws:iam::123456789012:role/n", "node_group_name": "p4d-a1b2c",
+                                "instance_type": "p4d.24xlarge", "desired_size": 1},
+                        pulumi.ResourceOptions(delete_before_replace=given))
+
+    run = run_program(program, project="rot", stack="test", config={}, mocks=RecordingMocks())
+    (group,) = [r for r in run.resources if r.type == NODE_GROUP_TYPE]
+    assert group.options["deleteBeforeReplace"] is sent
+
+
 # --- the capacity diff -------------------------------------------------------------------------------------------
 
 def _mig3g(raw: dict) -> dict:

@@ -138,7 +138,8 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
             plain = aws.eks.NodeGroup(f"{name}-ng", cluster_name=args["cluster_name"],
                                       node_role_arn=role_arn if role_arn is not None else role.arn, **settings,
                                       opts=pulumi.ResourceOptions(parent=self, ignore_changes=[DESIRED_SIZE]
-                                                                  if autoscaled else None))
+                                                                  if autoscaled else None,
+                                                                  delete_before_replace=_delete_first(opts)))
             self.node_group_name = plain.node_group_name
             resources = plain.resources
         # EKS creates one Auto Scaling group per node group.
@@ -184,6 +185,17 @@ def _node_group_settings(args: EksGpuNodeGroupArgs, spec: LaunchTemplateSpec, am
         "subnet_ids": args.get("subnet_ids"),
         "tags": tags,
     }
+
+
+def _delete_first(opts: Optional[pulumi.ResourceOptions]) -> bool:
+    """The component's ``delete_before_replace`` for the ``aws.eks.NodeGroup`` it registers itself, True when unset.
+
+    Sent explicitly (``deleteBeforeReplaceDefined``), so an explicit False overrides the provider's delete-first for
+    a named node group: a new generation's name lets the new group come first. pulumi-eks's ManagedNodeGroup (the
+    ``cluster`` path) offers no such option to its child, and a transform's False is never serialised.
+    """
+    given = opts.delete_before_replace if opts is not None else None
+    return True if given is None else bool(given)
 
 
 def _autoscaled(args: EksGpuNodeGroupArgs) -> bool:

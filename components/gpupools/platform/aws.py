@@ -53,8 +53,10 @@ def _group_opts(pool: ResolvedPool, opts: pulumi.ResourceOptions) -> pulumi.Reso
 
     Resource options on a remote component do not reach its children, but transforms do (Pulumi "transforms"
     docs). Left alone, the AWS provider deletes an explicitly named node group before creating its replacement
-    whatever the name (pulumi-terraform-bridge ``nameRequiresDeleteBeforeReplace``; ``nodeGroupName`` is
-    auto-nameable in pulumi-aws): right for recreate, whose replacement reuses the name, an outage for surge.
+    (pulumi-terraform-bridge ``nameRequiresDeleteBeforeReplace``; ``nodeGroupName`` is auto-nameable in pulumi-aws).
+    Only True reaches the engine: the SDK serialises a transform's ``delete_before_replace`` only when truthy
+    (``pulumi/runtime/_callbacks.py``), so surge on this path stays delete-first, and the plan says so
+    (``domain.rotation.surge_warnings``, ``plan.diff.Replacement``).
     """
     return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(transforms=[node_group_rotation(pool.rotation)]))
 
