@@ -79,7 +79,10 @@ def test_aks_pool_profile_change_is_a_replacement(aks_pools):
         # AKS migrates the OS SKU in place (`az aks nodepool update --os-sku`): no replacement for it.
         assert "osSKU" not in options["replaceOnChanges"]
         assert options["deleteBeforeReplace"] is True
-        assert "protect" not in options and "ignoreChanges" not in options
+        assert "protect" not in options
+    # Only the autoscaled pool leaves its count to AKS's autoscaler.
+    assert "ignoreChanges" not in _named(aks_pools, "mig1g-pool").options
+    assert _named(aks_pools, "whole-pool").options["ignoreChanges"] == ["count"]
 
 
 def test_aks_operator_driver_and_autoscaled_pool(aks_pools):

@@ -46,6 +46,11 @@ EXPECTED_EKS = {
     "p4d": {"nvidia.com/mig-1g.5gb": 16, "nvidia.com/mig-2g.10gb": 8, "nvidia.com/mig-3g.20gb": 8},
     "g5": {"nvidia.com/gpu.shared": 16},
 }
+# GPUs per instance (EC2 accelerated computing instance types: p4d.24xlarge 8x A100, g5.12xlarge 4x A10G): the
+# autoscaler's AWS provider starts each template node with this many nvidia.com/gpu.
+INSTANCE_GPUS = {"p4d": 8, "g5": 4}
+# Neither pool advertises whole GPUs (MIG mixed, renamed time-slicing), so its template must say 0.
+NO_WHOLE_GPUS = {"nvidia.com/gpu": 0}
 AKS = {
     "gpupools:cloud": "azure",
     "gpupools:cluster": {"name": "gpu-dev", "resourceGroup": "gpu-dev-rg", "location": "southcentralus",
@@ -75,7 +80,8 @@ def test_quantities_parse_like_kubernetes_and_bad_ones_are_skipped():
     assert parse_quantity("16") == 16 and parse_quantity("1k") == 1000 and parse_quantity("1Ki") == 1024
     assert parse_quantity("500m") == Decimal("0.5")
     assert parse_quantity("sixteen") is None and parse_quantity("16 ") is None
-    assert aws_template({autoscaling.AWS_PREFIX + "resources/nvidia.com/gpu": "x"}).allocatable == {}
+    assert aws_template({autoscaling.AWS_PREFIX + "resources/nvidia.com/gpu": "x"}, instance_gpus=8).allocatable == {
+        "nvidia.com/gpu": 8}  # an unparsable tag leaves the instance type's count
 
 
 # --- EKS: Auto Scaling group tags recorded from the components -----------------------------------------------------
@@ -125,21 +131,22 @@ def test_every_autoscaled_node_group_is_discovered_by_this_cluster(eks_run):
 
 def test_the_template_advertises_the_published_slices_per_node(eks_run):
     for group, tags in _asg_tags(eks_run).items():
-        assert aws_template(tags).allocatable == {name: Decimal(count) for name, count in EXPECTED_EKS[group].items()}
+        assert aws_template(tags, instance_gpus=INSTANCE_GPUS[group]).allocatable == {
+            name: Decimal(count) for name, count in {**EXPECTED_EKS[group], **NO_WHOLE_GPUS}.items()}
 
 
 def test_the_template_carries_the_mig_layout_the_state_and_the_taint(eks_run):
-    node = aws_template(_asg_tags(eks_run)["p4d"])
+    node = aws_template(_asg_tags(eks_run)["p4d"], instance_gpus=8)
     assert node.labels[MIG_CONFIG] == "all-balanced" and node.labels[MIG_STATE] == "success"
     assert node.labels["gpupools.io/pool"] == "p4d"
     assert [(t.key, t.value, t.effect) for t in node.taints] == [("nvidia.com/gpu", "present", "NoSchedule")]
-    assert aws_template(_asg_tags(eks_run)["g5"]).labels[DP_CONFIG] == "g5"
+    assert aws_template(_asg_tags(eks_run)["g5"], instance_gpus=4).labels[DP_CONFIG] == "g5"
 
 
 @pytest.mark.parametrize("group", ["p4d", "g5"])
 def test_a_pool_pod_fits_its_template_and_others_do_not(eks_run, eks_stack, group):
     pool = next(p for p in eks_stack.pools if p.name == group)
-    node = aws_template(_asg_tags(eks_run)[group])
+    node = aws_template(_asg_tags(eks_run)[group], instance_gpus=INSTANCE_GPUS[group])
     selector = pool_node_selector(pool)
     one_of_each = {name: 1 for name in EXPECTED_EKS[group]}
     assert fits(node, requests=one_of_each, node_selector=selector, tolerations=[gpu_toleration()])
@@ -149,8 +156,31 @@ def test_a_pool_pod_fits_its_template_and_others_do_not(eks_run, eks_stack, grou
     assert not fits(node, requests=full, node_selector=selector, tolerations=[TOLERATION])
 
 
+@pytest.mark.parametrize("group", ["p4d", "g5"])
+def test_a_pod_asking_for_whole_gpus_does_not_scale_up_a_pool_that_has_none(eks_run, eks_stack, group):
+    """The AWS provider's template starts from the instance type's GPUs; only a 0 tag stops the scale-up."""
+    pool = next(p for p in eks_stack.pools if p.name == group)
+    node = aws_template(_asg_tags(eks_run)[group], instance_gpus=INSTANCE_GPUS[group])
+    assert not fits(node, requests={"nvidia.com/gpu": 1}, node_selector={}, tolerations=[gpu_toleration()])
+    assert not fits(node, requests={"nvidia.com/gpu": 1}, node_selector=pool_node_selector(pool),
+                    tolerations=[gpu_toleration()])
+
+
+def test_a_pool_of_whole_gpus_keeps_the_instance_types_count(tmp_path: Path):
+    raw = copy.deepcopy(EKS)
+    raw["gpupools:gpuSoftware"]["migStrategy"] = "none"
+    raw["gpupools:gpuPools"] = raw["gpupools:gpuPools"][:1]
+    del raw["gpupools:gpuPools"][0]["mig"]
+    stack = load_stack(raw)
+    tags = autoscaling.eks_autoscaler_tags(stack, stack.pools[0])
+    assert tags[autoscaling.AWS_PREFIX + "resources/nvidia.com/gpu"] == "8"
+    node = aws_template(tags, instance_gpus=8)
+    assert fits(node, requests={"nvidia.com/gpu": 8}, node_selector=pool_node_selector(stack.pools[0]),
+                tolerations=[gpu_toleration()])
+
+
 def test_pods_of_one_pool_do_not_scale_the_other(eks_run, eks_stack):
-    g5 = aws_template(_asg_tags(eks_run)["g5"])
+    g5 = aws_template(_asg_tags(eks_run)["g5"], instance_gpus=4)
     p4d_pool = next(p for p in eks_stack.pools if p.name == "p4d")
     assert not fits(g5, requests={}, node_selector=pool_node_selector(p4d_pool), tolerations=[TOLERATION])
 
@@ -186,6 +216,16 @@ def test_eks_asg_tag_budget_is_refused_at_config_time():
     labels = {f"example.com/l{i}": "x" for i in range(40)}
     message = _problems(_config(EKS, labels=labels))
     assert "gpupools:gpuPools[0].autoscaling" in message and "AWS allows 50" in message
+
+
+def test_the_zero_gpu_tag_counts_towards_the_budget():
+    """p4d all-balanced: 2 discovery + 3 MIG resources + nvidia.com/gpu 0 + 5 labels (pool, GPU present, MIG config,
+    MIG manager, MIG state) + 1 taint = 12 tags; 35 more labels reach AWS's 50 less EKS's 3, one more is refused."""
+    base = len(autoscaling.eks_autoscaler_tags(load_stack(EKS), load_stack(EKS).pools[0]))
+    assert base == 12
+    fits_budget = _config(EKS, labels={f"example.com/l{i}": "x" for i in range(47 - base)})
+    assert len(autoscaling.eks_autoscaler_tags(load_stack(fits_budget), load_stack(fits_budget).pools[0])) == 47
+    assert "AWS allows 50" in _problems(_config(EKS, labels={f"example.com/l{i}": "x" for i in range(48 - base)}))
 
 
 def test_autoscaler_keys_without_install_are_refused():
@@ -341,7 +381,8 @@ def test_the_offline_plan_declares_the_same_template(tmp_path: Path, eks_stack):
             resource["inputs"]["tag"]["value"])
     for group, expected in EXPECTED_EKS.items():
         assert aws_discovered(by_group[group], CLUSTER)
-        assert aws_template(by_group[group]).allocatable == {name: Decimal(n) for name, n in expected.items()}
+        assert aws_template(by_group[group], instance_gpus=INSTANCE_GPUS[group]).allocatable == {
+            name: Decimal(n) for name, n in {**expected, **NO_WHOLE_GPUS}.items()}
 
     # gpupools:cluster.autoscaler.install puts the pinned chart, auto-discovering this cluster, into the same plan.
     (release,) = [r for r in plan.resources if r["type"] == "kubernetes:helm.sh/v3:Release"

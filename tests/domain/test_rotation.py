@@ -121,12 +121,16 @@ def test_the_eks_generation_covers_exactly_the_fields_fixed_at_creation() -> Non
     assert set(eks_fixed_fields(_pool(config(AWS)), [], "AL2023_x86_64_NVIDIA")) == set(EKS_NODE_GROUP)
 
 
+_NETWORK = {"subnetIds": ["subnet-0123456789abcdef0"], "vpcId": "vpc-0123456789abcdef0"}
+
+
 @pytest.mark.parametrize("change", [
     {"size": "p4de.24xlarge"}, {"capacityType": "SPOT"}, {"diskSizeGb": 512},
-    {"subnetIds": ["subnet-0123456789abcdef0"]}, {"efa": True},  # EFA brings a launch template
+    {"subnetIds": ["subnet-89abcdef"]},
+    {"efa": True, "subnetIds": _NETWORK["subnetIds"]},  # EFA brings a launch template (the subnets stay the same)
 ])
 def test_each_eks_fixed_field_gives_a_new_node_group_name(change: dict) -> None:
-    base, changed = _pool(config(AWS)), _pool(config(AWS, change))
+    base, changed = _pool(config(AWS, cluster=_NETWORK)), _pool(config(AWS, change, cluster=_NETWORK))
     assert changed.cloud_pool_name != base.cloud_pool_name
     assert re.fullmatch(r"p4d-[a-z0-9]{5}", changed.cloud_pool_name)
 
@@ -136,6 +140,59 @@ def test_a_long_eks_name_is_cut_to_what_the_node_group_component_takes() -> None
     cloud_name = _pool(config(AWS, {"name": name})).cloud_pool_name
     assert len(cloud_name) == 54 and cloud_name.startswith("a" * 48 + "-")
     assert _pool(config(AWS, {"count": 2})).cloud_pool_name == _pool(config(AWS)).cloud_pool_name
+
+
+# --- a default written out is the default ----------------------------------------------------------------------
+
+_SUBNETS = {"subnetIds": ["subnet-0123456789abcdef0"], "vpcId": "vpc-0123456789abcdef0"}
+_COMPUTED_MAX_PODS = object()  # stands for the maxPods the pool gets when it is left out
+# Per fixed field whose default a user can write: (cloud base, the pool without it, the pool with it written out,
+# cluster changes). Sources of the defaults: AKS ScaleSetPriority "If not specified, the default is 'Regular'"
+# (azure-native AgentPool), Azure Spot "the default max price is -1 if it is not provided", AKS evicts with
+# Delete by default (spot-node-pool); the rest are gpupools' documented defaults (README).
+WRITTEN_DEFAULTS = {
+    "scaleSetPriority": (AZURE, {}, {"priority": "Regular"}, {}),
+    "spotMaxPrice": (AZURE, {"priority": "Spot"}, {"priority": "Spot", "spotMaxPrice": -1}, {}),
+    "scaleSetEvictionPolicy": (AZURE, {"priority": "Spot"}, {"priority": "Spot", "evictionPolicy": "Delete"}, {}),
+    "availabilityZones": (AZURE, {}, {"availabilityZones": []}, {}),
+    "maxPods": (AZURE, {}, {"maxPods": _COMPUTED_MAX_PODS}, {}),
+    "capacityType": (AWS, {}, {"capacityType": "ON_DEMAND"}, {}),
+    "amiType": (AWS, {}, {"amiType": "AL2023_x86_64_NVIDIA"}, {}),
+    "diskSize": (AWS, {}, {"diskSizeGb": 256}, {}),
+    "subnetIds": (AWS, {}, {"subnetIds": _SUBNETS["subnetIds"]}, _SUBNETS),
+}
+# Fixed fields no user writes: derived from the size, the MIG plan, the driver or the cluster's role.
+NOT_WRITTEN = {"vmSize", "gpuInstanceProfile", "gpuProfile", "instanceTypes", "nodeRoleArn", "launchTemplate.id"}
+
+
+def test_every_fixed_field_is_either_covered_by_a_written_default_or_not_written() -> None:
+    assert set(WRITTEN_DEFAULTS) | NOT_WRITTEN == set(AKS_AGENT_POOL) | set(EKS_NODE_GROUP)
+
+
+def _written_and_defaulted(field: str) -> tuple[dict, dict]:
+    base, defaulted, written, cluster = WRITTEN_DEFAULTS[field]
+    without = config(base, defaulted, cluster=cluster)
+    if written.get("maxPods") is _COMPUTED_MAX_PODS:
+        written = {**written, "maxPods": _pool(without).max_pods}
+    return without, config(base, written, cluster=cluster)
+
+
+@pytest.mark.parametrize("field", sorted(WRITTEN_DEFAULTS))
+def test_a_default_written_out_keeps_the_cloud_name(field: str) -> None:
+    defaulted, written = _written_and_defaulted(field)
+    assert _pool(defaulted).rotation == "surge"
+    assert _pool(written).cloud_pool_name == _pool(defaulted).cloud_pool_name
+
+
+@pytest.mark.parametrize("field", sorted(WRITTEN_DEFAULTS))
+def test_a_default_written_out_sends_the_same_inputs(tmp_path: Path, field: str) -> None:
+    defaulted, written = _written_and_defaulted(field)
+    kind, labels = (AGENT_POOL, "nodeLabels") if defaulted["gpupools:cloud"] == "azure" else (NODE_GROUP, "labels")
+    pool = defaulted["gpupools:gpuPools"][0]["name"]
+    before, after = ([r for r in _plan(tmp_path, raw, name).resources
+                      if r["type"] == kind and r["inputs"].get(labels, {}).get("gpupools.io/pool") == pool]
+                     for raw, name in ((defaulted, "same"), (written, "same")))
+    assert len(before) == 1 and after[0]["inputs"] == before[0]["inputs"]
 
 
 # --- names that collide ----------------------------------------------------------------------------------------
@@ -245,6 +302,63 @@ def test_eks_node_group_name_and_the_transform_that_orders_its_replacement(tmp_p
     assert result.opts.delete_before_replace is delete_first and result.props == {"nodeGroupName": "x"}
     other = pulumi.ResourceTransformArgs(True, "aws:ec2/launchTemplate:LaunchTemplate", "lt", {}, opts)
     assert transform(other) is None
+
+
+def _serialised_transform_options(opts: pulumi.ResourceOptions):
+    """What the SDK sends the engine for a transform's options (``TransformResourceOptions``), as ``pulumi up`` does."""
+    import asyncio
+
+    from pulumi.runtime._callbacks import _CallbackServicer
+
+    return asyncio.run(_CallbackServicer._transformation_resource_options(None, opts, "p4d-ng"))
+
+
+@pytest.mark.parametrize("rotation, reaches_engine", [("surge", False), ("recreate", True)])
+def test_the_transforms_order_reaches_the_engine_only_for_delete_first(rotation, reaches_engine) -> None:
+    """The protobuf the engine receives: a transform's delete_before_replace=False is never set, so the provider's
+    delete-first for a named node group stands; True is sent."""
+    from gpupools.platform.aws import node_group_rotation
+
+    opts = pulumi.ResourceOptions(parent=None)
+    result = node_group_rotation(rotation)(
+        pulumi.ResourceTransformArgs(True, NODE_GROUP_TYPE, "p4d-ng", {"nodeGroupName": "x"}, opts))
+    sent = _serialised_transform_options(result.opts)
+    assert sent.HasField("delete_before_replace") is reaches_engine
+    assert sent.delete_before_replace is reaches_engine
+
+
+def test_the_plan_says_an_eks_surge_still_deletes_first(tmp_path: Path) -> None:
+    stack = load_stack(config(AWS, {"count": 2}))
+    from gpupools.domain.rotation import surge_warnings
+
+    (warning,) = surge_warnings(stack.pools)
+    assert "deleted first" in warning and "16 GPUs" in warning
+    base, head = (_plan(tmp_path, config(AWS, {"count": 2, **change}), name).to_json()
+                  for change, name in (({}, "base"), ({"diskSizeGb": 512}, "head")))
+    (pool,) = diff_plans(base, head).pools
+    old, new = (plan["outputs"]["gpuPools"]["p4d"]["cloudPoolName"] for plan in (base, head))
+    assert old != new
+    assert pool.replacement.describe(pool.gpus) == (
+        f"surge on EKS: new node group {new} gets its own name, but {old} is deleted first (the AWS provider's order "
+        f"for a named node group), so its capacity (16 GPUs) is gone until {new} is up")
+
+
+@pytest.mark.parametrize("given, sent", [(None, True), (True, True), (False, False)])
+def test_a_node_group_gpupools_registers_itself_sends_its_order_to_the_engine(given, sent) -> None:
+    """The aws.eks.NodeGroup path: the RegisterResourceRequest carries deleteBeforeReplace with
+    deleteBeforeReplaceDefined, which the engine honours over the provider's default (step_generator.go)."""
+    from gpupools.aws import EksGpuNodeGroup
+    from gpupools.testing import run_program
+
+    def program():
+        EksGpuNodeGroup("p4d", {"cluster_name": "gpu-eks", "subnet_ids": ["subnet-0123456789abcdef0"],
+                                "node_role_arn": "arn:aws:iam::123456789012:role/n", "node_group_name": "p4d-a1b2c",
+                                "instance_type": "p4d.24xlarge", "desired_size": 1},
+                        pulumi.ResourceOptions(delete_before_replace=given))
+
+    run = run_program(program, project="rot", stack="test", config={}, mocks=RecordingMocks())
+    (group,) = [r for r in run.resources if r.type == NODE_GROUP_TYPE]
+    assert group.options["deleteBeforeReplace"] is sent
 
 
 # --- the capacity diff -------------------------------------------------------------------------------------------

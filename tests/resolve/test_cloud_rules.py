@@ -126,8 +126,7 @@ def test_reservation_needs_pool_subnets():
 @pytest.mark.parametrize("reservation", ["cr-0123456789abcdef0",
                                          "arn:aws:resource-groups:us-east-1:123456789012:group/p4d-block"])
 def test_reservations_accepted(reservation):
-    stack = load_stack(config(AWS, {"capacityReservation": reservation, "subnetIds": [SUBNET],
-                                    "capacityType": "CAPACITY_BLOCK"}))
+    stack = load_stack(config(AWS, {"capacityReservation": reservation, "subnetIds": [SUBNET]}))
     assert not any("scarce" in warning for warning in stack.warnings)
 
 
@@ -138,13 +137,38 @@ def test_reservation_syntax_and_region(reservation):
                 "gpupools:gpuPools[0].capacityReservation")
 
 
+EFA_NETWORK = {"subnetIds": [SUBNET]}
+CLUSTER_NETWORK = {"subnetIds": [SUBNET, SUBNET_B], "vpcId": VPC}
+
+
 def test_efa_only_on_efa_capable_sizes():
-    assert load_stack(config(AWS, {"efa": True})).pools[0].size.efa_interfaces == 4  # p4d.24xlarge: 4 EFA
-    raw = config(AWS, {"name": "gfive", "size": "g5.xlarge", "efa": True}, gpuSoftware={"installer": "device-plugin",
-                                                                                      "migStrategy": "none"})
+    efa = config(AWS, {"efa": True, **EFA_NETWORK}, cluster=CLUSTER_NETWORK)
+    assert load_stack(efa).pools[0].size.efa_interfaces == 4  # p4d.24xlarge: 4 EFA
+    raw = config(AWS, {"name": "gfive", "size": "g5.xlarge", "efa": True, **EFA_NETWORK}, cluster=CLUSTER_NETWORK,
+                 gpuSoftware={"installer": "device-plugin", "migStrategy": "none"})
     del raw["gpupools:gpuPools"][0]["mig"]
     (message,) = messages_at(raw, "gpupools:gpuPools[0].efa")
     assert "g5.xlarge" in message
+
+
+@pytest.mark.parametrize("subnets", [[], [SUBNET, SUBNET_B]])
+def test_efa_needs_exactly_one_subnet_of_the_pools_own(subnets):
+    raw = config(AWS, {"efa": True, "subnetIds": subnets}, cluster=CLUSTER_NETWORK)
+    (message,) = messages_at(raw, "gpupools:gpuPools[0].subnetIds")
+    assert "exactly one subnet" in message and "availability zone" in message
+
+
+def test_efa_pools_warn_that_no_pod_can_request_the_interfaces_without_the_device_plugin():
+    stack = load_stack(config(AWS, {"efa": True, **EFA_NETWORK}, cluster=CLUSTER_NETWORK))
+    (warning,) = [w for w in stack.warnings if "EFA" in w]
+    assert "aws-efa-k8s-device-plugin" in warning and "vpc.amazonaws.com/efa" in warning
+    assert "nvidia.com/gpu" in warning  # the GPU taint the plugin must tolerate
+    assert not [w for w in load_stack(config(AWS)).warnings if "EFA" in w]
+
+
+def test_efa_needs_the_clusters_own_vpc():
+    (message,) = messages_at(config(AWS, {"efa": True, **EFA_NETWORK}), "gpupools:gpuPools[0].efa")
+    assert "vpcId" in message and "public IP" in message
 
 
 def test_scarce_pool_without_reservation_or_spot_warns():

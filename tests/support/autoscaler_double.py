@@ -3,7 +3,9 @@
 Written from cluster-autoscaler 1.35.0's behaviour as documented and quoted in the research notes, never
 from gpupools code:
 
-* AWS (``aws_manager.go``): a group is discovered when it carries both tag keys
+* AWS (``aws_manager.go`` ``buildNodeFromTemplate``): the template node starts with ``nvidia.com/gpu`` = the
+  instance type's GPU count (``resource.NewQuantity(template.InstanceType.GPU, ...)``), then every resource tag
+  overrides capacity (``extractAllocatableResourcesFromAsg``). A group is discovered when it carries both tag keys
   ``k8s.io/cluster-autoscaler/enabled`` and ``k8s.io/cluster-autoscaler/<cluster>`` (values ignored).
   Keys are split on ``k8s.io/cluster-autoscaler/node-template/resources/``, ``.../label/``, ``.../taint/``;
   the rest of the key, slashes and dots included, is the name. A resource value goes through
@@ -64,8 +66,8 @@ def aws_discovered(tags: Mapping[str, str], cluster: str) -> bool:
     return {"k8s.io/cluster-autoscaler/enabled", f"k8s.io/cluster-autoscaler/{cluster}"} <= set(tags)
 
 
-def aws_template(tags: Mapping[str, str]) -> TemplateNode:
-    node = TemplateNode()
+def aws_template(tags: Mapping[str, str], *, instance_gpus: int) -> TemplateNode:
+    node = TemplateNode({"nvidia.com/gpu": Decimal(instance_gpus)})
     for key, value in tags.items():
         if key.startswith(AWS + "resources/"):
             quantity = parse_quantity(value)

@@ -26,6 +26,8 @@ from .node_role import node_role
 TYPE_TOKEN = "gpupools:index:EksGpuNodeGroup"
 AUTOSCALER_TAG_PREFIX = "k8s.io/cluster-autoscaler/"
 # EKS spells Kubernetes taint effects in upper snake case.
+# The node group's desired size as an engine property path (pulumi-aws's own NodeGroup example ignores it so).
+DESIRED_SIZE = "scalingConfig.desiredSize"
 EKS_TAINT_EFFECTS = {"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}
 
 
@@ -63,6 +65,9 @@ class EksGpuNodeGroupArgs(TypedDict):
     """Lower bound for scaling (default: desired_size)."""
     max_size: NotRequired[int]
     """Upper bound for scaling (default: desired_size)."""
+    ignore_scaling_changes: NotRequired[bool]
+    ("""Leave the desired size to the cluster autoscaler: later changes to desired_size are ignored (default: true """
+     """when min_size and max_size are given and differ).""")
     ami_type: NotRequired[str]
     """AL2023_x86_64_NVIDIA (default, and the only AMI type taken; docs/sources.md says why the others are refused)."""
     disk_size_gb: NotRequired[int]
@@ -121,15 +126,20 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
         template = gpu_launch_template(name, spec, vpc_config, self, tags) if spec.needed else None
         settings = _node_group_settings(args, spec, ami_type, template, tags)
         child = pulumi.ResourceOptions(parent=self)
+        autoscaled = _autoscaled(args)
         if cluster is not None:
+            # pulumi-eks sets ignoreChanges on the aws.eks.NodeGroup it registers: options on a remote component
+            # would not reach it.
             group = eks.ManagedNodeGroup(f"{name}-ng", cluster=cluster, node_role=role, node_role_arn=role_arn,
-                                         **settings, opts=child)
+                                         ignore_scaling_changes=autoscaled or None, **settings, opts=child)
             self.node_group_name = group.node_group.node_group_name
             resources = group.node_group.apply(lambda node_group: node_group.resources)
         else:
             plain = aws.eks.NodeGroup(f"{name}-ng", cluster_name=args["cluster_name"],
                                       node_role_arn=role_arn if role_arn is not None else role.arn, **settings,
-                                      opts=child)
+                                      opts=pulumi.ResourceOptions(parent=self, ignore_changes=[DESIRED_SIZE]
+                                                                  if autoscaled else None,
+                                                                  delete_before_replace=_delete_first(opts)))
             self.node_group_name = plain.node_group_name
             resources = plain.resources
         # EKS creates one Auto Scaling group per node group.
@@ -175,6 +185,26 @@ def _node_group_settings(args: EksGpuNodeGroupArgs, spec: LaunchTemplateSpec, am
         "subnet_ids": args.get("subnet_ids"),
         "tags": tags,
     }
+
+
+def _delete_first(opts: Optional[pulumi.ResourceOptions]) -> bool:
+    """The component's ``delete_before_replace`` for the ``aws.eks.NodeGroup`` it registers itself, True when unset.
+
+    Sent explicitly (``deleteBeforeReplaceDefined``), so an explicit False overrides the provider's delete-first for
+    a named node group: a new generation's name lets the new group come first. pulumi-eks's ManagedNodeGroup (the
+    ``cluster`` path) offers no such option to its child, and a transform's False is never serialised.
+    """
+    given = opts.delete_before_replace if opts is not None else None
+    return True if given is None else bool(given)
+
+
+def _autoscaled(args: EksGpuNodeGroupArgs) -> bool:
+    """Whether the cluster autoscaler owns the desired size: as given, else a min..max range that is a range."""
+    given = args.get("ignore_scaling_changes")
+    if given is not None:
+        return given
+    low, high = args.get("min_size"), args.get("max_size")
+    return low is not None and high is not None and low != high
 
 
 def _at_least_one(desired: pulumi.Input[int]) -> pulumi.Input[int]:

@@ -120,6 +120,9 @@ class AksGpuPool(pulumi.ComponentResource):
             tags={**(args.get("tags") or {}), **(args.get("autoscaler_tags") or {})},
             opts=pulumi.ResourceOptions(parent=self, replace_on_changes=REPLACE_ON_CHANGES,
                                         delete_before_replace=_delete_before_replace(opts),
+                                        # Autoscaled: AKS's autoscaler owns the node count, so neither a changed
+                                        # count nor `pulumi up --refresh` resets the nodes it added or removed.
+                                        ignore_changes=["count"] if autoscale else None,
                                         transformations=[without_sdk_aliases]),
         )
         self.pool_name = pool.name

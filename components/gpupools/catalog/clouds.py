@@ -55,6 +55,9 @@ REFUSED_AMI_TYPES = {
 SCARCE_FAMILIES = ("p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-b200.")
 
 # --- Both --------------------------------------------------------------------------------------------------------
+# What each cloud does with a fixed-at-creation field left unset, by wire name (docs/sources.md): the field is sent
+# as unset when it is written with this value, so writing a default out never renames or replaces a pool.
+CLOUD_DEFAULTS = {"scaleSetPriority": "Regular", "spotMaxPrice": -1, "capacityType": "ON_DEMAND"}
 # Pool keys that only one cloud understands; the other cloud refuses them instead of ignoring them.
 CLOUD_POOL_KEYS = {
     "azure": ("osSku", "maxPods", "availabilityZones", "capacityReservationGroupId", "priority", "evictionPolicy",

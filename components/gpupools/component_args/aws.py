@@ -10,6 +10,7 @@ from pydantic import Field, model_validator
 from ..domain.node_templates import AWS_TEMPLATE_TAG_BUDGET, EKS_OWN_ASG_TAGS
 from ..catalog import clouds, names
 from ..config import models as config
+from ..resolve import aws_rules
 from .fields import (Count, Labels, TaintEffect, Tags, _Args, _checked, _input, _like, _matching, _one_of,
                      _pulumi_object, _tag_problems, is_deferred)
 
@@ -35,8 +36,9 @@ class EksClusterArgsModel(_Args):
 
     @model_validator(mode="after")
     def _vpc_with_subnets(self) -> "EksClusterArgsModel":
-        if self.vpc_id is not None and not self.subnet_ids:
-            raise ValueError("vpc_id: needs subnet_ids in that VPC (pulumi-eks would pick subnets of another VPC)")
+        problem = aws_rules.vpc_without_subnets_problem(bool(self.subnet_ids), self.vpc_id is not None)
+        if problem:
+            raise ValueError(f"vpc_id: {problem.replace('subnetIds', 'subnet_ids')}")
         return self
 
 
@@ -59,6 +61,7 @@ class EksGpuNodeGroupArgsModel(_Args):
     desired_size: Count
     min_size: Optional[Count] = None
     max_size: Optional[Count] = None
+    ignore_scaling_changes: Optional[_input(bool)] = None
     ami_type: Optional[_one_of(clouds.AMI_TYPES, clouds.REFUSED_AMI_TYPES)] = None
     disk_size_gb: Optional[_like(config.GpuPoolConfig, "disk_size_gb")] = None
     labels: Optional[Labels] = None
@@ -75,19 +78,15 @@ class EksGpuNodeGroupArgsModel(_Args):
     def _capacity_and_efa(self) -> "EksGpuNodeGroupArgsModel":
         problems = self._one_way_to_the_cluster()
         reservation = self.capacity_reservation
-        if isinstance(reservation, str) and reservation_target_key(reservation) is None:
-            problems.append("capacity_reservation: allowed: a capacity reservation id (cr-0123456789abcdef0) or a "
-                            "capacity reservation resource group ARN "
-                            "(arn:aws:resource-groups:<region>:<account>:group/<name>)")
-        if self.capacity_type == "CAPACITY_BLOCK" and not (
-                is_deferred(reservation)
-                or (isinstance(reservation, str) and names.CAPACITY_RESERVATION_ID.fullmatch(reservation))):
-            problems.append("capacity_reservation: capacity_type CAPACITY_BLOCK needs the Capacity Block's "
-                            "reservation id (cr-...): EKS rejects a Capacity Block node group whose launch template "
-                            "does not target it")
+        problems += [f"capacity_reservation: {problem}" for problem in aws_rules.reservation_problems(
+            self.capacity_type if isinstance(self.capacity_type, str) else None,
+            reservation if isinstance(reservation, str) else None, deferred=is_deferred(reservation))]
         problems += [f"autoscaler_tags: {problem}" for problem in _tag_problems(
             "aws", self.autoscaler_tags, AWS_TEMPLATE_TAG_BUDGET,
             f" on the Auto Scaling group (AWS allows {names.MAX_TAGS}; EKS sets {EKS_OWN_ASG_TAGS} itself)")]
+        if self.efa is True and not is_deferred(self.subnet_ids):
+            subnets = aws_rules.efa_subnet_problem(self.subnet_ids)
+            problems += [f"subnet_ids: {subnets}"] if subnets else []
         if self.efa_interfaces is not None and self.efa is not True:
             problems.append("efa_interfaces: only with efa true")
         for low in ("min_size", "desired_size"):

@@ -70,6 +70,10 @@ def aws_asg_tags(template: NodeTemplate, cluster: str) -> dict[str, str]:
     """Auto Scaling group tags: this cluster's auto-discovery keys and the node template."""
     tags = {AWS_DISCOVERY_ENABLED: "true", aws_discovery_key(cluster): "owned"}
     tags.update({f"{AWS_PREFIX}resources/{name}": str(count) for name, count in template.resources.items()})
+    # The AWS provider starts every template from the instance type's GPU count (aws_manager.go
+    # buildNodeFromTemplate) and lets resource tags override it: a pool that advertises no whole GPUs (MIG mixed,
+    # renamed sharing) must say 0, or pods asking for nvidia.com/gpu scale it up and never fit.
+    tags.setdefault(f"{AWS_PREFIX}resources/{GPU_RESOURCE}", "0")
     tags.update({f"{AWS_PREFIX}label/{key}": value for key, value in template.labels.items()})
     tags.update({f"{AWS_PREFIX}taint/{taint.key}": f"{taint.value}:{taint.effect}" for taint in template.taints})
     return tags

@@ -24,7 +24,13 @@ def surge_warnings(pools: list[ResolvedPool]) -> list[str]:
     warnings = []
     for pool in pools:
         gpus = pool.gpus_per_node * pool.nodes
-        if pool.rotation == "surge" and gpus >= SURGE_WARNING_GPUS:
+        if pool.rotation == "surge" and pool.cloud == "aws":
+            warnings.append(f"pool {pool.name}: rotation surge on EKS gives each generation its own node group name, "
+                            "but the old node group is still deleted first: the AWS provider deletes a named node "
+                            "group before its replacement, and pulumi-eks's ManagedNodeGroup takes no create-first "
+                            f"option from gpupools; a change to a field fixed at creation removes {gpus} GPUs until "
+                            "the new group is up")
+        elif pool.rotation == "surge" and gpus >= SURGE_WARNING_GPUS:
             warnings.append(f"pool {pool.name}: rotation surge: a change to a field fixed at creation creates the new "
                             f"pool before deleting the old one, so {2 * gpus} {pool.gpu.name} GPUs ({2 * pool.nodes} "
                             f"{pool.size.name}) and their quota are needed until the old pool is gone; set rotation: "

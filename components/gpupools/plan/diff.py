@@ -66,8 +66,14 @@ class Replacement:
     rotation: Rotation
     old_name: str
     new_name: str
+    # EKS through pulumi-eks's ManagedNodeGroup: no create-first order reaches the engine (domain/rotation.py).
+    delete_first_anyway: bool = False
 
     def describe(self, gpus: Count) -> str:
+        if self.rotation == "surge" and self.delete_first_anyway:
+            return (f"surge on EKS: new node group {self.new_name} gets its own name, but {self.old_name} is deleted "
+                    f"first (the AWS provider's order for a named node group), so its capacity ({gpus.before} GPUs) "
+                    f"is gone until {self.new_name} is up")
         if self.rotation == "surge":
             return (f"surge: new pool {self.new_name} is created before {self.old_name} is deleted "
                     f"(up to {gpus.before + gpus.after} GPUs meanwhile)")
@@ -205,7 +211,9 @@ def _replacement(pool: str, base: Mapping[str, Any], head: Mapping[str, Any]) ->
         changed.append(name_input)
     if not changed:
         return [], None
-    return changed, Replacement(_rotation(pool, head, after), str(old_name), str(new_name))
+    rotation = _rotation(pool, head, after)
+    return changed, Replacement(rotation, str(old_name), str(new_name),
+                                delete_first_anyway=rotation == "surge" and kind == "eks:index:ManagedNodeGroup")
 
 
 def _rotation(pool: str, head: Mapping[str, Any], resource: Mapping[str, Any]) -> Rotation:

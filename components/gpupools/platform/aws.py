@@ -12,7 +12,8 @@ from ..domain.node_templates import cluster_autoscaler_args, eks_autoscaler_tags
 from ..aws.cluster import EksCluster
 from ..aws.gpu_node_group import EksGpuNodeGroup
 from ..domain.stack import Stack
-from ..domain.pools import ResolvedPool
+from ..domain.pools import ResolvedPool, eks_fixed_fields
+from ..catalog.clouds import DEFAULT_AMI_TYPE
 from .inputs import Deferred
 
 NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
@@ -52,8 +53,10 @@ def _group_opts(pool: ResolvedPool, opts: pulumi.ResourceOptions) -> pulumi.Reso
 
     Resource options on a remote component do not reach its children, but transforms do (Pulumi "transforms"
     docs). Left alone, the AWS provider deletes an explicitly named node group before creating its replacement
-    whatever the name (pulumi-terraform-bridge ``nameRequiresDeleteBeforeReplace``; ``nodeGroupName`` is
-    auto-nameable in pulumi-aws): right for recreate, whose replacement reuses the name, an outage for surge.
+    (pulumi-terraform-bridge ``nameRequiresDeleteBeforeReplace``; ``nodeGroupName`` is auto-nameable in pulumi-aws).
+    Only True reaches the engine: the SDK serialises a transform's ``delete_before_replace`` only when truthy
+    (``pulumi/runtime/_callbacks.py``), so surge on this path stays delete-first, and the plan says so
+    (``domain.rotation.surge_warnings``, ``plan.diff.Replacement``).
     """
     return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(transforms=[node_group_rotation(pool.rotation)]))
 
@@ -104,12 +107,15 @@ def _group_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool
         "desired_size": count,
         "min_size": bounds[0],
         "max_size": bounds[1],
+        # The cluster autoscaler owns an autoscaled pool's node count; a fixed pool's count is ours.
+        "ignore_scaling_changes": autoscaling is not None,
         "ami_type": pool.config.ami_type,  # the driver comes with the AMI: config refuses driver: operator on EKS
         "disk_size_gb": pool.config.disk_size_gb,
         "labels": pool.labels,
         "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in pool.taints],
         "subnet_ids": deferred.pool_value(index, "subnet_ids", pool.config.subnet_ids) or cluster_subnets or None,
-        "capacity_type": pool.config.capacity_type,
+        # ON_DEMAND written out is sent unset, as when defaulted (the generation hashes the same).
+        "capacity_type": eks_fixed_fields(pool, [], DEFAULT_AMI_TYPE)["capacityType"],
         "capacity_reservation": deferred.pool_value(index, "capacity_reservation", pool.config.capacity_reservation),
         "efa": pool.config.efa,
         "efa_interfaces": pool.size.efa_interfaces if pool.config.efa else None,

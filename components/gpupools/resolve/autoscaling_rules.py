@@ -23,9 +23,9 @@ def template_tag_problems(pool: ResolvedPool, cluster: str, stack_tags: Mapping[
         problems = [f"the autoscaler tag '{key[:60]}...' has {len(key)} characters; AWS allows {AWS_TAG_KEY_MAX} "
                     "(shorten the label key)" for key in tags if len(key) > AWS_TAG_KEY_MAX]
         if len(tags) > AWS_TEMPLATE_TAG_BUDGET:
-            problems.append(f"needs {len(tags)} Auto Scaling group tags (2 for discovery, one per resource, label and "
-                            f"taint); AWS allows {MAX_TAGS} per group and EKS sets {EKS_OWN_ASG_TAGS} itself: remove "
-                            f"{len(tags) - AWS_TEMPLATE_TAG_BUDGET} labels")
+            problems.append(f"needs {len(tags)} Auto Scaling group tags (2 for discovery, one per resource, "
+                            f"nvidia.com/gpu included, label and taint); AWS allows {MAX_TAGS} per group and EKS sets "
+                            f"{EKS_OWN_ASG_TAGS} itself: remove {len(tags) - AWS_TEMPLATE_TAG_BUDGET} labels")
         return problems
     unencodable = [name for name in template.resources if "_" in name]
     if unencodable:

@@ -9,6 +9,7 @@ from typing import Callable
 
 from ..catalog.instances import InstanceSize
 from ..catalog.clouds import AMI_TYPES, DEFAULT_AMI_TYPE, REFUSED_AMI_TYPES, SCARCE_FAMILIES
+from ..catalog.labels import GPU_TAINT
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import ClusterAutoscalerConfig, GpuPoolConfig, StackConfig
 from ..domain.pools import ResolvedPool
@@ -18,6 +19,8 @@ from ..catalog.names import (
 )
 
 Path = Callable[..., str]
+# The extended resource the AWS EFA device plugin advertises (EKS "Manage EFA devices on Amazon EKS").
+EFA_RESOURCE = "vpc.amazonaws.com/efa"
 
 
 
@@ -51,7 +54,16 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
     if cluster.subnet_ids and cluster.vpc_id is None:
         problems.append(Problem(path("vpcId"), "is required with subnetIds: without it pulumi-eks puts the cluster "
                                                "security group in the default VPC; set the VPC of those subnets"))
+    vpc_alone = vpc_without_subnets_problem(bool(cluster.subnet_ids), cluster.vpc_id is not None)
+    problems += [Problem(path("vpcId"), vpc_alone)] if vpc_alone else []
     return problems
+
+
+def vpc_without_subnets_problem(subnets_given: bool, vpc_given: bool) -> str | None:
+    """A VPC without subnets: pulumi-eks would use the default VPC's (the config and ``EksClusterArgsModel``)."""
+    if vpc_given and not subnets_given:
+        return "needs subnetIds in that VPC: without them pulumi-eks uses the default VPC's subnets"
+    return None
 
 
 def subnet_problems(subnet_ids: list[str], path: str) -> list[Problem]:
@@ -84,10 +96,32 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, 
         capable = "p4d, p4de, p5, p5e, p5en, p6-b200 and the larger g5, g6 and g6e sizes"
         problems.append(Problem(path("efa"), f"{size.name} has no EFA interface; allowed on EFA-capable sizes "
                                              f"({capable})"))
+    if pool.efa:
+        warnings.append(f"pool {pool.name}: efa gives its nodes EFA interfaces, but pods can request them "
+                        f"({EFA_RESOURCE}) only through the AWS EFA device plugin (aws-efa-k8s-device-plugin), which "
+                        "the EKS AL2023 AMIs do not ship and gpupools does not install: install it tolerating the "
+                        f"{GPU_TAINT.key} taint, or NCCL falls back to TCP (EKS \"Manage EFA devices\")")
+        subnets = efa_subnet_problem(pool.subnet_ids)
+        problems += [Problem(path("subnetIds"), subnets)] if subnets else []
+        if config.cluster is not None and config.cluster.vpc_id is None:
+            problems.append(Problem(path("efa"), "needs the cluster's own VPC (gpupools:cluster subnetIds and vpcId): "
+                                                 "nodes with several network interfaces get no public IP, so in the "
+                                                 "default VPC's public subnets they cannot reach EKS and never join"))
     if size.name.startswith(SCARCE_FAMILIES) and pool.capacity_reservation is None and pool.capacity_type != "SPOT":
         warnings.append(f"pool {pool.name}: {size.name} capacity is scarce on demand; without capacityReservation "
                         "(or capacityType SPOT) the node group may wait for instances")
     return found
+
+
+def efa_subnet_problem(subnet_ids: list[str] | None) -> str | None:
+    """EFA nodes share one cluster placement group, which lives in one availability zone; a subnet id's zone is not
+    known offline, so exactly one subnet is asked for (the config's ``subnetIds``, ``EksGpuNodeGroup``'s
+    ``subnet_ids``)."""
+    if subnet_ids is not None and len(subnet_ids) == 1:
+        return None
+    given = "none" if not subnet_ids else f"{len(subnet_ids)}"
+    return (f"efa needs exactly one subnet of the pool's own, got {given}: its cluster placement group lives in one "
+            "availability zone (pulumi-eks refuses EFA without one), and a subnet's zone cannot be checked offline")
 
 
 def _ami_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
@@ -101,25 +135,37 @@ def _ami_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
 
 
 def _reservation_problems(config: StackConfig, pool: GpuPoolConfig, path: Path) -> list[Problem]:
+    region = config.cluster.region if config.cluster is not None else None
+    problems = [Problem(path("capacityReservation"), message)
+                for message in reservation_problems(pool.capacity_type, pool.capacity_reservation, region)]
+    if pool.capacity_reservation is not None and not pool.subnet_ids:
+        problems.append(Problem(path("subnetIds"), "is required with capacityReservation: a reservation lives in "
+                                                   "one availability zone, so pin the pool to subnets in that zone"))
+    return problems
+
+
+def reservation_problems(capacity_type: str | None, reservation: str | None, region: str | None = None,
+                         deferred: bool = False) -> list[str]:
+    """Why a node group cannot launch into ``reservation``: the one rule of the stack config and of
+    ``EksGpuNodeGroupArgsModel`` (``deferred``: the reservation is an output, its text unknown until deploy)."""
+    if deferred:
+        return []
     problems = []
-    reservation = pool.capacity_reservation
-    if reservation is not None:
-        arn = CAPACITY_RESERVATION_GROUP_ARN.fullmatch(reservation)
-        if arn is None and not CAPACITY_RESERVATION_ID.fullmatch(reservation):
-            problems.append(Problem(path("capacityReservation"),
-                                    f"'{reservation[:80]}' is not a capacity reservation; allowed: cr- and 17 "
-                                    "lowercase hex digits, or arn:aws:resource-groups:<region>:<account>:group/<name>"))
-        elif arn is not None and config.cluster.region and arn.group("region") != config.cluster.region:
-            problems.append(Problem(path("capacityReservation"),
-                                    f"the reservation group is in {arn.group('region')} but the cluster is in "
-                                    f"{config.cluster.region}; a reservation is used only in its own region"))
-        if not pool.subnet_ids:
-            problems.append(Problem(path("subnetIds"), "is required with capacityReservation: a reservation lives in "
-                                                       "one availability zone, so pin the pool to subnets in that "
-                                                       "zone"))
-    if pool.capacity_type == "CAPACITY_BLOCK" and reservation is None:
-        problems.append(Problem(path("capacityReservation"), "is required with capacityType CAPACITY_BLOCK: a Capacity "
-                                                             "Block is used through its reservation id"))
+    arn = CAPACITY_RESERVATION_GROUP_ARN.fullmatch(reservation) if reservation is not None else None
+    is_id = reservation is not None and CAPACITY_RESERVATION_ID.fullmatch(reservation) is not None
+    if reservation is not None and arn is None and not is_id:
+        problems.append(f"'{reservation[:80]}' is not a capacity reservation; allowed: cr- and 17 lowercase hex "
+                        "digits, or arn:aws:resource-groups:<region>:<account>:group/<name>")
+    elif arn is not None and region and arn.group("region") != region:
+        problems.append(f"the reservation group is in {arn.group('region')} but the cluster is in {region}; a "
+                        "reservation is used only in its own region")
+    if capacity_type == "CAPACITY_BLOCK" and reservation is None:
+        problems.append("is required with capacity type CAPACITY_BLOCK: a Capacity Block is used through its "
+                        "reservation id (cr-...)")
+    elif capacity_type == "CAPACITY_BLOCK" and arn is not None:
+        problems.append("capacity type CAPACITY_BLOCK needs the Capacity Block's reservation id (cr-...), not a "
+                        "reservation group: EKS's launch template for a Capacity Block targets its "
+                        "CapacityReservationId")
     return problems
 
 
