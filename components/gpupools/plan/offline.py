@@ -9,7 +9,9 @@ so an installed wheel plans a lone stack file from any directory.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,18 +59,33 @@ def plan_stack(stack_file: StackFile) -> Plan:
     from ..testing.runner import dump_resources, run_program  # loads Pulumi only once config is known good
 
     project, program = program_location(stack_file.path)
-    run = run_program(
-        program,
-        project=project,
-        stack=stack_file.stack,
-        config=pulumi_config_values(stack_file.config),
-        secret_keys=stack_file.secret_keys,
-    )
+    with _without_engine_environment():
+        run = run_program(
+            program,
+            project=project,
+            stack=stack_file.stack,
+            config=pulumi_config_values(stack_file.config),
+            secret_keys=stack_file.secret_keys,
+        )
     return Plan(
         stack_file.stack, stack.cloud, dump_resources(run),
         stack_capacity(stack.pools), stack.warnings, run.outputs, stack.placements,
         autoscaled_pools(stack),
     )
+
+
+# Set by the Pulumi engine for a real deployment; an offline plan takes its config from the stack file alone.
+ENGINE_VARIABLES = ("PULUMI_CONFIG", "PULUMI_CONFIG_SECRET_KEYS")
+
+
+@contextmanager
+def _without_engine_environment() -> Iterator[None]:
+    """The engine's config variables hidden while the program runs under mocks, then restored."""
+    saved = {name: os.environ.pop(name) for name in ENGINE_VARIABLES if name in os.environ}
+    try:
+        yield
+    finally:
+        os.environ.update(saved)
 
 
 def program_location(stack_path: Path) -> tuple[str, Path | Callable[[], None]]:
