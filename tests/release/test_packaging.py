@@ -27,8 +27,8 @@ VERSION = re.search(r'^__version__ = "([^"]+)"$', (ROOT / "components" / "gpupoo
                     re.M)[1]
 OFFLINE_ENV = {**os.environ, "PIP_NO_INDEX": "1", "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
                "http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9"}
-# kubernetes: `gpupools verify` reads the live cluster with the official client.
-BASE_DEPENDENCIES = {"pulumi", "pulumi-kubernetes", "pydantic", "pyyaml", "kubernetes"}
+# `gpupools verify` speaks HTTP itself (verify/transport.py): the 126 MB kubernetes client is not a dependency.
+BASE_DEPENDENCIES = {"pulumi", "pulumi-kubernetes", "pydantic", "pyyaml"}
 
 
 def _name(requirement: str) -> str:

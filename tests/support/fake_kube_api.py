@@ -3,6 +3,10 @@
 It serves ``/version``, ``/api/v1/nodes``, ``/api/v1/namespaces/<ns>/pods`` and
 ``/apis/apps/v1/namespaces/<ns>/daemonsets`` from in-memory objects, honouring equality-based
 ``labelSelector`` as the API server does. Node objects are shaped like those AKS and EKS report.
+
+It can also answer as a broken or hostile server: ``documents`` serves any JSON value at a path, ``raw``
+hands the request to a function that writes whatever bytes it likes (or never answers), and ``failures``
+answers the next requests with those status codes. ``stop()`` releases handlers that wait forever.
 """
 
 from __future__ import annotations
@@ -48,6 +52,11 @@ class FakeKubeApi:
         self.version = {"major": "1", "minor": "33", "gitVersion": "v1.33.2", "platform": "linux/amd64"}
         self.requests: list[str] = []
         self.forbidden: set[str] = set()
+        self.headers: list[dict[str, str]] = []
+        self.documents: dict[str, object] = {}
+        self.raw: dict[str, Callable[[BaseHTTPRequestHandler], None]] = {}
+        self.failures: list[int] = []
+        self.stopped = threading.Event()
         # Called with the number of node lists served so far, before serving the next one.
         self.before_node_list: Callable[[int], None] | None = None
         self._lock = threading.Lock()
@@ -65,6 +74,7 @@ class FakeKubeApi:
         return self
 
     def stop(self) -> None:
+        self.stopped.set()
         self._server.shutdown()
         self._server.server_close()
 
@@ -75,9 +85,14 @@ class FakeKubeApi:
         path.write_text(kubeconfig_for(self.url), encoding="utf-8")
         return path
 
-    def respond(self, path: str, query: dict[str, list[str]]) -> tuple[int, dict]:
+    def respond(self, path: str, query: dict[str, list[str]]) -> tuple[int, object]:
         with self._lock:
             self.requests.append(path)
+            if self.failures:
+                code = self.failures.pop(0)
+                return code, _status(code, "Failure", f"failing with {code} as told")
+            if path in self.documents:
+                return 200, self.documents[path]
             if path in self.forbidden:
                 return 403, _status(403, "Forbidden", f"nodes is forbidden: cannot list resource at {path}")
             if path in ("/version", "/version/"):  # the API server answers both; the client asks for the second
@@ -98,6 +113,13 @@ class FakeKubeApi:
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:  # noqa: N802 (http.server's naming)
                 url = urlparse(self.path)
+                with api._lock:
+                    api.headers.append(dict(self.headers.items()))
+                if url.path in api.raw:
+                    with api._lock:
+                        api.requests.append(url.path)
+                    api.raw[url.path](self)
+                    return
                 status, body = api.respond(url.path, parse_qs(url.query))
                 payload = json.dumps(body).encode()
                 self.send_response(status)

@@ -9,6 +9,7 @@ reader that closed the pipe early (``gpupools plan --json | head``).
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import sys
 from typing import NoReturn, Sequence
@@ -25,7 +26,13 @@ EXIT_INTERRUPTED = 130
 DEBUG_VARIABLE = "GPUPOOLS_DEBUG"  # set to 1 to let unexpected exceptions raise with their traceback
 
 
+# argparse's time grows with the square of the number of options: 50,000 take minutes. No command of ours takes
+# more than a dozen, so anything far beyond is refused before parsing.
+MAX_ARGUMENTS = 200
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _usable_streams()
     try:
         status = _run(argv)
         sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
@@ -35,8 +42,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERNAL
 
 
+def _usable_streams() -> None:
+    """A closed stdout or stderr (``gpupools check >&-``) becomes /dev/null; on an ASCII-only stream (``LANG=C``,
+    ``PYTHONIOENCODING=ascii``) characters it cannot encode are written as escapes (``\\u0430``), not raised."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is None or _closed_descriptor(stream):
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (lives as long as the process)
+        elif hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):  # a detached or closed stream: leave it, BrokenPipe handling applies
+                pass
+
+
+def _closed_descriptor(stream: object) -> bool:
+    try:
+        os.fstat(stream.fileno())  # type: ignore[attr-defined]
+    except OSError as error:  # io.UnsupportedOperation (an in-memory stream) has no errno: not closed
+        return error.errno == errno.EBADF
+    except (ValueError, AttributeError):
+        return False
+    return False
+
+
 def _run(argv: Sequence[str] | None) -> int:
-    args = _parser().parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    if len(arguments) > MAX_ARGUMENTS:
+        print(f"error: {len(arguments)} command-line arguments; gpupools takes at most {MAX_ARGUMENTS} "
+              "(see gpupools --help)", file=sys.stderr)
+        return EXIT_BAD_CONFIG
+    args = _parser().parse_args(arguments)
     try:
         if args.command == "prices":
             from .prices import run_prices

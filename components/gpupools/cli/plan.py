@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 from typing import Any
 
+from ..config.loading import StackFile
+from ..plan.base import read_base_plan
 from ..plan.diff import diff_plans
-from ..config.errors import ConfigError, Problem
-from ..config.loading import StackFile, read_limited
 from ..plan.offline import Plan, plan_stack
 from .check import print_lines
 from .render import capacity_lines, diff_lines, markdown_capacity, markdown_diff, placement_lines
@@ -59,18 +59,6 @@ def _with_cost(lines: list[str], costs, bold: str = "") -> list[str]:
     first = lines[0].removesuffix(bold) if bold else lines[0]
     return [f"{first}; {cost_headline(costs)}{bold}"] + lines[1:]
 
-
-def read_base_plan(path: Path) -> dict[str, Any]:
-    """A base plan JSON, read with the stack file's limits; anything else is one error naming ``--base``."""
-    data = read_limited(path)
-    try:
-        plan = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ConfigError([Problem(f"--base {path}", f"is not a plan JSON (gpupools plan --json): {error}")]) from None
-    if not isinstance(plan, dict) or not isinstance(plan.get("capacity"), list):
-        raise ConfigError([Problem(f"--base {path}", "is not a plan JSON: it has no 'capacity' list "
-                                                     "(make it with gpupools plan --json)")])
-    return plan
 
 
 def text_plan(plan: Plan) -> list[str]:

@@ -15,6 +15,19 @@ from typing import Any, Iterable
 
 NAMESPACE = "gpupools"
 SECRET_PLACEHOLDER = "[secret]"
+# A run of at least this many characters of a secret is redacted wherever it appears: a rule that quotes
+# ``value[:40]`` must not print a secret's first 40 characters.
+MIN_SECRET_PART = 6
+
+
+class _RedactAll:
+    """Passed to ``ConfigError.redacted`` when which values are secret is unknown: nothing from config is shown."""
+
+    def __repr__(self) -> str:
+        return "REDACT_ALL"
+
+
+REDACT_ALL: Any = _RedactAll()
 
 MAX_VALUE_CHARS = 80  # a quoted value longer than this is cut
 MAX_FIELD_CHARS = 160
@@ -94,17 +107,49 @@ class ConfigError(ValueError):
         super().__init__("\n".join(str(p) for p in self.problems))
 
     def redacted(self, secret_values: Iterable[Any]) -> ConfigError:
-        """The same problems with every secret's text (and each string inside a secret object) as ``[secret]``."""
-        texts = sorted({form for value in secret_values for text in _secret_texts(value) for form in _spellings(text)},
+        """The same problems with every secret's text, every part of it (``MIN_SECRET_PART`` characters or more,
+        as a rule may quote a cut value), and each key and string inside a secret object as ``[secret]``.
+        ``REDACT_ALL`` among the values (the secret keys are unknown) hides every problem's text."""
+        values = list(secret_values)
+        if any(value is REDACT_ALL for value in values):
+            count = len(self.problems)
+            return ConfigError([Problem(f"{NAMESPACE}:*", f"{count} problem{'s' if count != 1 else ''} not shown: "
+                                        "PULUMI_CONFIG_SECRET_KEYS is not a JSON list of config keys, so any config "
+                                        "value may be a secret")])
+        texts = sorted({form for value in values for text in _secret_texts(value) for form in _spellings(text)},
                        key=len, reverse=True)
         if not texts:
             return self
-        pattern = re.compile("|".join(re.escape(text) for text in texts))
+        # A short secret ("v", "p4d") is hidden where it stands alone, not inside words ("valid").
+        pattern = re.compile("|".join(re.escape(text) if len(text) >= MIN_SECRET_PART
+                                      else rf"(?<!\w){re.escape(text)}(?!\w)" for text in texts))
+        # Parts: only the strings inside secrets, not the JSON text of a secret object (its field names).
+        long_texts = sorted({form for value in values for text in _secret_texts(value) if not _is_json_object(text)
+                             for form in _spellings(text) if len(form) >= MIN_SECRET_PART}, key=len, reverse=True)
 
         def hide(text: str) -> str:
-            return pattern.sub(SECRET_PLACEHOLDER, text)
+            parts = pattern.sub(SECRET_PLACEHOLDER, text).split(SECRET_PLACEHOLDER)
+            return SECRET_PLACEHOLDER.join(_hide_parts(part, long_texts) for part in parts)
 
         return ConfigError([Problem(hide(p.field), hide(p.message)) for p in self.problems])
+
+
+def _hide_parts(text: str, secrets: list[str]) -> str:
+    """Every run of ``MIN_SECRET_PART`` or more characters that also occurs inside a secret, as ``[secret]``."""
+    if not secrets or len(text) < MIN_SECRET_PART:
+        return text
+    grams = {secret[i:i + MIN_SECRET_PART] for secret in secrets for i in range(len(secret) - MIN_SECRET_PART + 1)}
+    out, start, i = [], 0, 0
+    while i <= len(text) - MIN_SECRET_PART:
+        if text[i:i + MIN_SECRET_PART] not in grams:
+            i += 1
+            continue
+        end = i + MIN_SECRET_PART
+        while end < len(text) and any(text[i:end + 1] in secret for secret in secrets):
+            end += 1
+        out += [text[start:i], SECRET_PLACEHOLDER]
+        start = i = end
+    return "".join(out) + text[start:]
 
 
 def _secret_texts(value: Any) -> list[str]:
@@ -125,6 +170,15 @@ def _secret_texts(value: Any) -> list[str]:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return [str(value)] if len(str(value)) >= 4 else []  # short numbers are counts and indexes, not secrets
     return []
+
+
+def _is_json_object(text: str) -> bool:
+    if text[:1] not in "{[":
+        return False
+    try:
+        return isinstance(json.loads(text), (dict, list))
+    except ValueError:
+        return False
 
 
 def _spellings(text: str) -> set[str]:

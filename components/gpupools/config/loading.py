@@ -98,44 +98,46 @@ def read_stack_file(path: Path | str, stack: str | None = None) -> StackFile:
     return StackFile(path, name, values, frozenset(secrets))
 
 
-def read_yaml_file(path: Path) -> Any:
-    """A YAML file (a stack file or ``Pulumi.yaml``) as plain values, within the size, depth and alias limits."""
+def read_yaml_file(path: Path, kind: str = "stack file") -> Any:
+    """A YAML file (a stack file, ``Pulumi.yaml``, a kubeconfig) as plain values, within the size, depth and alias
+    limits; ``kind`` names the file in errors."""
     try:
-        return load_yaml(_decode(path, read_limited(path)))
+        return load_yaml(decode_utf8(path, read_limited(path, kind), kind))
     except YamlRefused as refused:
         raise ConfigError([_located(path, issue) for issue in refused.issues]) from None
 
 
-def read_limited(path: Path) -> bytes:
-    """The bytes of a regular file of at most ``MAX_FILE_BYTES``; never blocks on a FIFO or a device."""
+def read_limited(path: Path, kind: str = "stack file", limit: int = MAX_FILE_BYTES) -> bytes:
+    """The bytes of a regular file of at most ``limit`` bytes; never blocks on a FIFO or a device. ``kind`` names
+    the file in errors ("no such kubeconfig")."""
     where = str(path)
     try:
         mode = os.stat(path).st_mode  # refuse FIFOs and devices before opening them: opening can have effects
         descriptor = _open_nonblocking(path) if stat.S_ISREG(mode) else None
     except OSError as error:
-        raise ConfigError([Problem(where, _os_problem(error))]) from None
+        raise ConfigError([Problem(where, _os_problem(error, kind))]) from None
     except ValueError:  # a NUL character in the path
         raise ConfigError([Problem(where, "is not a usable path (it contains a NUL character)")]) from None
     if descriptor is None:
-        raise ConfigError([Problem(where, _not_regular(mode))])
+        raise ConfigError([Problem(where, _not_regular(mode, kind))])
     try:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):  # replaced between stat and open
-            raise ConfigError([Problem(where, _not_regular(info.st_mode))])
-        if info.st_size > MAX_FILE_BYTES:
-            raise ConfigError([Problem(where, _too_big(info.st_size))])
+            raise ConfigError([Problem(where, _not_regular(info.st_mode, kind))])
+        if info.st_size > limit:
+            raise ConfigError([Problem(where, _too_big(info.st_size, kind, limit))])
         chunks, size = [], 0
-        while size <= MAX_FILE_BYTES:  # /proc files report size 0: read until the limit, not the reported size
-            chunk = os.read(descriptor, MAX_FILE_BYTES + 1 - size)
+        while size <= limit:  # /proc files report size 0: read until the limit, not the reported size
+            chunk = os.read(descriptor, limit + 1 - size)
             if not chunk:
                 break
             chunks.append(chunk)
             size += len(chunk)
-        if size > MAX_FILE_BYTES:
-            raise ConfigError([Problem(where, _too_big(size, at_least=True))])
+        if size > limit:
+            raise ConfigError([Problem(where, _too_big(size, kind, limit, at_least=True))])
         return b"".join(chunks)
     except OSError as error:
-        raise ConfigError([Problem(where, _os_problem(error))]) from None
+        raise ConfigError([Problem(where, _os_problem(error, kind))]) from None
     finally:
         os.close(descriptor)
 
@@ -144,21 +146,21 @@ def _open_nonblocking(path: Path) -> int:
     return os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
 
 
-def _not_regular(mode: int) -> str:
-    kind = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
+def _not_regular(mode: int, kind: str) -> str:
+    what = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
             else "a socket" if stat.S_ISSOCK(mode)
             else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
-    return f"is {kind}; a stack file must be a regular file"
+    return f"is {what}; a {kind} must be a regular file"
 
 
-def _too_big(size: int, at_least: bool = False) -> str:
-    return (f"is {'more than ' if at_least else ''}{size} bytes; the limit for a stack file is {MAX_FILE_BYTES} "
-            "bytes (1 MiB)")
+def _too_big(size: int, kind: str, limit: int, at_least: bool = False) -> str:
+    mib = f" ({limit >> 20} MiB)" if limit >= 1 << 20 and limit % (1 << 20) == 0 else ""
+    return f"is {'more than ' if at_least else ''}{size} bytes; the limit for a {kind} is {limit} bytes{mib}"
 
 
-def _os_problem(error: OSError) -> str:
+def _os_problem(error: OSError, kind: str) -> str:
     if error.errno == errno.ENOENT:
-        return "no such stack file"
+        return f"no such {kind}"
     if error.errno == errno.ENOTDIR:
         return "cannot be read: a part of the path before the file name is a file, not a directory"
     if error.errno == errno.ELOOP:
@@ -166,18 +168,19 @@ def _os_problem(error: OSError) -> str:
     return f"cannot be read: {error.strerror or type(error).__name__}"
 
 
-def _decode(path: Path, data: bytes) -> str:
+def decode_utf8(path: Path, data: bytes, kind: str = "stack file") -> str:
+    """UTF-8 text (a BOM dropped); UTF-16/32, NUL bytes and invalid UTF-8 are a ``ConfigError`` naming ``kind``."""
     for bom, encoding in _BOMS.items():
         if data.startswith(bom):
             return _refuse(path, f"is {encoding} text; save it as UTF-8")
     if b"\x00" in data:
-        return _refuse(path, "contains NUL bytes (a binary file, or UTF-16 text); a stack file is UTF-8 text")
+        return _refuse(path, f"contains NUL bytes (a binary file, or UTF-16 text); a {kind} is UTF-8 text")
     try:
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
         return _refuse(path, f"is not valid UTF-8: byte 0x{data[error.start]:02x} at line {line}; "
-                             "a stack file is UTF-8 text")
+                             f"a {kind} is UTF-8 text")
 
 
 def _refuse(path: Path, message: str) -> str:

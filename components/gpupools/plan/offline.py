@@ -9,7 +9,9 @@ so an installed wheel plans a lone stack file from any directory.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,13 +62,14 @@ def plan_stack(stack_file: StackFile) -> Plan:
     from ..testing.runner import dump_resources, run_program  # loads Pulumi only once config is known good
 
     project, program = program_location(stack_file.path)
-    run = run_program(
-        program,
-        project=project,
-        stack=stack_file.stack,
-        config=pulumi_config_values(stack_file.config),
-        secret_keys=stack_file.secret_keys,
-    )
+    with _without_engine_environment():
+        run = run_program(
+            program,
+            project=project,
+            stack=stack_file.stack,
+            config=pulumi_config_values(stack_file.config),
+            secret_keys=stack_file.secret_keys,
+        )
     from ..prices.book import current_price_book  # the local price cache, else the packaged snapshot
 
     capacity = stack_capacity(stack.pools)
@@ -75,6 +78,20 @@ def plan_stack(stack_file: StackFile) -> Plan:
         capacity, stack.warnings, run.outputs, stack.placements,
         autoscaled_pools(stack), stack_cost(stack, capacity, current_price_book()),
     )
+
+
+# Set by the Pulumi engine for a real deployment; an offline plan takes its config from the stack file alone.
+ENGINE_VARIABLES = ("PULUMI_CONFIG", "PULUMI_CONFIG_SECRET_KEYS")
+
+
+@contextmanager
+def _without_engine_environment() -> Iterator[None]:
+    """The engine's config variables hidden while the program runs under mocks, then restored."""
+    saved = {name: os.environ.pop(name) for name in ENGINE_VARIABLES if name in os.environ}
+    try:
+        yield
+    finally:
+        os.environ.update(saved)
 
 
 def program_location(stack_path: Path) -> tuple[str, Path | Callable[[], None]]:

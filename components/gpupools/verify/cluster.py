@@ -1,29 +1,36 @@
-"""Reading the live cluster with the official ``kubernetes`` client: each pool's nodes and the device plugin's pods.
+"""Reading the live cluster: each pool's nodes and the device plugin's pods, as typed, bounded objects.
 
-The client is imported here only, when ``verify`` runs, so ``check`` and ``plan`` never load it. Responses
-are read as raw JSON (``_preload_content=False``): verify needs a handful of fields, and the typed models
-would cost time on big node lists. Requests use short timeouts and no retries, so an unreachable cluster
-fails in seconds with one line instead of a stack trace.
+verify GETs three lists and ``/version``, so it speaks HTTP itself (``transport``) instead of loading the
+126 MB ``kubernetes`` client: every limit is then ours to set. Each response is validated by ``objects``; a
+list may span at most ``MAX_PAGES`` pages and ``objects.MAX_ITEMS`` items. Connection errors, timeouts, 5xx
+and 429 are retried with backoff until the run's deadline (``--timeout``), as a deploy right after
+``pulumi up`` needs; other failures end the run at once.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import re
+import time
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
-from pathlib import Path
-from typing import Any, Iterator, Literal, Mapping
+from typing import Any, Callable, Iterator, Literal, Mapping
+
+from pydantic import ValidationError
 
 from ..catalog.labels import MIG_CONFIG_STATE_LABEL
 from .expected import DevicePluginTarget, PoolExpectation
+from .kubeconfig import Connection, KubeconfigError, load_connection, resolve_kubeconfig
+from .objects import MAX_ITEMS, DaemonSet, DaemonSetList, Node, NodeList, Pod, PodList, Version, problem
+from .quantity import QuantityError, parse_count
+from .transport import RequestFailed, get_json
+
+__all__ = ["ClusterError", "ClusterReader", "NodeState", "observe", "resolve_kubeconfig"]
 
 NVIDIA_RESOURCE_PREFIX = "nvidia.com/"
-DEFAULT_KUBECONFIG = "~/.kube/config"
-# (connect, read) seconds for each API call: a cluster that does not answer is an error, not a hang.
-REQUEST_TIMEOUT = (5.0, 20.0)
+CONNECT_TIMEOUT = 5.0
+READ_TIMEOUT = 20.0
 PAGE_SIZE = 500
+MAX_PAGES = MAX_ITEMS // PAGE_SIZE + 1
+FIRST_RETRY_DELAY = 0.5
+MAX_RETRY_DELAY = 8.0
 
 DevicePluginStatus = Literal["ready", "not ready", "no pod", "no daemonset"]
 
@@ -46,81 +53,93 @@ class NodeState:
         return self.device_plugin == "ready"
 
 
-def resolve_kubeconfig(flag: str | os.PathLike | None, environ: Mapping[str, str] = os.environ) -> str:
-    """The flag, else ``KUBECONFIG`` (a path list, as kubectl reads it), else ``~/.kube/config``."""
-    if flag:
-        return str(flag)
-    return environ.get("KUBECONFIG") or str(Path(DEFAULT_KUBECONFIG).expanduser())
-
-
 class ClusterReader:
-    """Lists nodes, pods and daemonsets through one ``ApiClient``; every failure becomes a ``ClusterError``."""
+    """GETs through one ``Connection`` within one deadline; every failure becomes a ``ClusterError``."""
 
-    def __init__(self, api_client: Any, request_timeout: tuple[float, float] = REQUEST_TIMEOUT):
-        from kubernetes import client
-
-        self._api_client = api_client
-        self._core = client.CoreV1Api(api_client)
-        self._apps = client.AppsV1Api(api_client)
-        self._version = client.VersionApi(api_client)
-        self._timeout = request_timeout
+    def __init__(self, connection: Connection, deadline: float, *, retry: bool,
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
+        self._connection = connection
+        self._deadline = deadline
+        self._retry = retry
+        self._clock = clock
+        self._sleep = sleep
 
     @classmethod
-    def from_kubeconfig(cls, path: str, request_timeout: tuple[float, float] = REQUEST_TIMEOUT) -> "ClusterReader":
-        from kubernetes import client, config
-
-        if not any(Path(part).expanduser().is_file() for part in path.split(os.pathsep) if part):
-            raise ClusterError(f"kubeconfig {path} does not exist (pass --kubeconfig or set KUBECONFIG)")
-        configuration = client.Configuration()
+    def from_kubeconfig(cls, path: str, deadline: float, *, retry: bool,
+                        clock: Callable[[], float] = time.monotonic,
+                        sleep: Callable[[float], None] = time.sleep) -> "ClusterReader":
         try:
-            config.load_kube_config(config_file=path, client_configuration=configuration, persist_config=False)
-        except Exception as error:  # the loader raises ConfigException, YAML and key errors alike
-            raise ClusterError(f"cannot read kubeconfig {path}: {_one_line(error)}") from None
-        configuration.retries = 0  # urllib3 would otherwise retry a refused connection three times
-        return cls(client.ApiClient(configuration), request_timeout)
+            connection = load_connection(path, deadline, clock)
+        except KubeconfigError as error:
+            raise ClusterError(str(error)) from None
+        return cls(connection, deadline, retry=retry, clock=clock, sleep=sleep)
 
     @property
     def server(self) -> str:
-        return self._api_client.configuration.host
+        """The server URL without user info: safe to print."""
+        return self._connection.shown
 
     def version(self) -> str:
         """The API server's ``gitVersion``: the first call, so an unreachable cluster fails before anything else."""
-        return str(self._call("/version", self._version.get_code).get("gitVersion", "unknown"))
+        return self._typed("/version", {}, Version, "version").gitVersion
 
-    def nodes(self, label_selector: str) -> list[dict]:
-        return list(self._list("/api/v1/nodes", self._core.list_node, label_selector=label_selector))
+    def nodes(self, label_selector: str) -> list[Node]:
+        return list(self._list("/api/v1/nodes", label_selector, NodeList, "node"))
 
-    def pods(self, namespace: str, label_selector: str) -> list[dict]:
-        return list(self._list(f"/api/v1/namespaces/{namespace}/pods", self._core.list_namespaced_pod,
-                               namespace=namespace, label_selector=label_selector))
+    def pods(self, namespace: str, label_selector: str) -> list[Pod]:
+        return list(self._list(f"/api/v1/namespaces/{namespace}/pods", label_selector, PodList, "pod"))
 
-    def daemonsets(self, namespace: str, label_selector: str) -> list[dict]:
-        return list(self._list(f"/apis/apps/v1/namespaces/{namespace}/daemonsets",
-                               self._apps.list_namespaced_daemon_set,
-                               namespace=namespace, label_selector=label_selector))
+    def daemonsets(self, namespace: str, label_selector: str) -> list[DaemonSet]:
+        return list(self._list(f"/apis/apps/v1/namespaces/{namespace}/daemonsets", label_selector, DaemonSetList,
+                               "daemonset"))
 
-    def _list(self, path: str, method, **params) -> Iterator[dict]:
-        token = None
-        while True:
-            page = self._call(path, method, limit=PAGE_SIZE, _continue=token, **params)
-            yield from page.get("items") or []
-            token = (page.get("metadata") or {}).get("continue")
+    def _list(self, path: str, label_selector: str, model: Any, kind: str) -> Iterator[Any]:
+        token, seen, count = None, set(), 0
+        for _ in range(MAX_PAGES):
+            page = self._typed(path, {"labelSelector": label_selector, "limit": PAGE_SIZE, "continue": token},
+                               model, kind)
+            items = page.items or []
+            count += len(items)
+            if count > MAX_ITEMS:
+                raise ClusterError(f"{self.server} listed more than {MAX_ITEMS} {kind}s at GET {path}, the most "
+                                   "gpupools reads")
+            yield from items
+            token = page.metadata.continue_ if page.metadata else None
             if not token:
                 return
+            if token in seen:
+                raise ClusterError(f"{self.server} sent the same continue token twice at GET {path}")
+            seen.add(token)
+        raise ClusterError(f"{self.server} kept paging GET {path} past {MAX_PAGES} pages of {PAGE_SIZE}")
 
-    def _call(self, path: str, method, **params) -> dict:
-        from kubernetes.client.exceptions import ApiException
-
+    def _typed(self, path: str, query: dict[str, Any], model: Any, kind: str) -> Any:
+        document = self._get(path, query)
         try:
-            response = method(_preload_content=False, _request_timeout=self._timeout, **params)
-            return json.loads(response.data)
-        except ApiException as error:
-            raise ClusterError(f"{self.server} answered {error.status} {error.reason} to GET {path}") from None
-        except ValueError as error:
-            raise ClusterError(f"{self.server} sent a response to GET {path} that is not JSON: "
-                               f"{_one_line(error)}") from None
-        except Exception as error:  # urllib3 connection, timeout and TLS errors
-            raise ClusterError(f"cannot reach the cluster at {self.server}: {_connection_problem(error)}") from None
+            return model.model_validate(document)
+        except ValidationError as error:
+            raise ClusterError(f"{self.server} sent a {kind} {'list ' if kind != 'version' else ''}at GET {path} "
+                               f"that gpupools cannot read: {problem(error, document, kind)}") from None
+
+    def _get(self, path: str, query: dict[str, Any]) -> Any:
+        delay = FIRST_RETRY_DELAY
+        while True:
+            try:
+                return get_json(self._connection, path, query, deadline=self._deadline, clock=self._clock,
+                                connect_timeout=CONNECT_TIMEOUT, read_timeout=READ_TIMEOUT)
+            except RequestFailed as failure:
+                left = self._deadline - self._clock()
+                if not (self._retry and failure.transient and left > delay):
+                    raise ClusterError(self._message(path, failure)) from None
+                self._sleep(delay)
+                delay = min(delay * 2, MAX_RETRY_DELAY)
+
+    def _message(self, path: str, failure: RequestFailed) -> str:
+        if failure.status is not None:
+            return f"{self.server} {failure} to GET {path}"
+        if failure.transient:
+            return f"cannot reach the cluster at {self.server}: {failure}"
+        return f"{self.server} {failure} at GET {path}" if str(failure).startswith("sent") else \
+            f"cannot read the cluster at {self.server}: {failure} (GET {path})"
 
 
 def observe(reader: ClusterReader, pools: list[PoolExpectation],
@@ -131,86 +150,58 @@ def observe(reader: ClusterReader, pools: list[PoolExpectation],
     for pool in pools:
         states = []
         for node in reader.nodes(pool.label_selector):
-            name = node["metadata"]["name"]
-            labels = node["metadata"].get("labels") or {}
-            allocatable = (node.get("status") or {}).get("allocatable") or {}
+            labels = node.metadata.labels or {}
             states.append(NodeState(
-                name=name,
-                allocatable=nvidia_allocatable(allocatable),
+                name=node.metadata.name,
+                allocatable=nvidia_allocatable(node, reader.server),
                 mig_config_state=labels.get(MIG_CONFIG_STATE_LABEL),
-                device_plugin=readiness(name),
+                device_plugin=readiness(node.metadata.name),
             ))
         observed[pool.pool] = sorted(states, key=lambda state: state.name)
     return observed
 
 
-def device_plugin_readiness(reader: ClusterReader, target: DevicePluginTarget):
+def device_plugin_readiness(reader: ClusterReader, target: DevicePluginTarget) -> Callable[[str], DevicePluginStatus]:
     """A function from node name to the state of the device plugin pod there.
 
     Pods are matched by the chart's labels and then by their owning daemonset, because the device plugin
     chart gives its GFD and MPS pods the same labels.
     """
-    if not any(ds["metadata"]["name"] == target.daemonset
+    if not any(ds.metadata.name == target.daemonset
                for ds in reader.daemonsets(target.namespace, target.label_selector)):
         return lambda node: "no daemonset"
     by_node: dict[str, bool] = {}
     for pod in reader.pods(target.namespace, target.label_selector):
         if not _owned_by(pod, target.daemonset):
             continue
-        node = (pod.get("spec") or {}).get("nodeName")
+        node = pod.spec.nodeName if pod.spec else None
         if node:
             by_node[node] = by_node.get(node, False) or pod_ready(pod)
     return lambda node: "no pod" if node not in by_node else ("ready" if by_node[node] else "not ready")
 
 
-def pod_ready(pod: Mapping[str, Any]) -> bool:
+def pod_ready(pod: Pod) -> bool:
     """Running with the ``Ready`` condition true, the way ``kubectl get pods`` counts READY."""
-    status = pod.get("status") or {}
-    if status.get("phase") != "Running" or (pod.get("metadata") or {}).get("deletionTimestamp"):
+    status = pod.status
+    if status is None or status.phase != "Running" or pod.metadata.deletionTimestamp:
         return False
-    return any(c.get("type") == "Ready" and c.get("status") == "True" for c in status.get("conditions") or [])
+    return any(c.type == "Ready" and c.status == "True" for c in status.conditions or [])
 
 
-def nvidia_allocatable(allocatable: Mapping[str, str]) -> dict[str, int]:
-    """The ``nvidia.com/*`` quantities as integers (extended resources are whole numbers; ``1k`` is 1000)."""
-    return {name: _quantity(value) for name, value in sorted(allocatable.items())
-            if name.startswith(NVIDIA_RESOURCE_PREFIX)}
+def nvidia_allocatable(node: Node, server: str = "the server") -> dict[str, int]:
+    """The ``nvidia.com/*`` quantities as device counts, read by the quantity grammar."""
+    allocatable: Mapping[str, str] = (node.status.allocatable if node.status else None) or {}
+    counts = {}
+    for name, value in sorted(allocatable.items()):
+        if name.startswith(NVIDIA_RESOURCE_PREFIX):
+            try:
+                counts[name] = parse_count(value)
+            except QuantityError as error:
+                raise ClusterError(f"{server} sent node {node.metadata.name!r} at GET /api/v1/nodes with "
+                                   f"status.allocatable[{name!r}] that gpupools cannot read: {error}") from None
+    return counts
 
 
-_SUFFIXES = {"k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18,
-             "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
-
-
-def _quantity(value: str) -> int:
-    text = str(value).strip()
-    for suffix in sorted(_SUFFIXES, key=len, reverse=True):
-        if text.endswith(suffix):
-            text, factor = text[: -len(suffix)], _SUFFIXES[suffix]
-            break
-    else:
-        factor = 1
-    try:
-        return int(Decimal(text) * factor)
-    except InvalidOperation:
-        return 0
-
-
-def _owned_by(pod: Mapping[str, Any], daemonset: str) -> bool:
-    owners = (pod.get("metadata") or {}).get("ownerReferences") or []
-    return any(owner.get("kind") == "DaemonSet" and owner.get("name") == daemonset for owner in owners)
-
-
-# urllib3 prefixes its errors with the pool or connection's repr: "HTTPConnectionPool(host=..., port=...): ".
-_URLLIB3_PREFIX = re.compile(r"^(?:\w+\([^)]*\)|<[^>]*>): ")
-
-
-def _connection_problem(error: BaseException) -> str:
-    """``Failed to establish a new connection: [Errno 111] Connection refused``, not urllib3's retry wrapper."""
-    reason = getattr(error, "reason", None)
-    text = _one_line(reason if isinstance(reason, BaseException) else error)
-    return _URLLIB3_PREFIX.sub("", text) or text
-
-
-def _one_line(error: BaseException) -> str:
-    text = " ".join(str(error).split())
-    return text or type(error).__name__
+def _owned_by(pod: Pod, daemonset: str) -> bool:
+    owners = pod.metadata.ownerReferences or []
+    return any(owner.kind == "DaemonSet" and owner.name == daemonset for owner in owners)

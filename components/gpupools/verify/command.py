@@ -1,12 +1,18 @@
 """``gpupools verify``: after ``pulumi up``, proof that each pool's nodes advertise what the plan promised.
 
 Exit status: 0 every pool matches; 1 a mismatch (one line each); 2 bad config (``ConfigError``, printed by
-the CLI), an unreadable kubeconfig or an unreachable cluster (one ``error:`` line).
+the CLI), an unreadable kubeconfig, an unreachable cluster or a response gpupools cannot read (one ``error:``
+line, and with ``--json`` also ``{"stack", "ok": false, "error"}`` on stdout).
+
+``--timeout`` bounds the whole run: the kubeconfig's exec plugin, every request and its retries, and the
+waiting for MIG layouts. Without it, a run reads once, retries nothing, and still ends within
+``DEFAULT_RUN_SECONDS``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -14,6 +20,7 @@ from typing import Callable, Mapping
 
 from ..resolve.stack import load_stack
 from ..config.loading import StackFile
+from ..config.errors import shown
 from .cluster import ClusterError, ClusterReader, observe, resolve_kubeconfig
 from .expected import device_plugin_target, expected_pools
 from .report import RENDERERS, VerifyReport, compare
@@ -23,6 +30,8 @@ EXIT_MISMATCH = 1
 EXIT_CLUSTER_ERROR = 2
 # Seconds between polls while a MIG layout is applied: the MIG manager takes minutes, the API a few ms.
 DEFAULT_POLL_INTERVAL = 5.0
+# Without --timeout: one read, no retries, and still a bound on the whole run (connect 5 s + read 20 s per request).
+DEFAULT_RUN_SECONDS = 60.0
 
 
 def add_verify_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,8 +39,9 @@ def add_verify_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--kubeconfig", metavar="PATH",
                         help="kubeconfig of the cluster (default: $KUBECONFIG, else ~/.kube/config)")
     parser.add_argument("--timeout", type=_seconds, default=0.0, metavar="SECONDS",
-                        help="wait up to this long while MIG layouts are applied or GPUs not yet advertised "
-                             "(default 0)")
+                        help="the whole run may take up to this long: retry an unreachable or failing cluster "
+                             "and wait while MIG layouts are applied or GPUs not yet advertised (default 0: read "
+                             f"once, no retries, at most {DEFAULT_RUN_SECONDS:.0f} s)")
 
 
 def run_verify(stack_file: StackFile, args: argparse.Namespace, *, poll_interval: float = DEFAULT_POLL_INTERVAL,
@@ -43,17 +53,24 @@ def run_verify(stack_file: StackFile, args: argparse.Namespace, *, poll_interval
     stack = load_stack(stack_file.config)
     pools, target = expected_pools(stack), device_plugin_target(stack)
     output_format = getattr(args, "format", None) or "text"
+    timeout = getattr(args, "timeout", 0.0) or 0.0
+    started = clock()
+    deadline = started + (timeout or DEFAULT_RUN_SECONDS)
     try:
-        reader = ClusterReader.from_kubeconfig(resolve_kubeconfig(getattr(args, "kubeconfig", None), environ))
+        reader = ClusterReader.from_kubeconfig(resolve_kubeconfig(getattr(args, "kubeconfig", None), environ),
+                                               deadline, retry=timeout > 0, clock=clock, sleep=sleep)
         version = reader.version()
 
         def read() -> VerifyReport:
             return compare(stack_file.stack, reader.server, version, pools, observe(reader, pools, target), target)
 
-        report = poll(read, getattr(args, "timeout", 0.0) or 0.0, poll_interval, sleep, clock,
+        report = poll(read, max(0.0, started + timeout - clock()), poll_interval, sleep, clock,
                       on_wait=None if output_format == "json" else _print_waiting)
     except ClusterError as error:
-        print(f"error: {error}", file=sys.stderr)
+        message = shown(str(error))
+        print(f"error: {message}", file=sys.stderr)
+        if output_format == "json":
+            print(json.dumps({"stack": stack_file.stack, "ok": False, "error": message}, indent=2))
         return EXIT_CLUSTER_ERROR
     print(RENDERERS[output_format](report))
     return EXIT_OK if report.ok else EXIT_MISMATCH
@@ -66,8 +83,14 @@ def poll(read: Callable[[], VerifyReport], timeout: float, interval: float, slee
     At most ``timeout / interval + 2`` reads: each wait sleeps a full interval or the time left.
     """
     deadline = clock() + timeout
+    report: VerifyReport | None = None
     while True:
-        report = read()
+        try:
+            report = read()
+        except ClusterError:
+            if report is None or clock() < deadline:
+                raise
+            return report  # the time ran out during a last look: the previous report stands
         remaining = deadline - clock()
         if report.ok or not report.in_progress or remaining <= 0:
             return report
@@ -79,7 +102,7 @@ def poll(read: Callable[[], VerifyReport], timeout: float, interval: float, slee
 def _print_waiting(report: VerifyReport, remaining: float) -> None:
     settling = [mismatch for mismatch in report.mismatches if mismatch.in_progress]
     more = f" (+{len(settling) - 1} more)" if len(settling) > 1 else ""
-    print(f"waiting, {remaining:.0f}s left: {settling[0]}{more}", file=sys.stderr)
+    print(shown(f"waiting, {remaining:.0f}s left: {settling[0]}{more}"), file=sys.stderr)
 
 
 def _seconds(text: str) -> float:

@@ -7,9 +7,11 @@ advertising), which is what ``--timeout`` waits for.
 
 from __future__ import annotations
 
+import html
 import json
 from dataclasses import dataclass, field
 
+from ..config.errors import shown
 from .cluster import NodeState
 from ..catalog.labels import (
     MIG_CONFIG_STATE_FAILED, MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, MIG_CONFIG_STATES_IN_PROGRESS,
@@ -134,7 +136,8 @@ def render_text(report: VerifyReport) -> str:
     count = len(report.mismatches)
     lines.append("ok: every pool advertises what the plan promised" if report.ok
                  else f"{count} mismatch{'es' if count != 1 else ''}")
-    return "\n".join(lines)
+    # Node names, label values, resource names and the version come from the server: escaped like config errors.
+    return "\n".join(shown(line) for line in lines)
 
 
 def render_json(report: VerifyReport) -> str:
@@ -143,19 +146,29 @@ def render_json(report: VerifyReport) -> str:
 
 def render_markdown(report: VerifyReport) -> str:
     verdict = "every pool matches the plan" if report.ok else f"{len(report.mismatches)} mismatch(es)"
-    lines = [f"### Stack `{report.stack}` on Kubernetes {report.version}: {verdict}", "",
+    lines = [f"### Stack `{report.stack}` on Kubernetes {_md(report.version)}: {verdict}", "",
              "| pool | node | allocatable | planned | MIG state | device plugin |", "|---|---|---|---|---|---|"]
     for pool in report.pools:
-        planned = _resources(pool.expectation.per_node)
+        planned = _md(_resources(pool.expectation.per_node))
         for node in pool.nodes or [None]:
             if node is None:
-                lines.append(f"| {pool.expectation.pool} | (no nodes) | | {planned} | | |")
+                lines.append(f"| {_md(pool.expectation.pool)} | (no nodes) | | {planned} | | |")
                 continue
-            lines.append(f"| {pool.expectation.pool} | {node.name} | {_resources(node.allocatable)} | {planned} | "
-                         f"{node.mig_config_state or ''} | {node.device_plugin} |")
+            lines.append(f"| {_md(pool.expectation.pool)} | {_md(node.name)} | {_md(_resources(node.allocatable))} | "
+                         f"{planned} | {_md(node.mig_config_state or '')} | {_md(node.device_plugin)} |")
     if report.mismatches:
-        lines += ["", *(f"- {mismatch}" for mismatch in report.mismatches)]
+        lines += ["", *(f"- {_md(str(mismatch))}" for mismatch in report.mismatches)]
     return "\n".join(lines)
+
+
+_MARKDOWN_ESCAPES = str.maketrans({"|": "\\|", "`": "&#96;", "[": "\\[", "]": "\\]", "*": "\\*", "_": "\\_",
+                                   "\\": "\\\\"})
+
+
+def _md(text: str) -> str:
+    """Server text as a Markdown table cell: terminal-safe and cut, HTML escaped, and no ``|``, link or code
+    syntax, so a node name cannot close the table or inject ``</details><img ...>`` into a PR comment."""
+    return html.escape(shown(text), quote=False).translate(_MARKDOWN_ESCAPES)
 
 
 RENDERERS = {"text": render_text, "json": render_json, "markdown": render_markdown}

@@ -1,0 +1,107 @@
+"""The base plan of ``plan --base FILE``: untrusted JSON, read with the stack file's limits and checked by a schema.
+
+The file may come from another branch, an artifact or an attacker's pull request, so it gets what a stack file
+gets: a regular UTF-8 file of at most 1 MiB, nesting at most ``safe_yaml.MAX_DEPTH`` levels and
+``safe_yaml.MAX_NODES`` values, no ``NaN``/``Infinity`` or huge numbers, and a pydantic schema of the fields the
+capacity diff reads (types and bounds). Every problem is one line naming ``--base`` and the field; the diff
+then reads only checked values.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
+
+from ..config.errors import ConfigError, Problem
+from ..config.loading import decode_utf8, read_limited
+from ..config.safe_yaml import MAX_DEPTH, MAX_NODES
+
+MAX_POOLS = 1000
+MAX_RESOURCES = 10_000
+MAX_COUNT = 10**9  # nodes, GPUs and slices: far above any cloud's quota
+
+Text = Annotated[str, StringConstraints(max_length=253)]
+Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+
+
+class _Model(BaseModel):
+    # strict: "many" is not a count, 1.5 is not an int; extra fields are kept (the diff compares whole entries)
+    model_config = ConfigDict(strict=True, extra="allow")
+
+
+class PoolCapacity(_Model):
+    pool: Text
+    nodes: Count = 0
+    gpusPerNode: Count = 0  # noqa: N815
+    total: dict[Text, Count] = Field(default_factory=dict, max_length=1000)
+
+
+class Resource(_Model):
+    type: Text
+    name: Annotated[str, StringConstraints(max_length=1000)] = ""
+    parent: Annotated[str, StringConstraints(max_length=1000)] | None = None
+    inputs: dict[str, Any] = Field(default_factory=dict)
+    options: dict[str, Any] = Field(default_factory=dict)
+
+
+class BasePlan(_Model):
+    stack: Text = "base"
+    capacity: list[PoolCapacity] = Field(max_length=MAX_POOLS)
+    resources: list[Resource] = Field(default_factory=list, max_length=MAX_RESOURCES)
+    outputs: dict[str, Any] = Field(default_factory=dict)
+
+
+def read_base_plan(path: Path) -> dict[str, Any]:
+    """The base plan as plain JSON values, checked; a ``ConfigError`` naming ``--base`` otherwise."""
+    where = f"--base {path}"
+    try:
+        text = decode_utf8(path, read_limited(path, "base plan"), "base plan")
+    except ConfigError as error:
+        raise ConfigError([Problem(where, problem.message) for problem in error.problems]) from None
+    try:
+        plan = json.loads(text, parse_constant=_refuse_constant, parse_int=_bounded_int)
+    except RecursionError:
+        raise ConfigError([Problem(where, f"nests deeper than {MAX_DEPTH} levels")]) from None
+    except ValueError as error:
+        raise ConfigError([Problem(where, f"is not a plan JSON (gpupools plan --json): {error}")]) from None
+    _check_size(plan, where)
+    try:
+        BasePlan.model_validate(plan)
+    except ValidationError as error:
+        raise ConfigError([Problem(where, f"{_location(item['loc'])}: {item['msg']}")
+                           for item in error.errors(include_url=False)[:20]]) from None
+    return plan
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _bounded_int(text: str) -> int:
+    if len(text.lstrip("-")) > 30:
+        raise ValueError(f"a number of {len(text)} digits")
+    return int(text)
+
+
+def _check_size(document: Any, where: str) -> None:
+    """Depth and value count, as ``safe_yaml`` limits a stack file (iterative: no recursion on a deep document)."""
+    stack, nodes = [(document, 1)], 0
+    while stack:
+        value, depth = stack.pop()
+        nodes += 1
+        if depth > MAX_DEPTH:
+            raise ConfigError([Problem(where, f"nests deeper than {MAX_DEPTH} levels")])
+        if nodes > MAX_NODES:
+            raise ConfigError([Problem(where, f"holds more than {MAX_NODES} values")])
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        stack.extend((child, depth + 1) for child in children)
+
+
+def _location(parts: tuple[int | str, ...]) -> str:
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "the document"

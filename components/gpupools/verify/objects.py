@@ -1,0 +1,117 @@
+"""What ``verify`` reads from the API server, as typed models with limits: a server's JSON is untrusted input.
+
+Only the fields verify uses are modelled (the rest is ignored); each has a type and a bound, so a list where
+an object belongs, ``items`` as a string, a 1 MB node name or a million labels is one error naming the object
+and field, never an internal error. Lengths follow Kubernetes' own limits
+(https://kubernetes.io/docs/concepts/overview/working-with-objects/names/, .../labels/#syntax-and-character-set):
+names at most 253 characters, label keys a 253-character prefix and a 63-character name, values 63.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, create_model
+
+MAX_ITEMS = 5000  # objects in one list (all pages together); AKS and EKS clusters hold at most 5,000 nodes
+MAX_LABELS = 1000  # per object; ours: far above what clouds and operators set (about 60 on a GPU node)
+MAX_ENTRIES = 1000  # allocatable resources, owner references, conditions per object
+
+Name = Annotated[str, StringConstraints(min_length=1, max_length=253)]
+LabelKey = Annotated[str, StringConstraints(min_length=1, max_length=317)]
+LabelValue = Annotated[str, StringConstraints(max_length=63)]
+Short = Annotated[str, StringConstraints(max_length=316)]
+Token = Annotated[str, StringConstraints(max_length=4096)]
+
+
+class _Model(BaseModel):
+    # strict: a number is not a string, a list is not an object; extra: fields verify does not use are ignored
+    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+
+
+class OwnerReference(_Model):
+    kind: Short = ""
+    name: Short = ""
+
+
+class ObjectMeta(_Model):
+    name: Name
+    labels: dict[LabelKey, LabelValue] | None = Field(default=None, max_length=MAX_LABELS)
+    ownerReferences: list[OwnerReference] | None = Field(default=None, max_length=MAX_ENTRIES)  # noqa: N815
+    deletionTimestamp: Short | None = None  # noqa: N815
+
+
+class NodeStatus(_Model):
+    # values stay strings here: verify.quantity reads the ones it compares, by the quantity grammar
+    allocatable: dict[LabelKey, Short] | None = Field(default=None, max_length=MAX_ENTRIES)
+
+
+class Node(_Model):
+    metadata: ObjectMeta
+    status: NodeStatus | None = None
+
+
+class PodCondition(_Model):
+    type: Short = ""
+    status: Short = ""
+
+
+class PodSpec(_Model):
+    nodeName: Name | None = None  # noqa: N815
+
+
+class PodStatus(_Model):
+    phase: Short | None = None
+    conditions: list[PodCondition] | None = Field(default=None, max_length=MAX_ENTRIES)
+
+
+class Pod(_Model):
+    metadata: ObjectMeta
+    spec: PodSpec | None = None
+    status: PodStatus | None = None
+
+
+class DaemonSet(_Model):
+    metadata: ObjectMeta
+
+
+class ListMeta(_Model):
+    continue_: Token | None = Field(default=None, alias="continue")
+
+
+def _list_of(item: type[_Model], name: str) -> type[_Model]:
+    fields: Any = {"metadata": (ListMeta | None, None),
+                   "items": (list[item] | None, Field(default=None, max_length=MAX_ITEMS))}  # type: ignore[valid-type]
+    return create_model(name, __base__=_Model, **fields)
+
+
+NodeList = _list_of(Node, "NodeList")
+PodList = _list_of(Pod, "PodList")
+DaemonSetList = _list_of(DaemonSet, "DaemonSetList")
+
+
+class Version(_Model):
+    gitVersion: Annotated[str, StringConstraints(max_length=100)] = "unknown"  # noqa: N815
+
+
+def problem(error: ValidationError, document: Any, kind: str) -> str:
+    """The first thing wrong, as ``items[3] (node 'x').metadata.labels: Input should be a valid dictionary``."""
+    first = error.errors(include_url=False)[0]
+    where = ""
+    for part in first["loc"]:
+        if isinstance(part, int):
+            where += f"[{part}]"
+            if where.startswith("items[") and where.count("[") == 1:
+                where += _named(document, part, kind)
+        else:
+            where += f".{part}" if where else str(part)
+    more = error.error_count() - 1
+    return f"{where or 'the response'}: {first['msg']}" + (f" (and {more} more)" if more else "")
+
+
+def _named(document: Any, index: int, kind: str) -> str:
+    try:
+        name = document["items"][index]["metadata"]["name"]
+    except (KeyError, IndexError, TypeError):
+        return ""
+    return f" ({kind} {name[:253]!r})" if isinstance(name, str) else ""
