@@ -6,8 +6,9 @@ Each refusal quotes its source in docs/sources.md (the driver's docs at ``../sha
 * a sharing mode whose driver feature gate is alpha, unless named in ``gpuSoftware.draAlphaGates``
   (reference-feature-gates.md, guides on time-slicing and MPS); time-slicing of MIG devices, which "has no effect"
   (mig.md);
-* a MIG-enabled GPU that no layout partitions: "MIG mode enabled with no partitions strands the GPU"
-  (concepts-gpu-allocation.md);
+* (a MIG-enabled GPU that no layout partitions, which "strands the GPU" (concepts-gpu-allocation.md), cannot be
+  configured: a layout needs a device (config shape), AKS profiles fill the GPU, and the MIG manager beside the
+  driver keeps MIG off on MIG-capable pools without ``mig``);
 * the device plugin and the DRA kubelet plugin both reaching one node (helm values reference, KEP 5004), from the
   placement rows over the real chart values.
 
@@ -48,11 +49,6 @@ def config_findings(config: StackConfig) -> Findings:
         if pool is None:
             continue
         path = field_path("gpuPools", index)
-        if pool.mig is not None and isinstance(pool.mig.layout, dict) and not any(pool.mig.layout.values()):
-            found.problems.append(Problem(f"{path}.mig.layout", "enables MIG but creates no MIG device; the DRA driver "
-                                                                "then advertises neither the GPU nor any slice (\"MIG "
-                                                                "mode enabled with no partitions strands the GPU\"); "
-                                                                "allowed: at least one profile, or no mig"))
         if pool.sharing is None:
             continue
         key = "mps" if pool.sharing.mps is not None else "timeSlicing"
