@@ -14,6 +14,12 @@ attribute that says which node pool a device is on (its ``pool`` is the node nam
 ``DRAExtendedResource`` is beta and on by default (KEP-5004), and only when one class claims the name: "only one
 DeviceClass can effectively map to a given extendedResourceName" (driver demo). Whole GPUs keep the chart's own
 ``gpu.nvidia.com`` class, which already maps ``nvidia.com/gpu``.
+
+Why the claim templates live in the gpuSoftware namespace: a ResourceClaimTemplate is namespaced and a pod can only
+reference one in its own namespace, so no single place serves every workload. The release's namespace exists before
+the templates (the release creates it, or it is one every cluster has), gpupools' smoke tests run there, and it is
+never ``default`` (refused for gpuSoftware). A workload in another namespace creates the template
+``slice_workload`` returns in its own namespace; the DeviceClasses it names are cluster-scoped.
 """
 
 from __future__ import annotations
@@ -28,7 +34,6 @@ from .stack import Stack
 
 API_VERSION = "resource.k8s.io/v1"
 CLASS_DOMAIN = "gpupools.io"
-CLAIM_NAMESPACE = "default"  # ResourceClaimTemplates are namespaced; pods elsewhere copy the template
 REQUEST = "slice"
 SAME_GPU = f"{DRA_DRIVER_NAME}/parentUUID"  # mig.md: "Request multiple MIG devices from the same GPU"
 
@@ -76,6 +81,7 @@ class DraClass:
     pool: str
     device: DraDevice
     extended_resource_name: str | None
+    namespace: str  # of the claim template: the gpuSoftware namespace (module docstring)
 
     @property
     def name(self) -> str:
@@ -91,6 +97,12 @@ class DraClass:
             spec["extendedResourceName"] = self.extended_resource_name
         return {"apiVersion": API_VERSION, "kind": "DeviceClass", "metadata": {"name": self.name}, "spec": spec}
 
+    def to_json(self) -> dict[str, Any]:
+        """What a stack output says of this class: the names a workload references."""
+        return {"kind": self.device.kind, "profile": self.device.profile, "deviceClass": self.name,
+                "claimTemplate": self.template_name, "namespace": self.namespace,
+                "extendedResourceName": self.extended_resource_name}
+
     def claim_template(self, count: int = 1, same_gpu: bool = False, name: str | None = None) -> dict[str, Any]:
         """``count`` devices of this kind in one claim; ``same_gpu``: all on one physical GPU (MIG only)."""
         exactly: dict[str, Any] = {"deviceClassName": self.name}
@@ -101,7 +113,7 @@ class DraClass:
         if same_gpu:
             devices["constraints"] = [{"requests": [REQUEST], "matchAttribute": SAME_GPU}]
         return {"apiVersion": API_VERSION, "kind": "ResourceClaimTemplate",
-                "metadata": {"name": name or self.template_name, "namespace": CLAIM_NAMESPACE},
+                "metadata": {"name": name or self.template_name, "namespace": self.namespace},
                 "spec": {"spec": {"devices": devices}}}
 
 
@@ -118,9 +130,17 @@ def dra_classes(stack: Stack) -> list[DraClass]:
         if device.profile is not None and minor >= EXTENDED_RESOURCE_MINOR:
             candidate = mig_resource_name(device.profile)
             extended = candidate if names.count(candidate) == 1 else None
-        classes.append(DraClass(pool.name, device, extended))
+        classes.append(DraClass(pool.name, device, extended, stack.config.gpu_software.resolved_namespace))
     return classes
 
 
 def pool_classes(stack: Stack, pool: str) -> list[DraClass]:
     return [cls for cls in dra_classes(stack) if cls.pool == pool]
+
+
+def classes_by_pool(stack: Stack) -> dict[str, list[dict[str, Any]]]:
+    """Per pool, the classes and claim templates a workload references (a stack output); empty unless DRA."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for cls in dra_classes(stack):
+        found.setdefault(cls.pool, []).append(cls.to_json())
+    return found
