@@ -12,6 +12,7 @@ from ..config.loading import StackFile, read_limited
 from ..plan.offline import Plan, plan_stack
 from .check import print_lines
 from .render import capacity_lines, diff_lines, markdown_capacity, markdown_diff, placement_lines
+from .dra_render import dra_device_lines, dra_diff_lines, markdown_dra_devices
 
 # The inputs worth reading per resource type; JSON output keeps them all.
 KEY_INPUTS: dict[str, tuple[str, ...]] = {
@@ -41,9 +42,9 @@ def run_plan(stack_file: StackFile, output_format: str, base: str | None = None)
     if output_format == "json":
         print(json.dumps({**plan.to_json(), **({"diff": diff.to_json()} if diff else {})}, indent=2))
     elif output_format == "markdown":
-        print_lines((markdown_diff(diff) + [""] if diff else []) + markdown_plan(plan))
+        print_lines((markdown_diff(diff) + dra_diff_lines(diff.devices) + [""] if diff else []) + markdown_plan(plan))
     else:
-        print_lines((diff_lines(diff) + [""] if diff else []) + text_plan(plan))
+        print_lines((diff_lines(diff) + dra_diff_lines(diff.devices) + [""] if diff else []) + text_plan(plan))
     return 0
 
 
@@ -64,6 +65,7 @@ def text_plan(plan: Plan) -> list[str]:
     lines = [f"stack {plan.stack} ({plan.cloud}): {len(plan.resources)} resources", ""]
     lines += _tree(plan.resources)
     lines += ["", "GPU resources advertised:"] + capacity_lines(plan.capacity, plan.warnings)
+    lines += dra_device_lines(plan.dra_devices_json())
     lines += ["", "NVIDIA daemonset placement (chart values merged with the chart defaults):"]
     lines += placement_lines(plan.placements)
     if plan.autoscaling:
@@ -76,6 +78,7 @@ def text_plan(plan: Plan) -> list[str]:
 def markdown_plan(plan: Plan) -> list[str]:
     lines = [f"### gpupools plan: stack `{plan.stack}` ({plan.cloud}), {len(plan.resources)} resources", ""]
     lines += markdown_capacity(plan.capacity, plan.warnings)
+    lines += markdown_dra_devices(plan.dra_devices_json())
     if plan.autoscaling:
         lines += ["", "Autoscaling:", ""] + [f"- {row.line()}" for row in plan.autoscaling]
     lines += ["", "<details><summary>NVIDIA daemonset placement</summary>", "", "```"]

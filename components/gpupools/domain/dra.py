@@ -144,3 +144,10 @@ def classes_by_pool(stack: Stack) -> dict[str, list[dict[str, Any]]]:
     for cls in dra_classes(stack):
         found.setdefault(cls.pool, []).append(cls.to_json())
     return found
+
+
+def published_by_pool(stack: Stack) -> dict[str, list[DraDevice]]:
+    """Per pool, the devices the driver publishes on each node; empty unless the installer is the DRA driver."""
+    if stack.config.gpu_software.installer != "dra-driver":
+        return {}
+    return {pool.name: published_devices(pool) for pool in stack.pools}
