@@ -134,3 +134,15 @@ def test_the_strict_check_refuses_a_misspelt_device_class_field() -> None:
     bad = {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "x"},
            "spec": {"selector": [{"cel": {"expression": "true"}}]}}
     assert strict_problems([bad])
+
+
+def test_verify_finds_the_rendered_kubelet_plugin_by_its_name_and_labels(helm: str) -> None:
+    """verify lists daemonsets and pods by the target's labels: the real chart must give them those labels."""
+    from gpupools.verify.expected import device_plugin_target
+
+    stack = load_stack(STACKS["aks-mig1g"])
+    target = device_plugin_target(stack)
+    plugin = named(render(helm, chart_values(stack)), "DaemonSet", target.daemonset)
+    assert plugin["metadata"]["namespace"] == target.namespace == stack.config.gpu_software.resolved_namespace
+    for labels in (plugin["metadata"]["labels"], plugin["spec"]["template"]["metadata"]["labels"]):
+        assert target.pod_labels.items() <= labels.items()
