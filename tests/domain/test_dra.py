@@ -220,7 +220,24 @@ def test_alpha_gates_are_for_the_dra_installer_only() -> None:
 
 def test_scale_from_zero_of_a_dra_pool_is_warned() -> None:
     stack = aws([{"name": "whole", "size": "g6.12xlarge", "count": 1, "autoscaling": {"minCount": 0, "maxCount": 2}}])
-    assert any("cannot scale a DRA pool from zero" in warning for warning in stack.warnings)
+    assert any(w.startswith("pool whole: minCount 0: DRA pools cannot scale from zero: the cluster autoscaler's AWS "
+                            "provider builds template nodes with no ResourceSlices") for w in stack.warnings)
+
+
+@pytest.mark.parametrize("min_count", [0, 1])
+def test_the_autoscaling_section_says_dra_pools_do_not_scale_from_zero(min_count: int) -> None:
+    from gpupools.domain.node_templates import autoscaled_pools
+
+    bounds = {"minCount": min_count, "maxCount": 2}
+    eks = aws([{"name": "whole", "size": "g6.12xlarge", "count": 1, "autoscaling": bounds}])
+    aks = azure([{"name": "whole", "size": "Standard_NC24ads_A100_v4", "count": 1, "autoscaling": bounds}])
+    for stack, provider in ((eks, "AWS"), (aks, "Azure")):
+        (row,) = autoscaled_pools(stack)
+        assert row.from_zero is False and row.to_json()["scaleFromZero"] is False
+        assert f"the cluster autoscaler's {provider} provider builds template nodes with no ResourceSlices" in row.why
+        assert "does not scale from zero: " in row.line()
+        assert ("keeps a node up" in row.why) == (min_count > 0)
+        assert any("minCount 0: DRA pools" in w for w in stack.warnings) == (min_count == 0)
 
 
 def test_the_device_plugin_and_the_dra_plugin_on_one_node_are_refused() -> None:

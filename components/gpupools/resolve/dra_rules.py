@@ -23,6 +23,7 @@ from ..catalog.dra_driver import MIN_KUBERNETES_MINOR, MIN_KUBERNETES_PATCH, SHA
 from ..catalog.installers import installer
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import StackConfig
+from ..domain.node_templates import DRA_FROM_ZERO
 from ..domain.stack import Placement, Stack
 
 DEVICE_PUBLISHERS = ("device-plugin", "dra-kubelet-plugin")
@@ -69,10 +70,9 @@ def config_findings(config: StackConfig) -> Findings:
             found.warnings.append(f"gpuSoftware.draAlphaGates: {gate} is named but no pool needs it; it stays off")
     for pool in config.gpu_pools:
         if pool is not None and pool.autoscaling is not None and pool.autoscaling.min_count == 0:
-            found.warnings.append(
-                f"pool {pool.name}: the cluster autoscaler cannot scale a DRA pool from zero: its {config.cloud} "
-                "provider builds no ResourceSlices for template nodes, so a pending pod with a ResourceClaim never "
-                "triggers a scale-up; keep minCount at 1 or more")
+            provider = "AWS" if config.cloud == "aws" else "Azure"
+            found.warnings.append(f"pool {pool.name}: minCount 0: {DRA_FROM_ZERO.format(provider=provider)}; "
+                                  "keep minCount at 1 or more")
     return found
 
 
