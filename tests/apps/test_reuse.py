@@ -118,10 +118,13 @@ EXPECTED_COMPONENTS = {
                            {"releaseName": "string", "chartVersion": "string", "namespace": "string"}),
     "NvidiaGpuOperator": ({"version": "string", "namespace": "string", "values": "object"},
                           {"chartVersion": "string"}),
+    "NvidiaDraDriver": ({"version": "string", "namespace": "string", "values": "object", "createNamespace": "boolean"},
+                        {"releaseName": "string", "chartVersion": "string", "namespace": "string"}),
     "GpuSmokeTest": ({"poolName": "string", "resources": "array", "nodeSelector": "object"}, {"jobName": "string"}),
     "GpuPlatform": ({"cloud": "string", "gpuPools": "array", "customSizes": "object", "tags": "object"},
                     {"clusterName": "string", "kubeconfig": "string", "gpuToleration": "object",
-                     "resourcesPerNode": "object", "resourcesTotal": "object", "nodeSelectors": "object"}),
+                     "resourcesPerNode": "object", "resourcesTotal": "object", "nodeSelectors": "object",
+                     "draClasses": "object"}),
 }
 
 

@@ -58,6 +58,7 @@ BAD = [
     ("NvidiaGpuOperator", _replace(CHART, version="26.7.0"), "args.version"),  # the operator spells it v26.7.0
     ("NvidiaDevicePlugin", _replace(CHART, version="0.20.0\n"), "args.version"),  # a trailing newline is not exact
     ("NvidiaDcgmExporter", _replace(CHART, version="v4.8.2"), "args.version"),  # the repo publishes 4.8.2
+    ("NvidiaDraDriver", _replace(CHART, version="latest"), "args.version: 'latest' is not an exact"),
     ("NvidiaDevicePlugin", _replace(CHART, namespace="Not A Namespace"), "args.namespace"),
     ("NvidiaDevicePlugin", _replace(CHART, values=_DROP), "args.values: is required"),
     ("GpuSmokeTest", None, "args: expected a dict"),

@@ -1,8 +1,9 @@
 """A tiny Kubernetes API server on 127.0.0.1 for ``verify`` tests: real HTTP, real JSON, no client mocking.
 
-It serves ``/version``, ``/api/v1/nodes``, ``/api/v1/namespaces/<ns>/pods`` and
-``/apis/apps/v1/namespaces/<ns>/daemonsets`` from in-memory objects, honouring equality-based
-``labelSelector`` as the API server does. Node objects are shaped like those AKS and EKS report.
+It serves ``/version``, ``/api/v1/nodes``, ``/api/v1/namespaces/<ns>/pods``,
+``/apis/apps/v1/namespaces/<ns>/daemonsets`` and ``/apis/resource.k8s.io/v1/resourceslices`` from in-memory
+objects, honouring equality-based ``labelSelector`` as the API server does. Node objects are shaped like those AKS
+and EKS report.
 
 It can also answer as a broken or hostile server: ``documents`` serves any JSON value at a path, ``raw``
 hands the request to a function that writes whatever bytes it likes (or never answers), and ``failures``
@@ -20,7 +21,9 @@ from typing import Callable
 from urllib.parse import parse_qs, urlparse
 
 NAMESPACED = re.compile(r"^/(?:api/v1|apis/apps/v1)/namespaces/(?P<ns>[^/]+)/(?P<kind>pods|daemonsets)$")
-LIST_KINDS = {"nodes": "NodeList", "pods": "PodList", "daemonsets": "DaemonSetList"}
+LIST_KINDS = {"nodes": "NodeList", "pods": "PodList", "daemonsets": "DaemonSetList",
+              "resourceslices": "ResourceSliceList"}
+RESOURCE_SLICES = "/apis/resource.k8s.io/v1/resourceslices"
 
 
 def selector_matches(selector: str, labels: dict[str, str]) -> bool:
@@ -49,6 +52,7 @@ class FakeKubeApi:
         self.nodes: list[dict] = []
         self.pods: dict[str, list[dict]] = {}
         self.daemonsets: dict[str, list[dict]] = {}
+        self.resource_slices: list[dict] = []
         self.version = {"major": "1", "minor": "33", "gitVersion": "v1.33.2", "platform": "linux/amd64"}
         self.requests: list[str] = []
         self.forbidden: set[str] = set()
@@ -101,6 +105,8 @@ class FakeKubeApi:
                 if self.before_node_list is not None:
                     self.before_node_list(self.node_lists() - 1)
                 return 200, _list("nodes", self.nodes, query)
+            if path == RESOURCE_SLICES:
+                return 200, _list("resourceslices", self.resource_slices, query)
             match = NAMESPACED.match(path)
             if match:
                 store = self.pods if match["kind"] == "pods" else self.daemonsets
@@ -143,7 +149,7 @@ def _list(kind: str, items: list[dict], query: dict[str, list[str]]) -> dict:
     metadata = {"resourceVersion": "4242"}
     if start + limit < len(chosen):
         metadata["continue"] = str(start + limit)
-    api_version = "apps/v1" if kind == "daemonsets" else "v1"
+    api_version = {"daemonsets": "apps/v1", "resourceslices": "resource.k8s.io/v1"}.get(kind, "v1")
     return {"kind": LIST_KINDS[kind], "apiVersion": api_version, "metadata": metadata,
             "items": chosen[start:start + limit]}
 

@@ -23,11 +23,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
-from .charts import DCGM_EXPORTER, DEVICE_PLUGIN, GPU_OPERATOR, ChartRef
+from .charts import DCGM_EXPORTER, DEVICE_PLUGIN, DRA_DRIVER, GPU_OPERATOR, ChartRef
 from .labels import GPU_PRESENT_LABEL, MPS_CAPABLE_LABEL, NFD_GPU_LABEL
 
 # What a daemonset does for a pool; the placement check decides from it where the daemonset belongs.
-Role = Literal["device-plugin", "gfd", "nfd-worker", "mps-daemon", "mig-manager", "operand", "metrics-exporter"]
+Role = Literal["device-plugin", "gfd", "nfd-worker", "mps-daemon", "mig-manager", "operand", "metrics-exporter",
+               "dra-kubelet-plugin"]
 
 
 @dataclass(frozen=True)
@@ -159,3 +160,32 @@ DCGM_EXPORTER_DEFAULTS = ChartDefaults(
     ),
 )
 
+
+# The DRA driver's kubelet plugin publishes each node's GPUs as ResourceSlices, so it must reach every GPU pool
+# (it is the device plugin's counterpart). Its template renders when GPUs or ComputeDomains are on; the controller
+# is a Deployment (ComputeDomains only) and places nothing on GPU nodes.
+DRA_DRIVER_DEFAULTS = ChartDefaults(
+    chart=DRA_DRIVER,
+    source="dra-driver-nvidia-gpu v0.4.1: deployments/helm/dra-driver-nvidia-gpu/values.yaml (kubeletPlugin.*), "
+           "templates/kubeletplugin.yaml (rendered if resources.computeDomains.enabled or resources.gpus.enabled)",
+    values={
+        "resources": {"gpus": {"enabled": True}, "computeDomains": {"enabled": True}},
+        "kubeletPlugin": {
+            "nodeSelector": {},
+            "tolerations": [_gpu_toleration("Exists")],
+            "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                _in(NFD_GPU_LABEL, "true"),
+                _in("feature.node.kubernetes.io/pci-0302_10de.present", "true"),
+                _in("feature.node.kubernetes.io/pci-0300_10de.present", "true"),
+                _in("feature.node.kubernetes.io/cpu-model.vendor_id", "NVIDIA"),
+                _in(GPU_PRESENT_LABEL, "true"),
+            ]}}},
+        },
+    },
+    daemonsets=(
+        # Our values always set resources.gpus.enabled, which then decides (the template's "or" of both switches).
+        DaemonSet("dra-driver-nvidia-gpu-kubelet-plugin", "dra-kubelet-plugin", ("resources.gpus.enabled",),
+                  tolerations_at="kubeletPlugin.tolerations", node_selector_at="kubeletPlugin.nodeSelector",
+                  affinity_at="kubeletPlugin.affinity"),
+    ),
+)

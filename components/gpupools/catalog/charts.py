@@ -47,3 +47,8 @@ CLUSTER_AUTOSCALER_SERVICE_ACCOUNT = "cluster-autoscaler"
 # and grpc: needs a server of your own). ``priority`` reads the cluster-autoscaler-priority-expander ConfigMap.
 CLUSTER_AUTOSCALER_EXPANDERS = ("least-waste", "most-pods", "random", "priority")
 DEFAULT_EXPANDER = "least-waste"
+
+# NVIDIA's DRA driver for GPUs (kubernetes-sigs/dra-driver-nvidia-gpu), published as an OCI chart: install.md
+# "helm install dra-driver-nvidia-gpu oci://registry.k8s.io/dra-driver-nvidia/charts/dra-driver-nvidia-gpu".
+# Chart.yaml 0.4.1: "strict semver: no v prefix allowed", kubeVersion ">=1.32.0-0".
+DRA_DRIVER = ChartRef("dra-driver-nvidia-gpu", "oci://registry.k8s.io/dra-driver-nvidia/charts", "0.4.1")

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from typing import Literal, Mapping, get_args
 
-from .chart_defaults import DEVICE_PLUGIN_DEFAULTS, GPU_OPERATOR_DEFAULTS, ChartDefaults
+from .chart_defaults import DEVICE_PLUGIN_DEFAULTS, DRA_DRIVER_DEFAULTS, GPU_OPERATOR_DEFAULTS, ChartDefaults
 
-Installer = Literal["device-plugin", "gpu-operator"]
+Installer = Literal["device-plugin", "gpu-operator", "dra-driver"]
 
 INSTALLERS: Mapping[str, ChartDefaults] = {
     "device-plugin": DEVICE_PLUGIN_DEFAULTS,
     "gpu-operator": GPU_OPERATOR_DEFAULTS,
+    # NVIDIA's DRA driver (preview): GPUs as ResourceSlices instead of extended resources.
+    "dra-driver": DRA_DRIVER_DEFAULTS,
 }
 assert set(get_args(Installer)) == set(INSTALLERS)
 

@@ -14,6 +14,7 @@ from .check import print_lines
 from .render import capacity_lines, diff_lines, markdown_capacity, markdown_diff, placement_lines
 from .cost_render import cost_diff_lines, cost_headline, cost_lines, markdown_cost, markdown_cost_diff
 from ..plan.cost_diff import cost_diff
+from .dra_render import dra_device_lines, dra_diff_lines, markdown_dra_devices
 
 # The inputs worth reading per resource type; JSON output keeps them all.
 KEY_INPUTS: dict[str, tuple[str, ...]] = {
@@ -46,11 +47,11 @@ def run_plan(stack_file: StackFile, output_format: str, base: str | None = None)
         print(json.dumps({**head, **({"diff": {**diff.to_json(), "cost": costs.to_json(),
                                                "costHeadline": cost_headline(costs)}} if diff else {})}, indent=2))
     elif output_format == "markdown":
-        print_lines((_with_cost(markdown_diff(diff), costs, "**") + markdown_cost_diff(costs) + [""] if diff else [])
-                    + markdown_plan(plan))
+        print_lines((_with_cost(markdown_diff(diff), costs, "**") + markdown_cost_diff(costs)
+                     + dra_diff_lines(diff.devices) + [""] if diff else []) + markdown_plan(plan))
     else:
-        print_lines((_with_cost(diff_lines(diff), costs) + cost_diff_lines(costs) + [""] if diff else [])
-                    + text_plan(plan))
+        print_lines((_with_cost(diff_lines(diff), costs) + cost_diff_lines(costs) + dra_diff_lines(diff.devices)
+                     + [""] if diff else []) + text_plan(plan))
     return 0
 
 
@@ -67,6 +68,7 @@ def text_plan(plan: Plan) -> list[str]:
     lines += ["", "GPU resources advertised:"] + capacity_lines(plan.capacity, plan.warnings)
     if plan.cost:
         lines += ["", "Cost:"] + cost_lines(plan.cost)
+    lines += dra_device_lines(plan.dra_devices_json())
     lines += ["", "NVIDIA daemonset placement (chart values merged with the chart defaults):"]
     lines += placement_lines(plan.placements)
     if plan.autoscaling:
@@ -81,6 +83,7 @@ def markdown_plan(plan: Plan) -> list[str]:
     lines += markdown_capacity(plan.capacity, plan.warnings)
     if plan.cost:
         lines += ["", "Cost:", ""] + markdown_cost(plan.cost)
+    lines += markdown_dra_devices(plan.dra_devices_json())
     if plan.autoscaling:
         lines += ["", "Autoscaling:", ""] + [f"- {row.line()}" for row in plan.autoscaling]
     lines += ["", "<details><summary>NVIDIA daemonset placement</summary>", "", "```"]

@@ -16,6 +16,7 @@ from pydantic.alias_generators import to_camel
 from ..catalog.charts import (
     CLUSTER_AUTOSCALER, CLUSTER_AUTOSCALER_EXPANDERS, CLUSTER_AUTOSCALER_NAMESPACE, DEFAULT_EXPANDER, DIGITS_VERSION,
 )
+from ..catalog.dra_driver import AlphaGate
 from ..catalog.installers import Installer, installer
 from ..catalog.names import CLUSTER_NAMESPACES, DNS1123_LABEL, label_key_problem, label_value_problem
 
@@ -319,6 +320,9 @@ class GpuSoftware(Strict):
     # operator: the GPU Operator installs them (AKS pools are then created with gpuProfile.driver None).
     driver: Literal["preinstalled", "operator"] = "preinstalled"
     metrics: Metrics = Field(default_factory=Metrics)
+    # installer dra-driver only: the driver's alpha feature gates the stack accepts by name (a sharing mode
+    # through DRA needs its gate; see resolve.dra_rules).
+    dra_alpha_gates: list[AlphaGate] = Field(default_factory=list)
 
     @property
     def runs_dcgm_exporter(self) -> bool:
@@ -328,9 +332,14 @@ class GpuSoftware(Strict):
         return self.installer == "gpu-operator"
 
     @property
+    def manages_mig_layouts(self) -> bool:
+        """The GPU Operator's MIG manager can cut GPUs: installed as the installer, or beside the DRA driver."""
+        return self.installer in ("gpu-operator", "dra-driver")
+
+    @property
     def installs_dcgm_exporter(self) -> bool:
         """gpupools installs the dcgm-exporter chart itself: beside the device plugin, which has no exporter."""
-        return self.installer == "device-plugin" and self.runs_dcgm_exporter
+        return self.installer in ("device-plugin", "dra-driver") and self.runs_dcgm_exporter
 
     @model_validator(mode="after")
     def _service_monitor_needs_exporter(self) -> "GpuSoftware":

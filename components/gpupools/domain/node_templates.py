@@ -41,6 +41,11 @@ AWS_TEMPLATE_TAG_BUDGET = MAX_TAGS - EKS_OWN_ASG_TAGS
 # Why a pool may or may not start from zero nodes; cited in the plan and in docs/sources.md.
 AKS_MIG_FROM_ZERO = ("the AKS cluster autoscaler knows only nvidia.com/gpu from the VM size and cannot scale a "
                      "pool from zero for {resources} (Azure/AKS#5161, kubernetes/autoscaler#8095)")
+# DRA pools: the autoscaler's AWS and Azure providers build template nodes with no ResourceSlices (their
+# TemplateNodeInfo passes nil slices to framework.NewNodeInfo); once a node runs its real slices are copied.
+DRA_FROM_ZERO = ("DRA pools cannot scale from zero: the cluster autoscaler's {provider} provider builds template "
+                 "nodes with no ResourceSlices, so a pending pod whose ResourceClaim needs a gpu.nvidia.com device "
+                 "never triggers a scale-up of an empty pool (kubernetes/autoscaler#7799, #10277)")
 AKS_TEMPLATE_UNDOCUMENTED = ("AKS documents no support for the node-template tags set on the pool, so its "
                              "managed autoscaler may not know the label {labels} pods wait for")
 
@@ -170,7 +175,8 @@ def autoscaled_pools(stack: Stack) -> list[AutoscaledPool]:
         if bounds is None:
             continue
         template = pool_node_template(pool)
-        from_zero, why = _from_zero(pool, template)
+        from_zero, why = (_dra_from_zero(pool) if stack.config.gpu_software.installer == "dra-driver"
+                          else _from_zero(pool, template))
         rows.append(AutoscaledPool(pool.name, pool.cloud, bounds.min_count, bounds.max_count, template, from_zero, why))
     return rows
 
@@ -197,6 +203,15 @@ def _from_zero(pool: ResolvedPool, template: NodeTemplate) -> tuple[bool, str]:
     gpus = pool.gpus_per_node
     return True, (f"the AKS template has {gpus}x {GPU_RESOURCE} from the VM size; the pool advertises "
                   f"{template.resources.get(GPU_RESOURCE, 0)} (template tags set, not documented as read by AKS)")
+
+
+def _dra_from_zero(pool: ResolvedPool) -> tuple[bool, str]:
+    bounds = pool.config.autoscaling
+    assert bounds is not None
+    why = DRA_FROM_ZERO.format(provider="AWS" if pool.cloud == "aws" else "Azure")
+    if bounds.min_count > 0:
+        return False, f"minCount {bounds.min_count} keeps a node up, whose slices the autoscaler copies; {why}"
+    return False, why
 
 
 def _azure_key(key: str) -> str:

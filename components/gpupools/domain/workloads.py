@@ -7,10 +7,12 @@ raises here, while planning, instead of leaving a pod Pending after deploy.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from ..catalog.labels import GPU_RESOURCE, GPU_TAINT, POOL_LABEL, mig_resource_name
 from .capacity import pool_capacity
+from .dra import pool_classes
 from .pools import ResolvedPool
 from .stack import Stack
 
@@ -27,10 +29,18 @@ class GpuWorkload:
     tolerations: list[dict[str, str]]
     node_selector: dict[str, str]
     limits: dict[str, str]
+    # DRA stacks (installer dra-driver): the pod's resourceClaims, each container's resources.claims, and the
+    # ResourceClaimTemplate they reference (a generated one, or one to create for several slices of one GPU).
+    resource_claims: list[dict[str, str]] = field(default_factory=list)
+    claims: list[dict[str, str]] = field(default_factory=list)
+    claim_template: dict[str, Any] | None = None
 
     def to_json(self) -> dict:
-        return {"pool": self.pool, "tolerations": self.tolerations, "nodeSelector": self.node_selector,
-                "limits": self.limits}
+        found = {"pool": self.pool, "tolerations": self.tolerations, "nodeSelector": self.node_selector,
+                 "limits": self.limits}
+        if self.claim_template is not None:
+            found.update(resourceClaims=self.resource_claims, claims=self.claims, claimTemplate=self.claim_template)
+        return found
 
 
 def gpu_toleration() -> dict[str, str]:
@@ -57,6 +67,8 @@ def find_pool(stack: Stack, name: str) -> ResolvedPool:
 def slice_workload(stack: Stack, pool_name: str, profile: str | None = None, count: int = 1) -> GpuWorkload:
     """Scheduling for ``count`` slices of ``profile`` (or of the pool's only resource) on ``pool_name``."""
     pool = find_pool(stack, pool_name)
+    if stack.config.gpu_software.installer == "dra-driver":
+        return _dra_workload(stack, pool, profile, count)
     advertised = pool_capacity(pool).per_node  # usable at once: maxPods may cap the slices
     resource = _resource_for(pool, advertised, profile)
     per_node = advertised[resource]
@@ -89,3 +101,34 @@ def _resource_for(pool: ResolvedPool, advertised: dict[str, int], profile: str |
 def _fails_multiple(pool: ResolvedPool) -> bool:
     sharing = pool.sharing
     return bool(sharing and sharing.time_slicing and sharing.time_slicing.fail_requests_greater_than_one)
+
+
+def _dra_workload(stack: Stack, pool: ResolvedPool, profile: str | None, count: int) -> GpuWorkload:
+    """A claim on ``count`` devices of one kind; several MIG devices are asked on one GPU (``matchAttribute``)."""
+    classes = pool_classes(stack, pool.name)
+    if profile is None:
+        if len(classes) != 1:
+            raise WorkloadError(f"pool {pool.name} publishes {', '.join(c.device.token for c in classes)}; name the "
+                                "profile you want")
+        chosen = classes[0]
+    else:
+        found = [c for c in classes if c.device.profile == profile]
+        if not found:
+            offered = ", ".join(pool.mig.profiles) if pool.mig else "whole GPUs only"
+            raise WorkloadError(f"pool {pool.name} has no {profile} slices; it offers {offered}")
+        chosen = found[0]
+    device = chosen.device
+    if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+        raise WorkloadError(f"count must be a whole number of at least 1, got {count!r}")
+    same_gpu = device.profile is not None and count > 1
+    room = device.per_gpu if same_gpu else device.per_node
+    if count > room:
+        where = "GPU" if same_gpu else "node"
+        raise WorkloadError(f"pool {pool.name} publishes {room}x {device.token} per {where}; a claim on {count} "
+                            "could never be allocated and the pod would stay Pending")
+    template = (chosen.claim_template() if count == 1 else
+                chosen.claim_template(count, same_gpu, f"{chosen.template_name}-x{count}"))
+    name = template["metadata"]["name"]
+    tolerations = [taint.kubernetes_toleration() for taint in pool.node_taints]
+    return GpuWorkload(pool.name, tolerations, pool_node_selector(pool), {},
+                       [{"name": "gpu", "resourceClaimTemplateName": name}], [{"name": "gpu"}], template)

@@ -1,4 +1,4 @@
-"""Helm releases of NVIDIA's device plugin and GPU Operator, each pinned and in its own namespace.
+"""Helm releases of NVIDIA's device plugin, GPU Operator and DRA driver, each pinned and in its own namespace.
 
 The values come from ``gpupools.charts`` (pure functions of the stack); these components only install them.
 """
@@ -8,7 +8,7 @@ from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
 
-from ..catalog.charts import ChartRef, DEVICE_PLUGIN, GPU_OPERATOR
+from ..catalog.charts import ChartRef, DEVICE_PLUGIN, DRA_DRIVER, GPU_OPERATOR
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import NvidiaChartArgsModel
 from .release import pinned_release
@@ -69,3 +69,11 @@ class NvidiaGpuOperator(_NvidiaChart):
     _chart_ref = GPU_OPERATOR
     _installer = "gpu-operator"
     _type_token = "gpupools:index:NvidiaGpuOperator"
+
+
+class NvidiaDraDriver(_NvidiaChart):
+    """NVIDIA's DRA driver for GPUs (preview): the kubelet plugin publishing each node's GPUs as ResourceSlices."""
+
+    _chart_ref = DRA_DRIVER
+    _installer = "dra-driver"
+    _type_token = "gpupools:index:NvidiaDraDriver"

@@ -23,12 +23,14 @@ def pinned_release(component: pulumi.ComponentResource, name: str, chart: ChartR
             opts=pulumi.ResourceOptions(parent=component),
         )
         namespace = created.metadata.name
+    # An OCI registry is no Helm repository: Helm takes the chart's full oci:// reference and no repo option.
+    oci = chart.repo.startswith("oci://")
     release = k8s.helm.v3.Release(
         f"{name}-release",
         name=chart.name,
-        chart=chart.name,
+        chart=f"{chart.repo}/{chart.name}" if oci else chart.name,
         version=args["version"],
-        repository_opts=k8s.helm.v3.RepositoryOptsArgs(repo=chart.repo),
+        repository_opts=None if oci else k8s.helm.v3.RepositoryOptsArgs(repo=chart.repo),
         namespace=namespace,
         values=args.get("values") or {},
         atomic=True,

@@ -10,7 +10,7 @@ pool before deleting the old, ``recreate`` deletes first.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Literal, Mapping, Sequence
 
 from ..catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, FixedAtCreation
@@ -95,10 +95,12 @@ class CapacityDiff:
     nodes: Count
     gpus: Count
     resources: dict[str, Count]
+    devices: dict[str, dict[str, Count]] = field(default_factory=dict)  # DRA stacks: ``dra_device_diff``
 
     @property
     def removes_capacity(self) -> bool:
-        return any(count.delta < 0 for count in self.resources.values())
+        lost_devices = any(count.delta < 0 for counts in self.devices.values() for count in counts.values())
+        return lost_devices or any(count.delta < 0 for count in self.resources.values())
 
     @property
     def changed(self) -> bool:
@@ -123,6 +125,8 @@ class CapacityDiff:
             "headline": self.headline(), "pools": [pool.to_json() for pool in self.pools],
             "nodes": self.nodes.to_json(), "gpus": self.gpus.to_json(),
             "resources": {name: count.to_json() for name, count in self.resources.items()},
+            **({"draDevices": {pool: {name: count.to_json() for name, count in counts.items()}
+                               for pool, counts in self.devices.items()}} if self.devices else {}),
         }
 
 
@@ -137,8 +141,22 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> CapacityDiff
     return CapacityDiff(
         str(base.get("stack", "base")), str(head.get("stack", "head")), pools,
         _sum_counts(pool.nodes for pool in pools), _sum_counts(pool.gpus for pool in pools),
-        _sum_resources(pool.resources for pool in pools),
+        _sum_resources(pool.resources for pool in pools), dra_device_diff(base, head),
     )
+
+
+def dra_device_diff(base: Mapping[str, Any], head: Mapping[str, Any]) -> dict[str, dict[str, Count]]:
+    """DRA stacks (plans with ``draDevices``): per pool, each kind the driver publishes, per node times nodes."""
+    before, after = _dra_totals(base), _dra_totals(head)
+    return {pool: _resource_counts(before.get(pool, {}), after.get(pool, {}))
+            for pool in [*before, *(name for name in after if name not in before)]}
+
+
+def _dra_totals(plan: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    nodes = {pool: _nodes(entry) for pool, entry in _capacity_by_pool(plan).items()}
+    return {pool: {" ".join(filter(None, (d["kind"], d["profile"]))): int(d["perNode"]) * nodes.get(pool, 0)
+                   for d in devices}
+            for pool, devices in (plan.get("draDevices") or {}).items()}
 
 
 def usable_total(capacity: Mapping[str, Any]) -> dict[str, int]:

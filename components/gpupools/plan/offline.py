@@ -19,6 +19,7 @@ from typing import Any
 from ..domain.node_templates import AutoscaledPool, autoscaled_pools
 from ..domain.capacity import PoolCapacity, stack_capacity
 from ..domain.cost import StackCost, stack_cost
+from ..domain.dra import DraDevice, published_by_pool
 from ..config.errors import ConfigError, Problem
 from ..resolve.stack import load_stack
 from ..config.errors import NAMESPACE
@@ -41,6 +42,8 @@ class Plan:
     placements: list[Placement]
     autoscaling: list[AutoscaledPool] = field(default_factory=list)
     cost: StackCost | None = None
+    # installer dra-driver only: per pool, the devices NVIDIA's DRA driver publishes on each node.
+    dra_devices: dict[str, list[DraDevice]] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -51,9 +54,13 @@ class Plan:
                  "reason": p.reason} for p in self.placements
             ],
             "autoscaling": [row.to_json() for row in self.autoscaling],
+            **({"draDevices": self.dra_devices_json()} if self.dra_devices else {}),
             "outputs": self.outputs,
             **({"cost": self.cost.to_json()} if self.cost else {}),
         }
+
+    def dra_devices_json(self) -> dict[str, list[dict[str, Any]]]:
+        return {pool: [device.to_json() for device in devices] for pool, devices in self.dra_devices.items()}
 
 
 def plan_stack(stack_file: StackFile) -> Plan:
@@ -76,7 +83,7 @@ def plan_stack(stack_file: StackFile) -> Plan:
     return Plan(
         stack_file.stack, stack.cloud, dump_resources(run),
         capacity, stack.warnings, run.outputs, stack.placements,
-        autoscaled_pools(stack), stack_cost(stack, capacity, current_price_book()),
+        autoscaled_pools(stack), stack_cost(stack, capacity, current_price_book()), published_by_pool(stack),
     )
 
 

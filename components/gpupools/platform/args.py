@@ -183,7 +183,7 @@ class GpuSoftwareArgs(TypedDict):
     """Which NVIDIA software exposes the GPUs to Kubernetes, and how it names MIG devices."""
 
     installer: str
-    """device-plugin or gpu-operator."""
+    """device-plugin, gpu-operator or dra-driver (preview)."""
     version: NotRequired[str]
     """Exact chart version (device plugin 0.20.0, operator v26.7.0 by default)."""
     mig_strategy: NotRequired[str]
@@ -196,6 +196,8 @@ class GpuSoftwareArgs(TypedDict):
     """preinstalled (default) or operator (gpu-operator only)."""
     metrics: NotRequired[GpuMetricsArgs]
     """GPU metrics."""
+    dra_alpha_gates: NotRequired[list[str]]
+    """dra-driver only: the driver's alpha gates accepted by name (TimeSlicingSettings, MPSSupport)."""
 
 
 class CustomSizeArgs(TypedDict):

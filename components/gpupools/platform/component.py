@@ -12,13 +12,14 @@ from typing import Any, Optional
 import pulumi
 
 from ..domain.capacity import stack_capacity
+from ..domain.dra import classes_by_pool
 from ..catalog.installers import installer
 from ..component_args.fields import ComponentArgsError
 from ..config.errors import ConfigError
 from ..domain.stack import Stack
 from ..resolve.stack import load_stack
 from ..domain.workloads import gpu_toleration, pool_node_selector, pool_tolerations
-from . import nvidia
+from . import dra_objects, nvidia
 from .args import GpuPlatformArgs
 from .inputs import Deferred, PlatformArgsError, args_problems, merged_problems, to_stack_config
 
@@ -50,6 +51,8 @@ class GpuPlatform(pulumi.ComponentResource):
     """Per pool: every toleration a pod needs there (gpu_toleration, plus AKS Spot's scalesetpriority taint)."""
     cloud_pool_names: pulumi.Output[dict[str, str]]
     """Per pool: the AKS agent pool or EKS node group name (a surge pool's changes with each generation)."""
+    dra_classes: pulumi.Output[dict[str, list[dict[str, Optional[str]]]]]
+    """installer dra-driver: per pool, each device kind's DeviceClass, ResourceClaimTemplate and its namespace."""
 
     def __init__(self, name: str, args: GpuPlatformArgs, opts: Optional[pulumi.ResourceOptions] = None, *,
                  adopt_stack_resources: bool = False, validated: Optional[Stack] = None) -> None:
@@ -75,6 +78,7 @@ class GpuPlatform(pulumi.ComponentResource):
         software = nvidia.install(stack, cluster.provider, pools, prefix, child)
         nvidia.metrics(stack, cluster.provider, software, prefix, child)
         nvidia.smoke_tests(stack, cluster.provider, software, prefix, child)
+        dra_objects.create(stack, cluster.provider, software, prefix, self)
 
         self.stack = stack
         self.cloud = pulumi.Output.from_input(stack.cloud)
@@ -87,12 +91,14 @@ class GpuPlatform(pulumi.ComponentResource):
         self.node_selectors = pulumi.Output.from_input({pool.name: pool_node_selector(pool) for pool in stack.pools})
         self.cloud_pool_names = pulumi.Output.from_input({pool.name: pool.cloud_pool_name for pool in stack.pools})
         self.tolerations = pulumi.Output.from_input({pool.name: pool_tolerations(pool) for pool in stack.pools})
+        self.dra_classes = pulumi.Output.from_input(classes_by_pool(stack))
         self.register_outputs({
             "cloud": self.cloud, "clusterName": self.cluster_name, "resourceGroupName": self.resource_group_name,
             "kubeconfig": self.kubeconfig, "gpuToleration": self.gpu_toleration, "gpuSoftware": self.gpu_software,
             "resourcesPerNode": self.resources_per_node, "resourcesTotal": self.resources_total,
             "nodeSelectors": self.node_selectors, "cloudPoolNames": self.cloud_pool_names,
             "tolerations": self.tolerations,
+            "draClasses": self.dra_classes,
         })
 
 

@@ -11,25 +11,41 @@ from ..catalog.charts import DCGM_EXPORTER
 from ..charts.values import chart_values
 from ..domain.stack import Stack
 from ..kubernetes.dcgm_exporter import NvidiaDcgmExporter
-from ..kubernetes.nvidia_charts import NvidiaDevicePlugin, NvidiaGpuOperator
+from ..charts.dra_driver import operator_beside_dra, operator_beside_dra_values
+from ..catalog.charts import GPU_OPERATOR
+from ..kubernetes.nvidia_charts import NvidiaDevicePlugin, NvidiaDraDriver, NvidiaGpuOperator
 from ..kubernetes.smoke_test import GpuSmokeTest
 from ..catalog.labels import GPU_TAINT_KEY
 from ..domain.workloads import pool_node_selector
 
-CHART_COMPONENTS = {"device-plugin": NvidiaDevicePlugin, "gpu-operator": NvidiaGpuOperator}
+CHART_COMPONENTS = {"device-plugin": NvidiaDevicePlugin, "gpu-operator": NvidiaGpuOperator,
+                    "dra-driver": NvidiaDraDriver}
 
 
 def install(stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource], prefix: str,
             opts: pulumi.ResourceOptions) -> pulumi.ComponentResource:
     # The daemonset placement check already ran in load_stack, before any resource was registered.
     software = stack.config.gpu_software
+    depends_on = [*pools, *_operator_beside_dra(stack, provider, pools, prefix, opts)]
     return CHART_COMPONENTS[software.installer](prefix + software.installer, {
         "version": software.resolved_version,
         "namespace": software.resolved_namespace,
         "values": chart_values(stack),
         # kube-system and the like exist already; a Namespace resource for them would delete them on destroy.
         "create_namespace": software.creates_namespace,
-    }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=pools)))
+    }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=depends_on)))
+
+
+def _operator_beside_dra(stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource], prefix: str,
+                         opts: pulumi.ResourceOptions) -> list[pulumi.Resource]:
+    """The GPU Operator, device plugin off, before the DRA driver: static MIG must exist before the driver starts."""
+    if not operator_beside_dra(stack):
+        return []
+    return [NvidiaGpuOperator(f"{prefix}gpu-operator", {
+        "version": GPU_OPERATOR.default_version,
+        "namespace": GPU_OPERATOR.name,
+        "values": operator_beside_dra_values(stack),
+    }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=pools)))]
 
 
 def metrics(stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pulumi
 
 from ..domain.capacity import stack_capacity
+from ..domain.dra import classes_by_pool
 from ..domain.workloads import pool_node_selector, pool_tolerations
 from .component import GpuPlatform
 
@@ -19,6 +20,7 @@ def export(platform: GpuPlatform) -> None:
     pulumi.export("kubeconfig", platform.kubeconfig)
     pulumi.export("gpuToleration", platform.gpu_toleration)
     pulumi.export("gpuSoftware", platform.gpu_software)
+    dra = classes_by_pool(stack)
     pulumi.export("gpuPools", {
         pool.name: {
             "size": pool.size.name,
@@ -33,6 +35,8 @@ def export(platform: GpuPlatform) -> None:
             # The AKS agent pool or EKS node group; a surge pool's changes with each generation, its label does not.
             "cloudPoolName": pool.cloud_pool_name,
             "rotation": pool.rotation,
+            # installer dra-driver only: the DeviceClass and ResourceClaimTemplate of each device kind.
+            **({"draClasses": dra.get(pool.name, [])} if dra else {}),
         }
         for pool in stack.pools
     })

@@ -30,7 +30,7 @@ def plan_mig(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, path) -> t
     if problems:
         return None, problems
     software = config.gpu_software
-    operator_layouts = software.installer == "gpu-operator" and (config.cloud == "aws" or software.driver == "operator")
+    operator_layouts = software.manages_mig_layouts and (config.cloud == "aws" or software.driver == "operator")
     aks_profile = _aks_profile_for(gpu, devices)
     if config.cloud == "azure" and not operator_layouts:
         if aks_profile is None:
@@ -43,7 +43,7 @@ def plan_mig(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, path) -> t
         # Azure Linux on these sizes is refused for every pool (azure_rules), MIG or not. The autoscaler is
         # allowed from one node up (azure_rules.autoscaling_problems).
         return MigPlan(devices, layout_name, "aks", custom, aks_profile), []
-    if config.cloud == "aws" and software.installer != "gpu-operator":
+    if config.cloud == "aws" and not software.manages_mig_layouts:
         return None, [Problem(path("mig"), "on EKS MIG layouts are applied by the GPU Operator's MIG manager; the "
                                            "device plugin cannot partition GPUs: set gpuSoftware.installer "
                                            "gpu-operator")]
@@ -131,7 +131,7 @@ def _aks_profile_for(gpu: GpuModel, devices: Mapping[str, int]) -> str | None:
 
 def strategy_problems(config: StackConfig, pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Problem]:
     strategy = config.gpu_software.mig_strategy
-    if mig is None:
+    if mig is None or config.gpu_software.installer == "dra-driver":  # the DRA driver publishes every MIG device
         return []
     if strategy == "none":
         return [Problem(field_path("gpuSoftware", "migStrategy"),

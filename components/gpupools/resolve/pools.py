@@ -141,7 +141,7 @@ def _labels(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, mig: MigPla
     labels = {**pool.labels, POOL_LABEL: pool.name, GPU_PRESENT_LABEL: "true"}
     if mig and mig.applied_by == "operator":
         labels[MIG_CONFIG_LABEL] = mig.layout_name
-    if config.gpu_software.installer == "gpu-operator" and gpu.mig_capable:
+    if config.gpu_software.manages_mig_layouts and gpu.mig_capable:
         # The operator deploys its MIG manager where GFD reports MIG; saying so here keeps that true with gfd
         # off. Where AKS applied the profile, the MIG manager must stay away or it would reset it.
         labels[MIG_MANAGER_DEPLOY_LABEL] = "false" if mig and mig.applied_by == "aks" else "true"

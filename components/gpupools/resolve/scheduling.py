@@ -89,9 +89,11 @@ def placements(
             if _deployed(ds, addon_merged):
                 extra.append(ds)
                 pods[ds.name] = _pod_of(ds, addon_merged)
+    # The chart that labels GPU nodes: the installer's, or the GPU Operator beside the DRA driver.
+    labeler = next((a for a, _ in (addon_chart_values(stack) if addons is None else addons) if a.deploy_labels), chart)
     rows = []
     for pool in stack.pools:
-        labels = _node_labels(stack, pool, chart, deployed, pods)
+        labels = _node_labels(stack, pool, labeler, [*deployed, *extra], pods)
         for ds in [*deployed, *extra]:
             schedules, reason = _fits(pods[ds.name], labels, pool.node_taints)
             rows.append(Placement(pool.name, ds.name, schedules, _belongs(ds, pool), reason))

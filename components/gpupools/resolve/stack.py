@@ -25,7 +25,8 @@ from ..config.shape import shape_problems, strip_namespace, well_formed_part
 from ..domain.pools import ResolvedPool
 from ..domain.rotation import name_clashes, surge_warnings
 from ..domain.stack import Stack
-from . import aws_rules, azure_rules
+from ..charts.values import addon_chart_values
+from . import aws_rules, azure_rules, dra_rules
 from .daemonsets import place_daemonsets
 from .pools import CLOUD_RULES, resolve_pool
 
@@ -50,6 +51,7 @@ def load_stack(raw: Mapping[str, Any]) -> Stack:
     Findings(problems + found.problems).raise_problems()
     draft = Stack(config, pools)
     placement = place_daemonsets(draft)
+    placement.findings.problems += dra_rules.publisher_problems(draft, placement.rows, addon_chart_values(draft))
     placement.findings.raise_problems()
     # The one step after the rules: each pool completed with what landing NVIDIA's daemonsets on it decided.
     sized = [dataclasses.replace(pool, **dataclasses.asdict(placement.sizing[pool.name])) for pool in pools]
@@ -62,6 +64,7 @@ def _apply_rules(config: StackConfig) -> tuple[list[ResolvedPool], Findings]:
     found = Findings()
     found.problems += _software_problems(config)
     found.problems += _cluster_problems(config)
+    found += dra_rules.config_findings(config)
     found.problems += [Problem(field_path("tags", key) if key is not None else field_path("tags"), message)
                        for key, message in tag_problems(config.cloud, dict(config.tags or {}))]
     custom, custom_problems = _custom_sizes(config)
@@ -100,11 +103,11 @@ def _software_problems(config: StackConfig) -> list[Problem]:
             f"'{version}' is not a pinned {software.installer} chart version; "
             f"allowed: an exact version such as '{chart.default_version}'",
         ))
-    if software.driver == "operator" and software.installer != "gpu-operator":
+    if software.driver == "operator" and software.installer == "device-plugin":
         problems.append(Problem(
             field_path("gpuSoftware", "driver"),
-            "'operator' needs installer 'gpu-operator'; the device plugin does not install drivers "
-            "(allowed: preinstalled)",
+            "'operator' needs installer 'gpu-operator' or 'dra-driver' (which installs the GPU Operator beside "
+            "it); the device plugin does not install drivers (allowed: preinstalled)",
         ))
     elif config.cloud == "aws":
         problems += aws_rules.software_problems(config)

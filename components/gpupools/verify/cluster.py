@@ -18,11 +18,16 @@ from pydantic import ValidationError
 from ..catalog.labels import MIG_CONFIG_STATE_LABEL
 from .expected import DevicePluginTarget, PoolExpectation
 from .kubeconfig import Connection, KubeconfigError, load_connection, resolve_kubeconfig
-from .objects import MAX_ITEMS, DaemonSet, DaemonSetList, Node, NodeList, Pod, PodList, Version, problem
+from .objects import (
+    MAX_ITEMS, DaemonSet, DaemonSetList, Node, NodeList, Pod, PodList, ResourceSlice, ResourceSliceList, Version,
+    problem,
+)
 from .quantity import QuantityError, parse_count
 from .transport import RequestFailed, get_json
 
 __all__ = ["ClusterError", "ClusterReader", "NodeState", "observe", "resolve_kubeconfig"]
+
+RESOURCE_SLICES_PATH = "/apis/resource.k8s.io/v1/resourceslices"
 
 NVIDIA_RESOURCE_PREFIX = "nvidia.com/"
 CONNECT_TIMEOUT = 5.0
@@ -92,6 +97,9 @@ class ClusterReader:
     def daemonsets(self, namespace: str, label_selector: str) -> list[DaemonSet]:
         return list(self._list(f"/apis/apps/v1/namespaces/{namespace}/daemonsets", label_selector, DaemonSetList,
                                "daemonset"))
+
+    def resource_slices(self) -> list[ResourceSlice]:
+        return list(self._list(RESOURCE_SLICES_PATH, "", ResourceSliceList, "resourceslice"))
 
     def _list(self, path: str, label_selector: str, model: Any, kind: str) -> Iterator[Any]:
         token, seen, count = None, set(), 0

@@ -24,6 +24,7 @@ from ..config.errors import shown
 from .cluster import ClusterError, ClusterReader, observe, resolve_kubeconfig
 from .expected import device_plugin_target, expected_pools
 from .report import RENDERERS, VerifyReport, compare
+from .resource_slices import expected_dra_devices, read_resource_slices, with_slice_mismatches
 
 EXIT_OK = 0
 EXIT_MISMATCH = 1
@@ -51,7 +52,7 @@ def run_verify(stack_file: StackFile, args: argparse.Namespace, *, poll_interval
     if poll_interval <= 0:
         raise ValueError("poll_interval must be positive, or the wait would spin")
     stack = load_stack(stack_file.config)
-    pools, target = expected_pools(stack), device_plugin_target(stack)
+    pools, target, dra = expected_pools(stack), device_plugin_target(stack), expected_dra_devices(stack)
     output_format = getattr(args, "format", None) or "text"
     timeout = getattr(args, "timeout", 0.0) or 0.0
     started = clock()
@@ -62,7 +63,8 @@ def run_verify(stack_file: StackFile, args: argparse.Namespace, *, poll_interval
         version = reader.version()
 
         def read() -> VerifyReport:
-            return compare(stack_file.stack, reader.server, version, pools, observe(reader, pools, target), target)
+            report = compare(stack_file.stack, reader.server, version, pools, observe(reader, pools, target), target)
+            return with_slice_mismatches(report, dra, read_resource_slices(reader)) if dra else report
 
         report = poll(read, max(0.0, started + timeout - clock()), poll_interval, sleep, clock,
                       on_wait=None if output_format == "json" else _print_waiting)

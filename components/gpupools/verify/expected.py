@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..domain.capacity import stack_capacity
-from ..catalog.charts import DEVICE_PLUGIN
+from ..catalog.chart_defaults import DRA_DRIVER_DEFAULTS
+from ..catalog.charts import DEVICE_PLUGIN, DRA_DRIVER
 from ..domain.stack import Stack
 from ..catalog.labels import POOL_LABEL
 
@@ -57,12 +58,15 @@ def expected_pools(stack: Stack) -> list[PoolExpectation]:
     slice, even those ``maxPods`` leaves no room for). Nodes are found by the pool label alone: a workload's selector
     may also wait for the MIG layout, and a node still applying it must be seen, not missed."""
     capacity = {item.pool: item for item in stack_capacity(stack.pools)}
+    # The DRA driver advertises no extended resource on the node: its devices are checked in ResourceSlices
+    # (verify.resource_slices), and any nvidia.com/* allocatable there is a device plugin that must not run.
+    dra = stack.config.gpu_software.installer == "dra-driver"
     return [
         PoolExpectation(
             pool=pool.name,
             node_selector={POOL_LABEL: pool.name},
             nodes=pool.nodes,
-            per_node=dict(capacity[pool.name].advertised),
+            per_node={} if dra else dict(capacity[pool.name].advertised),
             mig_by_operator=bool(pool.mig and pool.mig.applied_by == "operator"),
         )
         for pool in stack.pools
@@ -77,6 +81,11 @@ def device_plugin_target(stack: Stack) -> DevicePluginTarget:
     """
     software = stack.config.gpu_software
     namespace = software.resolved_namespace
+    if software.installer == "dra-driver":  # the kubelet plugin, which publishes the node's ResourceSlices
+        (plugin,) = DRA_DRIVER_DEFAULTS.daemonsets
+        return DevicePluginTarget(namespace, plugin.name, {
+            "app.kubernetes.io/name": DRA_DRIVER.name, "app.kubernetes.io/instance": DRA_DRIVER.name,
+        })
     if software.installer == "gpu-operator":
         return DevicePluginTarget(namespace, OPERATOR_DEVICE_PLUGIN_DAEMONSET,
                                   {"app": OPERATOR_DEVICE_PLUGIN_DAEMONSET})

@@ -85,7 +85,36 @@ def _list_of(item: type[_Model], name: str) -> type[_Model]:
     return create_model(name, __base__=_Model, **fields)
 
 
+class DeviceAttribute(_Model):
+    # resource.k8s.io/v1 DeviceAttribute: one of string, int, bool, version; verify reads the strings
+    string: Short | None = None
+
+
+class Device(_Model):
+    name: Name
+    attributes: dict[LabelKey, DeviceAttribute] | None = Field(default=None, max_length=MAX_ENTRIES)
+
+
+class ResourcePool(_Model):
+    name: Name
+    generation: Annotated[int, Field(ge=0, le=2**63 - 1)] = 0
+    resourceSliceCount: Annotated[int, Field(ge=1, le=MAX_ITEMS)] = 1  # noqa: N815
+
+
+class ResourceSliceSpec(_Model):
+    driver: Name
+    nodeName: Name | None = None  # noqa: N815
+    pool: ResourcePool
+    devices: list[Device] | None = Field(default=None, max_length=MAX_ENTRIES)
+
+
+class ResourceSlice(_Model):
+    metadata: ObjectMeta
+    spec: ResourceSliceSpec
+
+
 NodeList = _list_of(Node, "NodeList")
+ResourceSliceList = _list_of(ResourceSlice, "ResourceSliceList")
 PodList = _list_of(Pod, "PodList")
 DaemonSetList = _list_of(DaemonSet, "DaemonSetList")
 

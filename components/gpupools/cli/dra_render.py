@@ -1,0 +1,39 @@
+"""The DRA sections of ``plan`` (installer dra-driver only): the devices NVIDIA's DRA driver publishes per node,
+and how the capacity diff changes them. Separate from ``render`` so stacks without DRA print what they always did."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..plan.diff import Count
+
+HEADER = ("POOL", "KIND", "PROFILE", "PER NODE", "MEMORY")
+
+
+def _rows(devices: dict[str, list[dict[str, Any]]]) -> list[tuple[str, ...]]:
+    return [(pool, d["kind"], d["profile"] or "-", str(d["perNode"]), f"{d['memoryGB']} GB")
+            for pool, found in devices.items() for d in found]
+
+
+def dra_device_lines(devices: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """The plan's ``draDevices`` as a table: what each node's ResourceSlice lists, per pool and kind."""
+    if not devices:
+        return []
+    rows = [HEADER, *_rows(devices)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADER))]
+    table = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    return ["", "Devices the DRA driver publishes per node (ResourceSlices, resource.k8s.io/v1):", *table]
+
+
+def markdown_dra_devices(devices: dict[str, list[dict[str, Any]]]) -> list[str]:
+    if not devices:
+        return []
+    lines = ["", "Devices the DRA driver publishes per node:", "", "| pool | kind | profile | per node | memory |",
+             "|---|---|---|---|---|"]
+    return lines + [f"| {' | '.join(row)} |" for row in _rows(devices)]
+
+
+def dra_diff_lines(devices: dict[str, dict[str, Count]]) -> list[str]:
+    """The diff's DRA devices in total (per node times nodes): ``pool mig: mig 1g.5gb 56 → 112``."""
+    return [f"  DRA devices, pool {pool}: " + ", ".join(f"{name} {count}" for name, count in counts.items())
+            for pool, counts in devices.items() if any(count.delta for count in counts.values())]

@@ -1,0 +1,153 @@
+"""The DRA view of a stack: the devices NVIDIA's DRA driver publishes per node, and the DeviceClasses and
+ResourceClaimTemplates that let a workload ask for one kind of them.
+
+The driver publishes one device per whole GPU (``type: gpu``) or per MIG device (``type: mig`` with its
+``profile``), under the driver ``gpu.nvidia.com`` (reference-resourceslice-attributes.md). A MIG-capable GPU with
+MIG off is published whole ("the driver falls back to full-GPU allocation", mig.md).
+
+Why selectors name no pool: a DeviceClass selector sees device attributes only, and the driver publishes no
+attribute that says which node pool a device is on (its ``pool`` is the node name). So a class picks its kind
+(type, and profile for MIG) exactly; what pins a claim to a pool is the pod's node selector
+(``workloads.pool_node_selector``), because the scheduler allocates node-local devices on the node it picks.
+
+``extendedResourceName`` (``nvidia.com/mig-<profile>``, the device plugin's names) is set from Kubernetes 1.36, where
+``DRAExtendedResource`` is beta and on by default (KEP-5004), and only when one class claims the name: "only one
+DeviceClass can effectively map to a given extendedResourceName" (driver demo). Whole GPUs keep the chart's own
+``gpu.nvidia.com`` class, which already maps ``nvidia.com/gpu``.
+
+Why the claim templates live in the gpuSoftware namespace: a ResourceClaimTemplate is namespaced and a pod can only
+reference one in its own namespace, so no single place serves every workload. The release's namespace exists before
+the templates (the release creates it, or it is one every cluster has), gpupools' smoke tests run there, and it is
+never ``default`` (refused for gpuSoftware). A workload in another namespace creates the template
+``slice_workload`` returns in its own namespace; the DeviceClasses it names are cluster-scoped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..catalog.dra_driver import DRA_DRIVER_NAME, EXTENDED_RESOURCE_MINOR, GPU_TYPE, MIG_TYPE
+from ..catalog.labels import mig_resource_name
+from .pools import ResolvedPool
+from .stack import Stack
+
+API_VERSION = "resource.k8s.io/v1"
+CLASS_DOMAIN = "gpupools.io"
+REQUEST = "slice"
+SAME_GPU = f"{DRA_DRIVER_NAME}/parentUUID"  # mig.md: "Request multiple MIG devices from the same GPU"
+
+
+@dataclass(frozen=True)
+class DraDevice:
+    """One kind of device the driver publishes on each node of a pool: how many, and each one's memory."""
+
+    kind: str  # the driver's ``type`` attribute: gpu or mig
+    profile: str | None
+    per_node: int
+    per_gpu: int
+    memory_gb: int
+
+    @property
+    def token(self) -> str:
+        """``gpu`` or ``mig-1g.5gb`` (``+`` is no DNS character: ``1g.5gb+me`` -> ``mig-1g.5gb.me``)."""
+        return GPU_TYPE if self.profile is None else f"{MIG_TYPE}-{self.profile.replace('+', '.')}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "profile": self.profile, "perNode": self.per_node, "memoryGB": self.memory_gb}
+
+
+def published_devices(pool: ResolvedPool) -> list[DraDevice]:
+    """Per node: the whole GPUs, or each MIG profile's devices, as the driver's ResourceSlice lists them."""
+    if pool.mig is None:
+        return [DraDevice(GPU_TYPE, None, pool.gpus_per_node, 1, pool.gpu.memory_gb)]
+    return [DraDevice(MIG_TYPE, name, pool.gpus_per_node * count, count, pool.gpu.profile(name).memory_gb)
+            for name, count in sorted(pool.mig.devices.items()) if count > 0]
+
+
+def selector(device: DraDevice) -> str:
+    """The CEL expression that matches exactly this kind of device of NVIDIA's driver."""
+    attrs = f"device.attributes['{DRA_DRIVER_NAME}']"
+    expression = f"device.driver == '{DRA_DRIVER_NAME}' && {attrs}.type == '{device.kind}'"
+    if device.profile is not None:
+        expression += f" && {attrs}.profile == '{device.profile}'"
+    return expression
+
+
+@dataclass(frozen=True)
+class DraClass:
+    """A pool's DeviceClass and ResourceClaimTemplate for one device kind."""
+
+    pool: str
+    device: DraDevice
+    extended_resource_name: str | None
+    namespace: str  # of the claim template: the gpuSoftware namespace (module docstring)
+
+    @property
+    def name(self) -> str:
+        return f"{self.pool}-{self.device.token}.{CLASS_DOMAIN}"
+
+    @property
+    def template_name(self) -> str:
+        return f"{self.pool}-{self.device.token}"
+
+    def device_class(self) -> dict[str, Any]:
+        spec: dict[str, Any] = {"selectors": [{"cel": {"expression": selector(self.device)}}]}
+        if self.extended_resource_name:
+            spec["extendedResourceName"] = self.extended_resource_name
+        return {"apiVersion": API_VERSION, "kind": "DeviceClass", "metadata": {"name": self.name}, "spec": spec}
+
+    def to_json(self) -> dict[str, Any]:
+        """What a stack output says of this class: the names a workload references."""
+        return {"kind": self.device.kind, "profile": self.device.profile, "deviceClass": self.name,
+                "claimTemplate": self.template_name, "namespace": self.namespace,
+                "extendedResourceName": self.extended_resource_name}
+
+    def claim_template(self, count: int = 1, same_gpu: bool = False, name: str | None = None) -> dict[str, Any]:
+        """``count`` devices of this kind in one claim; ``same_gpu``: all on one physical GPU (MIG only)."""
+        exactly: dict[str, Any] = {"deviceClassName": self.name}
+        if count != 1:
+            exactly["allocationMode"] = "ExactCount"
+            exactly["count"] = count
+        devices: dict[str, Any] = {"requests": [{"name": REQUEST, "exactly": exactly}]}
+        if same_gpu:
+            devices["constraints"] = [{"requests": [REQUEST], "matchAttribute": SAME_GPU}]
+        return {"apiVersion": API_VERSION, "kind": "ResourceClaimTemplate",
+                "metadata": {"name": name or self.template_name, "namespace": self.namespace},
+                "spec": {"spec": {"devices": devices}}}
+
+
+def dra_classes(stack: Stack) -> list[DraClass]:
+    """Every pool's classes, one per device kind it publishes; empty unless the installer is the DRA driver."""
+    if stack.config.gpu_software.installer != "dra-driver":
+        return []
+    minor = int(stack.config.cluster.kubernetes_version.split(".")[1])
+    pairs = [(pool, device) for pool in stack.pools for device in published_devices(pool)]
+    names = [mig_resource_name(d.profile) for _, d in pairs if d.profile is not None]
+    classes = []
+    for pool, device in pairs:
+        extended = None
+        if device.profile is not None and minor >= EXTENDED_RESOURCE_MINOR:
+            candidate = mig_resource_name(device.profile)
+            extended = candidate if names.count(candidate) == 1 else None
+        classes.append(DraClass(pool.name, device, extended, stack.config.gpu_software.resolved_namespace))
+    return classes
+
+
+def pool_classes(stack: Stack, pool: str) -> list[DraClass]:
+    return [cls for cls in dra_classes(stack) if cls.pool == pool]
+
+
+def classes_by_pool(stack: Stack) -> dict[str, list[dict[str, Any]]]:
+    """Per pool, the classes and claim templates a workload references (a stack output); empty unless DRA."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for cls in dra_classes(stack):
+        found.setdefault(cls.pool, []).append(cls.to_json())
+    return found
+
+
+def published_by_pool(stack: Stack) -> dict[str, list[DraDevice]]:
+    """Per pool, the devices the driver publishes on each node; empty unless the installer is the DRA driver."""
+    if stack.config.gpu_software.installer != "dra-driver":
+        return {}
+    return {pool.name: published_devices(pool) for pool in stack.pools}

@@ -1,0 +1,128 @@
+"""``verify`` for DRA stacks: each node's devices in NVIDIA's ResourceSlices (``resource.k8s.io/v1``) against the
+devices the plan says the driver publishes there.
+
+The core takes the parsed JSON list of ResourceSlices (``items`` of ``GET /apis/resource.k8s.io/v1/resourceslices``),
+so it plugs into whatever fetches it. What the driver publishes (dra-driver-nvidia-gpu docs,
+guides-gpu-allocation-view-resources.md): "one pool per node, named after the node"; "The scheduler only allocates
+from a pool once it sees all of its slices at the same generation", which "increases each time the driver
+republishes the pool". So per node only the newest generation counts, and a pool missing some of its
+``resourceSliceCount`` slices is still being published. Device attributes are bare keys (``type``, ``profile``) in
+the serialized slice (reference-resourceslice-attributes.md); a fully qualified ``gpu.nvidia.com/type`` is read too.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from ..catalog.dra_driver import DRA_DRIVER_NAME
+from ..domain.dra import published_by_pool
+from ..domain.stack import Stack
+from .report import Mismatch, VerifyReport
+
+
+
+@dataclass(frozen=True)
+class NodeDevices:
+    """What one node's pool of the driver lists: devices per kind (``gpu``, ``mig 1g.5gb``), and whether every slice
+    of its newest generation is there."""
+
+    node: str
+    devices: dict[str, int]
+    complete: bool
+
+
+def device_name(kind: str, profile: str | None) -> str:
+    """``gpu``, or ``mig 1g.5gb``: the plan's kind and profile, the way ``plan`` and the capacity diff print them."""
+    return f"{kind} {profile}" if profile else kind
+
+
+def expected_dra_devices(stack: Stack) -> dict[str, dict[str, int]]:
+    """Per pool, the devices each node's slices must list, as ``plan`` printed them; empty unless DRA."""
+    return {pool: {device_name(d.kind, d.profile): d.per_node for d in devices}
+            for pool, devices in published_by_pool(stack).items()}
+
+
+def node_devices(slices: Iterable[Mapping[str, Any]], driver: str = DRA_DRIVER_NAME) -> dict[str, NodeDevices]:
+    """Per node, the devices of ``driver`` in the newest generation of the node's pool."""
+    newest: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    generations: dict[tuple[str, str], int] = {}
+    for item in slices:
+        spec = item.get("spec") or {}
+        node, pool = spec.get("nodeName"), spec.get("pool") or {}
+        if spec.get("driver") != driver or not node:
+            continue
+        key, generation = (node, str(pool.get("name", node))), int(pool.get("generation", 0))
+        if generation > generations.get(key, -1):
+            generations[key], newest[key] = generation, []
+        if generation == generations[key]:
+            newest[key].append(item)
+    found: dict[str, NodeDevices] = {}
+    for (node, _), items in sorted(newest.items()):
+        counts: dict[str, int] = {}
+        for item in items:
+            for device in item["spec"].get("devices") or []:
+                name = device_name(_attribute(device, "type") or "unknown", _attribute(device, "profile"))
+                counts[name] = counts.get(name, 0) + 1
+        expected = max(int((i["spec"].get("pool") or {}).get("resourceSliceCount", 1)) for i in items)
+        seen = found.get(node)
+        merged = dict(seen.devices) if seen else {}
+        for name, count in counts.items():
+            merged[name] = merged.get(name, 0) + count
+        found[node] = NodeDevices(node, dict(sorted(merged.items())),
+                                  (seen.complete if seen else True) and len(items) >= expected)
+    return found
+
+
+def slice_mismatches(pool: str, nodes: Iterable[str], expected: Mapping[str, int],
+                     published: Mapping[str, NodeDevices]) -> list[Mismatch]:
+    """Each node of ``pool`` against ``expected`` (devices per node by ``device_name``). A node with no pool yet, or
+    one whose slices are still coming, may settle (the kubelet plugin starting): ``--timeout`` waits for it."""
+    found = []
+    for node in nodes:
+        seen = published.get(node)
+        if seen is None:
+            found.append(Mismatch(pool, node, "ResourceSlices (gpu.nvidia.com)", _devices(expected), "none",
+                                  True))
+            continue
+        settling = not seen.complete
+        for name, count in sorted(expected.items()):
+            got = seen.devices.get(name, 0)
+            if got != count:
+                found.append(Mismatch(pool, node, f"DRA devices {name}", str(count), str(got), settling))
+        for name, got in seen.devices.items():
+            if name not in expected:
+                found.append(Mismatch(pool, node, f"DRA devices {name}", "0", str(got), settling))
+    return found
+
+
+def with_slice_mismatches(report: VerifyReport, expected: Mapping[str, Mapping[str, int]],
+                          slices: Iterable[Mapping[str, Any]]) -> VerifyReport:
+    """``report`` with each DRA pool's node devices checked; pools absent from ``expected`` are left as they are."""
+    published = node_devices(slices)
+    pools = []
+    for result in report.pools:
+        wanted = expected.get(result.expectation.pool)
+        if wanted is not None:
+            names = [node.name for node in result.nodes]
+            result = dataclasses.replace(result, mismatches=[
+                *result.mismatches, *slice_mismatches(result.expectation.pool, names, wanted, published)])
+        pools.append(result)
+    return dataclasses.replace(report, pools=pools)
+
+
+def read_resource_slices(reader: Any) -> list[dict[str, Any]]:
+    """Every ResourceSlice of the cluster, read and bounded like every other list (``ClusterReader``), as JSON."""
+    return [item.model_dump(by_alias=True, exclude_none=True) for item in reader.resource_slices()]
+
+
+def _attribute(device: Mapping[str, Any], name: str) -> str | None:
+    attributes = device.get("attributes") or {}
+    value = attributes.get(name) or attributes.get(f"{DRA_DRIVER_NAME}/{name}") or {}
+    found = value.get("string") if isinstance(value, Mapping) else None
+    return str(found) if found is not None else None
+
+
+def _devices(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{count}x {name}" for name, count in sorted(counts.items())) or "none"
