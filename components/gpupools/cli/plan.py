@@ -76,7 +76,7 @@ def read_base_plan(path: Path) -> dict[str, Any]:
 def text_plan(plan: Plan) -> list[str]:
     lines = [f"stack {plan.stack} ({plan.cloud}): {len(plan.resources)} resources", ""]
     lines += _tree(plan.resources)
-    lines += ["", "GPU resources advertised:"] + capacity_lines(plan.capacity, plan.warnings)
+    lines += ["", "GPU resources advertised:"] + capacity_lines(plan.capacity, plan.warnings, plan.capacity_inputs)
     if plan.cost:
         lines += ["", "Cost:"] + cost_lines(plan.cost)
     lines += ["", "NVIDIA daemonset placement (chart values merged with the chart defaults):"]
@@ -90,7 +90,7 @@ def text_plan(plan: Plan) -> list[str]:
 
 def markdown_plan(plan: Plan) -> list[str]:
     lines = [f"### gpupools plan: stack `{plan.stack}` ({plan.cloud}), {len(plan.resources)} resources", ""]
-    lines += markdown_capacity(plan.capacity, plan.warnings)
+    lines += markdown_capacity(plan.capacity, plan.warnings, plan.capacity_inputs)
     if plan.cost:
         lines += ["", "Cost:", ""] + markdown_cost(plan.cost)
     if plan.autoscaling:

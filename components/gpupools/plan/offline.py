@@ -16,6 +16,7 @@ from typing import Any
 
 from ..domain.node_templates import AutoscaledPool, autoscaled_pools
 from ..domain.capacity import PoolCapacity, stack_capacity
+from ..domain.capacity_inputs import CapacityInputs, stack_capacity_inputs
 from ..domain.cost import StackCost, stack_cost
 from ..config.errors import ConfigError, Problem
 from ..resolve.stack import load_stack
@@ -39,11 +40,13 @@ class Plan:
     placements: list[Placement]
     autoscaling: list[AutoscaledPool] = field(default_factory=list)
     cost: StackCost | None = None
+    capacity_inputs: list[CapacityInputs] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "stack": self.stack, "cloud": self.cloud, "resources": self.resources,
-            "capacity": [pool.to_json() for pool in self.capacity], "warnings": self.warnings,
+            "capacity": [pool.to_json() for pool in self.capacity],
+            "capacityInputs": [pool.to_json() for pool in self.capacity_inputs], "warnings": self.warnings,
             "placements": [
                 {"pool": p.pool, "daemonset": p.daemonset, "schedules": p.schedules, "expected": p.expected,
                  "reason": p.reason} for p in self.placements
@@ -73,7 +76,7 @@ def plan_stack(stack_file: StackFile) -> Plan:
     return Plan(
         stack_file.stack, stack.cloud, dump_resources(run),
         capacity, stack.warnings, run.outputs, stack.placements,
-        autoscaled_pools(stack), stack_cost(stack, capacity, current_price_book()),
+        autoscaled_pools(stack), stack_cost(stack, capacity, current_price_book()), stack_capacity_inputs(stack),
     )
 
 
