@@ -81,7 +81,7 @@ def _how(pool: PoolDiff) -> str:
     """The change, and for a replacement how and why:
     ``replaced by surge: new pool ... (gpuInstanceProfile change)``."""
     if not pool.replaced_by:
-        return pool.change
+        return f"{pool.change}: {pool.effect.what}" if pool.effect else pool.change
     why = f"{', '.join(pool.replaced_by)} change"
     return f"replaced by {pool.replacement.describe(pool.gpus)} ({why})" if pool.replacement else f"replaced ({why})"
 
@@ -100,7 +100,7 @@ def diff_lines(diff: CapacityDiff) -> list[str]:
 
 def markdown_diff(diff: CapacityDiff) -> list[str]:
     """The diff for a pull request comment; its first line says whether the change removes GPU capacity."""
-    marker = ":warning: " if diff.removes_capacity else ""
+    marker = ":warning: " if diff.removes_capacity or diff.takes_capacity_offline else ""
     lines = [f"**{marker}{diff.headline()}**", "", "| pool | change | nodes | GPUs | usable slices |",
              "|---|---|---|---|---|"]
     for pool in diff.pools:
