@@ -75,6 +75,9 @@ def test_reserved_aks_pool_shows_its_group_and_set_max_pods(tmp_path):
     line = _inputs_line(_check(tmp_path, RESERVED), "nd96")
     assert line.startswith(f"priority: Regular; zones: none (regional); capacity reservation group: {CRG}; "
                            "maxPods: 60 (set); autoscaling: off; ")
+    # Item 8: the cluster gpupools creates for a reserved pool has a user-assigned identity.
+    assert line.endswith("; identity: user-assigned, created by gpupools, Contributor on each capacity reservation "
+                         "group")
 
 
 def test_existing_aks_cluster_says_whose_network_and_identity(tmp_path):

@@ -120,6 +120,9 @@ class AksGpuPool(pulumi.ComponentResource):
             tags={**(args.get("tags") or {}), **(args.get("autoscaler_tags") or {})},
             opts=pulumi.ResourceOptions(parent=self, replace_on_changes=REPLACE_ON_CHANGES,
                                         delete_before_replace=_delete_before_replace(opts),
+                                        # The engine does not make a child wait for its parent's dependencies
+                                        # (e.g. the cluster's role on a capacity reservation group): pass them on.
+                                        depends_on=opts.depends_on if opts is not None else None,
                                         transformations=[without_sdk_aliases]),
         )
         self.pool_name = pool.name

@@ -36,10 +36,18 @@ def stack_capacity_inputs(stack: Stack) -> list[CapacityInputs]:
     return [CapacityInputs(pool.name, tuple(inputs(stack.config, pool))) for pool in stack.pools]
 
 
+def uses_capacity_reservation_groups(config: StackConfig) -> bool:
+    """Whether any AKS pool draws from a capacity reservation group (its cluster then needs a user-assigned
+    identity: "System-assigned managed identities don't work for this feature")."""
+    return config.cloud == "azure" and any(p.capacity_reservation_group_id for p in config.gpu_pools if p)
+
+
 def aks_identity(config: StackConfig) -> str:
     """The identity of the AKS control plane, which allocates the pools' VMs (and their reserved capacity)."""
     if not config.cluster.create:
         return "the existing cluster's (not read offline)"
+    if uses_capacity_reservation_groups(config):
+        return "user-assigned, created by gpupools, Contributor on each capacity reservation group"
     return "system-assigned"
 
 
