@@ -2,17 +2,24 @@
 
 Either way it yields the kubeconfig (a secret) and a Kubernetes provider built from it, so the NVIDIA
 charts and GPU pools can be added the same way to a new or an existing cluster.
+
+A created cluster whose pools draw from capacity reservation groups gets a user-assigned identity with the
+Contributor role on each group (``capacity_reservation_group_ids``): "System-assigned managed identities don't
+work for this feature" (aks-docs use-capacity-reservation-groups.md). Other created clusters keep the
+system-assigned identity they always had, so upgrading gpupools changes no cluster that needs none.
 """
 
 
 import base64
+import hashlib
+import uuid
 from typing import NotRequired, Optional, TypedDict
 
 import pulumi
 import pulumi_kubernetes as k8s
-from pulumi_azure_native import containerservice, resources
+from pulumi_azure_native import authorization, containerservice, managedidentity, resources
 
-from ..catalog.clouds import AKS_OVERLAY_POD_CIDR
+from ..catalog.clouds import AKS_OVERLAY_POD_CIDR, CONTRIBUTOR_ROLE_ID
 from ..component_args.azure import AksClusterArgsModel
 from ..component_args.checking import check_args
 from .aliases import without_sdk_aliases
@@ -48,6 +55,9 @@ class AksClusterArgs(TypedDict):
     """Pods per system node, 10..250 (default 110)."""
     pod_cidr: NotRequired[str]
     """Pod address range of the Azure CNI Overlay network (default 10.244.0.0/16); must not overlap your VNets."""
+    capacity_reservation_group_ids: NotRequired[list[pulumi.Input[str]]]
+    ("""Capacity reservation groups the cluster's pools draw from; with create true, the cluster gets a """
+     """user-assigned identity with the Contributor role on each (system-assigned identities cannot use them).""")
     tags: NotRequired[dict[str, str]]
     """Azure tags for the resource group and cluster."""
 
@@ -68,11 +78,15 @@ class AksCluster(pulumi.ComponentResource):
         child = pulumi.ResourceOptions(parent=self)
         azure_child = pulumi.ResourceOptions(parent=self, transformations=[without_sdk_aliases])
         tags = args.get("tags") or {}
+        # The role assignments that let the cluster use its capacity reservation groups: pools wait for them. Not a
+        # class annotation, which would make it a component output in the multi-language schema.
+        self.capacity_reservation_access: list[pulumi.Resource] = []
         if args.get("create", True):
             group = resources.ResourceGroup(
                 f"{name}-rg", resource_group_name=args["resource_group_name"], location=args["location"], tags=tags,
                 opts=azure_child,
             )
+            identity = self._identity(name, args, group, tags, azure_child)
             cluster = containerservice.ManagedCluster(
                 f"{name}-aks",
                 resource_name_=args["name"],
@@ -81,7 +95,7 @@ class AksCluster(pulumi.ComponentResource):
                 dns_prefix=args["name"],
                 kubernetes_version=args.get("kubernetes_version"),
                 enable_rbac=True,
-                identity=containerservice.ManagedClusterIdentityArgs(type="SystemAssigned"),
+                identity=identity,
                 # Azure CNI Overlay: pod IPs from a private CIDR, so GPU pools can run up to 250 pods per node
                 # (MIG and time-sliced slices) without sizing a VNet for them.
                 network_profile=containerservice.ContainerServiceNetworkProfileArgs(
@@ -121,3 +135,40 @@ class AksCluster(pulumi.ComponentResource):
             "clusterName": self.cluster_name, "resourceGroupName": self.resource_group_name,
             "kubeconfig": self.kubeconfig,
         })
+
+    def _identity(self, name: str, args: AksClusterArgs, group: resources.ResourceGroup, tags: dict[str, str],
+                  opts: pulumi.ResourceOptions) -> containerservice.ManagedClusterIdentityArgs:
+        """System-assigned, or, for capacity reservation groups, a user-assigned identity with Contributor on each
+        group (the role on the group itself, as use-capacity-reservation-groups.md scopes it)."""
+        groups = args.get("capacity_reservation_group_ids") or []
+        if not groups:
+            return containerservice.ManagedClusterIdentityArgs(type="SystemAssigned")
+        identity = managedidentity.UserAssignedIdentity(
+            f"{name}-identity", resource_name_=f"{args['name']}-control-plane", resource_group_name=group.name,
+            location=group.location, tags=tags, opts=opts,
+        )
+        for index, crg in enumerate(groups):
+            self.capacity_reservation_access.append(authorization.RoleAssignment(
+                f"{name}-crg-{_key(crg, index)}",
+                # A role assignment's name is a GUID: one per cluster and group, stable across runs.
+                role_assignment_name=pulumi.Output.from_input(crg).apply(
+                    lambda group_id: str(uuid.uuid5(uuid.NAMESPACE_URL, f"gpupools/{args['name']}/{group_id}"))),
+                principal_id=identity.principal_id,
+                principal_type="ServicePrincipal",
+                role_definition_id=pulumi.Output.from_input(crg).apply(_contributor_in_subscription_of),
+                scope=crg,
+                # Same name for the same cluster and group: the old assignment must go before its successor comes.
+                opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(delete_before_replace=True)),
+            ))
+        return containerservice.ManagedClusterIdentityArgs(type="UserAssigned", user_assigned_identities=[identity.id])
+
+
+def _key(crg: pulumi.Input[str], index: int) -> str:
+    """A resource name part that stays with the group, not its position: a hash of its id (else its position)."""
+    return hashlib.sha256(crg.encode()).hexdigest()[:8] if isinstance(crg, str) else str(index)
+
+
+def _contributor_in_subscription_of(group_id: str) -> str:
+    """The Contributor role definition as ARM names it in the group's subscription (``/subscriptions/<id>/...``)."""
+    subscription = group_id.split("/")[2]
+    return f"/subscriptions/{subscription}/providers/Microsoft.Authorization/roleDefinitions/{CONTRIBUTOR_ROLE_ID}"

@@ -123,6 +123,9 @@ class AksGpuPool(pulumi.ComponentResource):
                                         # Autoscaled: AKS's autoscaler owns the node count, so neither a changed
                                         # count nor `pulumi up --refresh` resets the nodes it added or removed.
                                         ignore_changes=["count"] if autoscale else None,
+                                        # The engine does not make a child wait for its parent's dependencies
+                                        # (e.g. the cluster's role on a capacity reservation group): pass them on.
+                                        depends_on=opts.depends_on if opts is not None else None,
                                         transformations=[without_sdk_aliases]),
         )
         self.pool_name = pool.name

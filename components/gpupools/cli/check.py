@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from ..domain.capacity import stack_capacity
+from ..domain.capacity_inputs import stack_capacity_inputs
 from ..resolve.stack import load_stack
 from ..config.errors import terminal_safe
 from ..config.loading import StackFile
@@ -18,16 +19,17 @@ def print_lines(lines: list[str]) -> None:
 
 def run_check(stack_file: StackFile, output_format: str) -> int:
     stack = load_stack(stack_file.config)
-    capacity = stack_capacity(stack.pools)
+    capacity, inputs = stack_capacity(stack.pools), stack_capacity_inputs(stack)
     if output_format == "json":
         print(json.dumps({
             "stack": stack_file.stack, "cloud": stack.cloud,
-            "capacity": [pool.to_json() for pool in capacity], "warnings": stack.warnings,
+            "capacity": [pool.to_json() for pool in capacity],
+            "capacityInputs": [pool.to_json() for pool in inputs], "warnings": stack.warnings,
         }, indent=2))
     elif output_format == "markdown":
         print_lines([f"### Stack `{stack_file.stack}` ({stack.cloud}): config valid", ""]
-                    + markdown_capacity(capacity, stack.warnings))
+                    + markdown_capacity(capacity, stack.warnings, inputs))
     else:
         print_lines([f"stack {stack_file.stack} ({stack.cloud}): config valid"]
-                    + capacity_lines(capacity, stack.warnings))
+                    + capacity_lines(capacity, stack.warnings, inputs))
     return 0

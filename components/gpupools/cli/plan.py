@@ -65,7 +65,7 @@ def _with_cost(lines: list[str], costs, bold: str = "") -> list[str]:
 def text_plan(plan: Plan) -> list[str]:
     lines = [f"stack {plan.stack} ({plan.cloud}): {len(plan.resources)} resources", ""]
     lines += _tree(plan.resources)
-    lines += ["", "GPU resources advertised:"] + capacity_lines(plan.capacity, plan.warnings)
+    lines += ["", "GPU resources advertised:"] + capacity_lines(plan.capacity, plan.warnings, plan.capacity_inputs)
     if plan.cost:
         lines += ["", "Cost:"] + cost_lines(plan.cost)
     lines += dra_device_lines(plan.dra_devices_json())
@@ -80,7 +80,7 @@ def text_plan(plan: Plan) -> list[str]:
 
 def markdown_plan(plan: Plan) -> list[str]:
     lines = [f"### gpupools plan: stack `{plan.stack}` ({plan.cloud}), {len(plan.resources)} resources", ""]
-    lines += markdown_capacity(plan.capacity, plan.warnings)
+    lines += markdown_capacity(plan.capacity, plan.warnings, plan.capacity_inputs)
     if plan.cost:
         lines += ["", "Cost:", ""] + markdown_cost(plan.cost)
     lines += markdown_dra_devices(plan.dra_devices_json())

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ..domain.capacity import PoolCapacity
+from ..domain.capacity_inputs import CapacityInputs
 from ..plan.diff import CapacityDiff, Count, PoolDiff
 from ..domain.stack import PLAIN_POD, Placement
 
@@ -23,8 +26,10 @@ def _per_node(c: PoolCapacity) -> str:
     return ", ".join(f"{count}x {name} (of {c.advertised.get(name, count)})" for name, count in c.per_node.items())
 
 
-def capacity_lines(capacity: list[PoolCapacity], warnings: list[str]) -> list[str]:
-    """The capacity table: usable slices per node and in total, never more than the node's pods can take."""
+def capacity_lines(capacity: list[PoolCapacity], warnings: list[str],
+                   inputs: Sequence[CapacityInputs] = ()) -> list[str]:
+    """The capacity table: usable slices per node and in total, never more than the node's pods can take; then
+    per pool what buys that capacity (``inputs``)."""
     header = ("POOL", "SIZE", "GPU", "NODES", "GPUS/NODE", "MAX PODS", "PER NODE", "TOTAL")
     rows = [header] + [
         (c.pool, c.size, c.gpu, str(c.nodes), str(c.gpus_per_node), _max_pods(c), _per_node(c), _resources(c.total))
@@ -32,10 +37,13 @@ def capacity_lines(capacity: list[PoolCapacity], warnings: list[str]) -> list[st
     ]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    if inputs:
+        lines += ["Capacity inputs:"] + [f"  {pool.pool}: {pool.line()}" for pool in inputs]
     return lines + [f"warning: {warning}" for warning in warnings]
 
 
-def markdown_capacity(capacity: list[PoolCapacity], warnings: list[str]) -> list[str]:
+def markdown_capacity(capacity: list[PoolCapacity], warnings: list[str],
+                      inputs: Sequence[CapacityInputs] = ()) -> list[str]:
     lines = ["| pool | size | GPU | nodes | GPUs/node | max pods | per node | total |",
              "|---|---|---|---|---|---|---|---|"]
     lines += [
@@ -43,7 +51,15 @@ def markdown_capacity(capacity: list[PoolCapacity], warnings: list[str]) -> list
         f"{_resources(c.total)} |"
         for c in capacity
     ]
+    if inputs:
+        lines += ["", "| pool | capacity inputs |", "|---|---|"]
+        lines += [f"| {pool.pool} | {_cell(pool.line())} |" for pool in inputs]
     return lines + [f"\n> warning: {warning}" for warning in warnings]
+
+
+def _cell(text: str) -> str:
+    """Text inside a Markdown table cell: a ``|`` would end the cell."""
+    return text.replace("|", "\\|")
 
 
 def placement_lines(placements: list[Placement]) -> list[str]:
@@ -65,7 +81,7 @@ def _how(pool: PoolDiff) -> str:
     """The change, and for a replacement how and why:
     ``replaced by surge: new pool ... (gpuInstanceProfile change)``."""
     if not pool.replaced_by:
-        return pool.change
+        return f"{pool.change}: {pool.effect.what}" if pool.effect else pool.change
     why = f"{', '.join(pool.replaced_by)} change"
     return f"replaced by {pool.replacement.describe(pool.gpus)} ({why})" if pool.replacement else f"replaced ({why})"
 
@@ -84,7 +100,7 @@ def diff_lines(diff: CapacityDiff) -> list[str]:
 
 def markdown_diff(diff: CapacityDiff) -> list[str]:
     """The diff for a pull request comment; its first line says whether the change removes GPU capacity."""
-    marker = ":warning: " if diff.removes_capacity else ""
+    marker = ":warning: " if diff.removes_capacity or diff.takes_capacity_offline else ""
     lines = [f"**{marker}{diff.headline()}**", "", "| pool | change | nodes | GPUs | usable slices |",
              "|---|---|---|---|---|"]
     for pool in diff.pools:

@@ -35,6 +35,10 @@ class AksClusterArgsModel(_Args):
     system_pool_count: Optional[_like(config.SystemPool, "count")] = None
     system_pool_max_pods: Optional[MaxPods] = None
     pod_cidr: Optional[_input(Annotated[str, AfterValidator(_cidr)])] = None
+    capacity_reservation_group_ids: Optional[_input(list[_matching(
+        names.AZURE_CAPACITY_RESERVATION_GROUP_ID,
+        "/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>",
+    )])] = None
     tags: Optional[Tags] = None
 
     @model_validator(mode="after")

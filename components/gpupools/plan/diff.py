@@ -16,6 +16,7 @@ from typing import Any, Iterable, Literal, Mapping, Sequence
 from ..catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, FixedAtCreation
 from ..catalog.labels import POOL_LABEL
 from ..config.models import Rotation
+from .in_place import InPlaceEffect, in_place_effect
 
 Change = Literal["added", "removed", "replaced", "changed", "unchanged"]
 
@@ -49,11 +50,18 @@ class PoolDiff:
     gpus: Count
     resources: dict[str, Count]
     replacement: Replacement | None = None
+    # An in-place update that still touches the nodes (plan/in_place.py), e.g. a new capacity reservation group.
+    effect: InPlaceEffect | None = None
+
+    @property
+    def outage(self) -> bool:
+        return self.effect is not None and self.effect.outage
 
     def to_json(self) -> dict[str, Any]:
         return {
             "pool": self.pool, "change": self.change, "replacedBy": list(self.replaced_by),
             "replacement": self.replacement.to_json(self.gpus) if self.replacement else None,
+            "inPlace": self.effect.to_json() if self.effect else None,
             "nodes": self.nodes.to_json(), "gpus": self.gpus.to_json(),
             "resources": {name: count.to_json() for name, count in self.resources.items()},
         }
@@ -103,6 +111,10 @@ class CapacityDiff:
         return lost_devices or any(count.delta < 0 for count in self.resources.values())
 
     @property
+    def takes_capacity_offline(self) -> bool:
+        return any(pool.outage for pool in self.pools)
+
+    @property
     def changed(self) -> bool:
         return any(pool.change != "unchanged" for pool in self.pools)
 
@@ -111,6 +123,9 @@ class CapacityDiff:
         lost = [f"{name} {count}" for name, count in self.resources.items() if count.delta < 0]
         if lost:
             return "This change REMOVES GPU capacity: " + ", ".join(lost)
+        offline = [f"{pool.pool} ({pool.gpus.before} GPUs)" for pool in self.pools if pool.outage]
+        if offline:
+            return f"This change takes GPU capacity OFFLINE: {', '.join(offline)} must first be scaled to zero"
         gained = [f"{name} {count}" for name, count in self.resources.items() if count.delta > 0]
         if gained:
             return "This change adds GPU capacity: " + ", ".join(gained)
@@ -122,6 +137,7 @@ class CapacityDiff:
     def to_json(self) -> dict[str, Any]:
         return {
             "base": self.base_stack, "head": self.head_stack, "removesCapacity": self.removes_capacity,
+            "takesCapacityOffline": self.takes_capacity_offline,
             "headline": self.headline(), "pools": [pool.to_json() for pool in self.pools],
             "nodes": self.nodes.to_json(), "gpus": self.gpus.to_json(),
             "resources": {name: count.to_json() for name, count in self.resources.items()},
@@ -135,7 +151,8 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> CapacityDiff
     base_pools, head_pools = _capacity_by_pool(base), _capacity_by_pool(head)
     names = [*base_pools, *(name for name in head_pools if name not in base_pools)]
     pools = tuple(
-        _pool_diff(name, base_pools.get(name), head_pools.get(name), *_replacement(name, base, head))
+        _pool_diff(name, base_pools.get(name), head_pools.get(name), *_replacement(name, base, head),
+                   _in_place(name, base, head, base_pools.get(name)))
         for name in names
     )
     return CapacityDiff(
@@ -169,7 +186,8 @@ def _capacity_by_pool(plan: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
 
 
 def _pool_diff(name: str, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None,
-               replaced_by: Sequence[str], replacement: Replacement | None) -> PoolDiff:
+               replaced_by: Sequence[str], replacement: Replacement | None,
+               effect: InPlaceEffect | None = None) -> PoolDiff:
     resources = _resource_counts(usable_total(before or {}), usable_total(after or {}))
     nodes = Count(_nodes(before), _nodes(after))
     gpus = Count(_nodes(before) * _gpus_per_node(before), _nodes(after) * _gpus_per_node(after))
@@ -179,13 +197,13 @@ def _pool_diff(name: str, before: Mapping[str, Any] | None, after: Mapping[str, 
         change = "removed"
     elif replaced_by:
         change = "replaced"
-    elif before != after:
+    elif before != after or effect is not None:
         change = "changed"
     else:
         change = "unchanged"
     replaced = change == "replaced"
     return PoolDiff(name, change, tuple(replaced_by) if replaced else (), nodes, gpus, resources,
-                    replacement if replaced else None)
+                    replacement if replaced else None, None if replaced else effect)
 
 
 def _nodes(capacity: Mapping[str, Any] | None) -> int:
@@ -232,6 +250,15 @@ def _replacement(pool: str, base: Mapping[str, Any], head: Mapping[str, Any]) ->
     rotation = _rotation(pool, head, after)
     return changed, Replacement(rotation, str(old_name), str(new_name),
                                 delete_first_anyway=rotation == "surge" and kind == "eks:index:ManagedNodeGroup")
+
+
+def _in_place(pool: str, base: Mapping[str, Any], head: Mapping[str, Any],
+              capacity: Mapping[str, Any] | None) -> InPlaceEffect | None:
+    """What updating the pool's cloud resource in place does to its nodes, when both plans have it."""
+    before, after = _pool_resource(pool, base), _pool_resource(pool, head)
+    if before is None or after is None or before["type"] != after["type"]:
+        return None
+    return in_place_effect(before, after, _gpus_per_node(capacity))
 
 
 def _rotation(pool: str, head: Mapping[str, Any], resource: Mapping[str, Any]) -> Rotation:

@@ -18,6 +18,7 @@ from typing import Any
 
 from ..domain.node_templates import AutoscaledPool, autoscaled_pools
 from ..domain.capacity import PoolCapacity, stack_capacity
+from ..domain.capacity_inputs import CapacityInputs, stack_capacity_inputs
 from ..domain.cost import StackCost, stack_cost
 from ..domain.dra import DraDevice, published_by_pool
 from ..config.errors import ConfigError, Problem
@@ -44,11 +45,13 @@ class Plan:
     cost: StackCost | None = None
     # installer dra-driver only: per pool, the devices NVIDIA's DRA driver publishes on each node.
     dra_devices: dict[str, list[DraDevice]] = field(default_factory=dict)
+    capacity_inputs: list[CapacityInputs] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "stack": self.stack, "cloud": self.cloud, "resources": self.resources,
-            "capacity": [pool.to_json() for pool in self.capacity], "warnings": self.warnings,
+            "capacity": [pool.to_json() for pool in self.capacity],
+            "capacityInputs": [pool.to_json() for pool in self.capacity_inputs], "warnings": self.warnings,
             "placements": [
                 {"pool": p.pool, "daemonset": p.daemonset, "schedules": p.schedules, "expected": p.expected,
                  "reason": p.reason} for p in self.placements
@@ -84,6 +87,7 @@ def plan_stack(stack_file: StackFile) -> Plan:
         stack_file.stack, stack.cloud, dump_resources(run),
         capacity, stack.warnings, run.outputs, stack.placements,
         autoscaled_pools(stack), stack_cost(stack, capacity, current_price_book()), published_by_pool(stack),
+        stack_capacity_inputs(stack),
     )
 
 

@@ -32,17 +32,33 @@ def build(stack: Stack, deferred: Deferred, prefix: str,
         "kubernetes_version": cluster_config.kubernetes_version,
         "system_pool_size": system.size if system else None,
         "system_pool_count": system.count if system else None,
+        "capacity_reservation_group_ids": _reservation_groups(stack, deferred) if cluster_config.create else None,
         "tags": stack.config.tags,
     }, opts)
-    pools = [AksGpuPool(prefix + pool.name, _pool_args(stack, deferred, index, pool, cluster), _pool_opts(pool, opts))
-             for index, pool in enumerate(stack.pools)]
+    pools = [AksGpuPool(prefix + pool.name, _pool_args(stack, deferred, index, pool, cluster),
+                        _pool_opts(pool, opts, cluster)) for index, pool in enumerate(stack.pools)]
     return cluster, pools
 
 
-def _pool_opts(pool: ResolvedPool, opts: pulumi.ResourceOptions) -> pulumi.ResourceOptions:
+def _reservation_groups(stack: Stack, deferred: Deferred) -> list | None:
+    """Each capacity reservation group once (Azure refuses a second identical role assignment); a group given as
+    an output counts as its own."""
+    groups: list = []
+    for index, pool in enumerate(stack.pools):
+        group = deferred.pool_value(index, "capacity_reservation_group_id", pool.config.capacity_reservation_group_id)
+        if group is not None and (not isinstance(group, str) or group not in groups):
+            groups.append(group)
+    return groups or None
+
+
+def _pool_opts(pool: ResolvedPool, opts: pulumi.ResourceOptions, cluster: AksCluster) -> pulumi.ResourceOptions:
     """``AksGpuPool`` hands its ``delete_before_replace`` to the agent pool: False for surge, whose replacement
-    has a new name and can be created first; True for recreate, whose replacement needs the old pool's name."""
-    return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(delete_before_replace=pool.rotation == "recreate"))
+    has a new name and can be created first; True for recreate, whose replacement needs the old pool's name.
+    A pool that draws from a reservation group waits for the cluster's role on the groups."""
+    own = pulumi.ResourceOptions(delete_before_replace=pool.rotation == "recreate")
+    if pool.config.capacity_reservation_group_id and cluster.capacity_reservation_access:
+        own.depends_on = list(cluster.capacity_reservation_access)
+    return pulumi.ResourceOptions.merge(opts, own)
 
 
 def _pool_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool, cluster: AksCluster) -> dict:

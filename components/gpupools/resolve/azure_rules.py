@@ -115,6 +115,31 @@ def stack_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list
     return pod_cidr_problems(config, pools) + _one_os_problems(config, pools)
 
 
+def reservation_identity_warnings(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[str]:
+    """Pools on capacity reservation groups need the cluster's identity to be user-assigned, with Contributor on
+    each group: gpupools makes it for clusters it creates, and can only say so for an existing one."""
+    named = [f"{pool.name} ({_group_name(pool.capacity_reservation_group_id)})"
+             for pool in pools.values() if pool.capacity_reservation_group_id]
+    if not named:
+        return []
+    if not config.cluster.create:
+        return [f"pools {', '.join(named)} draw from capacity reservation groups: the existing cluster "
+                f"{config.cluster.name} must use a user-assigned managed identity with the Contributor role on each "
+                "group (\"System-assigned managed identities don't work for this feature\"); gpupools does not change "
+                "an existing cluster's identity: az aks update --enable-managed-identity --assign-identity <id>, "
+                "and allow up to 60 minutes for the role assignment to propagate"]
+    return [f"pools {', '.join(named)} draw from capacity reservation groups, so the cluster {config.cluster.name} "
+            "gets a user-assigned identity with the Contributor role on each group (system-assigned identities do "
+            "not work with them); on a cluster gpupools created before with a system-assigned identity, AKS switches "
+            "it in place (\"doesn't cause downtime\"; the control plane may use the old identity for several hours), "
+            "and a role assignment can take up to 60 minutes to propagate: if a pool is created without its "
+            "reservation, run pulumi up again later"]
+
+
+def _group_name(group_id: str) -> str:
+    return group_id.rstrip("/").rsplit("/", 1)[-1]
+
+
 def max_cluster_nodes(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> int:
     """The most nodes the cluster can hold at once: each pool at its largest (``maxCount``, else ``count``), a
     surge pool twice (both generations exist meanwhile), the system pool, and one upgrade node (``n + 1``)."""

@@ -83,6 +83,7 @@ def _apply_rules(config: StackConfig) -> tuple[list[ResolvedPool], Findings]:
             pools.append(resolved)
     if config.cloud == "azure" and config.cluster is not None:
         found.problems += azure_rules.stack_problems(config, well_formed)
+        found.warnings += azure_rules.reservation_identity_warnings(config, well_formed)
     return pools, found
 
 

@@ -149,7 +149,10 @@ def computed_outputs(type_: str, name: str, inputs: dict[str, Any]) -> dict[str,
             "fqdn": f"{physical}-dns.hcp.{location}.azmk8s.io",
             "nodeResourceGroup": f"MC_{inputs.get('resourceGroupName', 'rg')}_{physical}_{location}",
             "provisioningState": "Succeeded",
+            **_cluster_identity(inputs.get("identity")),
         }
+    if type_ == "azure-native:managedidentity:UserAssignedIdentity":
+        return {"name": physical, "principalId": f"{name}-principal", "clientId": f"{name}-client"}
     if type_.startswith("azure-native:"):
         return {"name": physical}
     if type_ == "eks:index:Cluster":
@@ -160,6 +163,14 @@ def computed_outputs(type_: str, name: str, inputs: dict[str, Any]) -> dict[str,
     if type_.startswith("kubernetes:") and isinstance(inputs.get("metadata", {}), dict):
         return {"metadata": {"name": name, **inputs.get("metadata", {})}}
     return {}
+
+
+def _cluster_identity(identity: Any) -> dict[str, Any]:
+    """The identity output: the provider takes user-assigned identities as a list of ids and returns a map by id."""
+    if not isinstance(identity, dict) or not isinstance(identity.get("userAssignedIdentities"), list):
+        return {}
+    ids = identity["userAssignedIdentities"]
+    return {"identity": {**identity, "userAssignedIdentities": {i: {"principalId": f"{i}-principal"} for i in ids}}}
 
 
 def call_result(token: str, args: dict[str, Any]) -> dict[str, Any]:
