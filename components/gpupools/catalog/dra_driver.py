@@ -27,3 +27,8 @@ SHARING_GATES: dict[str, str] = {"timeSlicing": "TimeSlicingSettings", "mps": "M
 # Device kinds, as the driver's ``type`` attribute spells them.
 GPU_TYPE = "gpu"
 MIG_TYPE = "mig"
+
+
+def device_token(profile: str | None) -> str:
+    """A device kind as a DNS-safe token: ``gpu``, or ``mig-1g.5gb`` (``1g.5gb+me`` -> ``mig-1g.5gb.me``)."""
+    return GPU_TYPE if profile is None else f"{MIG_TYPE}-{profile.replace('+', '.')}"

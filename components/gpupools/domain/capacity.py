@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..catalog.clouds import AKS_MAX_PODS, AKS_MIN_POOL_PODS, AKS_MIN_PODS, MAX_PODS_HEADROOM
+from ..catalog.dra_driver import DRA_DRIVER_NAME, device_token
 from ..catalog.labels import GPU_RESOURCE, mig_resource_name
 from .pools import ResolvedPool
 
@@ -57,9 +58,20 @@ class PoolCapacity:
         }
 
 
+def dra_device_name(profile: str | None) -> str:
+    """How the capacity table names a DRA device kind: ``gpu.nvidia.com/gpu``, ``gpu.nvidia.com/mig-1g.5gb``."""
+    return f"{DRA_DRIVER_NAME}/{device_token(profile)}"
+
+
 def physical_resources(pool: ResolvedPool) -> dict[str, int]:
-    """Per node, before any sharing: what the device plugin advertises for the pool's GPUs or MIG devices."""
+    """Per node, before any sharing: what the device plugin advertises for the pool's GPUs or MIG devices, or,
+    for a pool the DRA driver serves, the devices it publishes (whatever the MIG strategy: the driver lists every
+    MIG device as its own device)."""
     gpus, strategy = pool.gpus_per_node, pool.mig_strategy
+    if pool.dra:
+        if pool.mig is None:
+            return {dra_device_name(None): gpus}
+        return {dra_device_name(profile): gpus * count for profile, count in sorted(pool.mig.devices.items())}
     if pool.mig is None or strategy == "none":
         return {GPU_RESOURCE: gpus}
     if strategy == "single":
@@ -68,8 +80,13 @@ def physical_resources(pool: ResolvedPool) -> dict[str, int]:
 
 
 def advertised_resources(pool: ResolvedPool) -> dict[str, int]:
-    """Per node, after time-slicing or MPS: each device counts ``replicas`` times, maybe renamed ``.shared``."""
+    """Per node, after time-slicing or MPS: each device counts ``replicas`` times, maybe renamed ``.shared``.
+
+    DRA devices are published once whatever their sharing: sharing is a setting of the claim, not more devices.
+    """
     resources = physical_resources(pool)
+    if pool.dra:
+        return resources
     sharing = pool.sharing
     mode = sharing and (sharing.time_slicing or sharing.mps)
     if not mode:

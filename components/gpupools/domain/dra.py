@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..catalog.dra_driver import DRA_DRIVER_NAME, EXTENDED_RESOURCE_MINOR, GPU_TYPE, MIG_TYPE
+from ..catalog.dra_driver import DRA_DRIVER_NAME, EXTENDED_RESOURCE_MINOR, GPU_TYPE, MIG_TYPE, device_token
 from ..catalog.labels import mig_resource_name
 from .pools import ResolvedPool
 from .stack import Stack
@@ -51,7 +51,7 @@ class DraDevice:
     @property
     def token(self) -> str:
         """``gpu`` or ``mig-1g.5gb`` (``+`` is no DNS character: ``1g.5gb+me`` -> ``mig-1g.5gb.me``)."""
-        return GPU_TYPE if self.profile is None else f"{MIG_TYPE}-{self.profile.replace('+', '.')}"
+        return device_token(self.profile)
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "profile": self.profile, "perNode": self.per_node, "memoryGB": self.memory_gb}

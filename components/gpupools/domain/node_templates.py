@@ -65,8 +65,9 @@ class NodeTemplate:
 
 def pool_node_template(pool: ResolvedPool) -> NodeTemplate:
     """The template of one pool: the plan's usable slices per node, the pool's labels plus those its nodes
-    gain once ready (the MIG state workloads wait for), and every taint the nodes carry, the cloud's included."""
-    per_node = pool_capacity(pool).per_node
+    gain once ready (the MIG state workloads wait for), and every taint the nodes carry, the cloud's included.
+    A DRA pool's devices are ResourceSlice devices, which no node-template tag can describe: none are listed."""
+    per_node = {} if pool.dra else pool_capacity(pool).per_node
     labels = {**pool.labels, **pool.readiness_labels}
     return NodeTemplate(dict(sorted(per_node.items())), dict(sorted(labels.items())), tuple(pool.node_taints))
 
@@ -128,8 +129,10 @@ def cluster_autoscaler_args(stack: Stack) -> dict[str, Any] | None:
 
 
 def aks_zero_problem(pool: ResolvedPool) -> str | None:
-    """Why an AKS pool cannot start from zero nodes, or None (whole ``nvidia.com/gpu`` only, no readiness label)."""
-    others = sorted(name for name in advertised_resources(pool) if name != GPU_RESOURCE)
+    """Why an AKS pool cannot start from zero nodes, or None (whole ``nvidia.com/gpu`` only, no readiness label).
+
+    DRA pools are not judged here: no provider builds their template's ResourceSlices, which the plan warns of."""
+    others = [] if pool.dra else sorted(name for name in advertised_resources(pool) if name != GPU_RESOURCE)
     if others:
         return AKS_MIG_FROM_ZERO.format(resources=", ".join(others))
     if pool.readiness_labels:

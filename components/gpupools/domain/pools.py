@@ -72,6 +72,9 @@ class ResolvedPool:
     # their own): fixed at creation, so part of the generation.
     gpu_driver: str = "preinstalled"
     cluster_subnet_ids: tuple[str, ...] = ()
+    # Served by NVIDIA's DRA driver (gpuSoftware.installer dra-driver): its GPUs are ResourceSlice devices, not
+    # extended resources a device plugin advertises.
+    dra: bool = False
 
     @cached_property
     def generation(self) -> str | None:

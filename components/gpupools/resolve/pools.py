@@ -65,7 +65,8 @@ def resolve_pool(
     resolved = ResolvedPool(pool.name, config.cloud, size, pool, config.gpu_software.mig_strategy, mig, dp_config,
                             _labels(config, pool, size.gpu, mig, dp_config), cloud_taints=cloud_taints,
                             max_pods=pool.max_pods, rotation=pool.resolved_rotation,
-                            gpu_driver=config.gpu_software.driver, cluster_subnet_ids=cluster_subnets)
+                            gpu_driver=config.gpu_software.driver, cluster_subnet_ids=cluster_subnets,
+                            dra=config.gpu_software.installer == "dra-driver")
     found += _autoscaling_findings(config, resolved, path)
     if problems:
         return None, found
