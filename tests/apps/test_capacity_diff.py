@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from gpupools.catalog.prices import snapshot
 from gpupools.plan.diff import diff_plans
 from gpupools.cli import main
 from support.stack_files import plan_file
@@ -131,11 +132,13 @@ def test_the_pull_request_comment_leads_with_capacity_removed(tmp_path):
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0].startswith("**:warning: This pull request REMOVES GPU capacity in: dev**")
-    # Beside capacity, what each compared stack costs: dev's size has no southcentralus price in the snapshot.
-    assert lines[0].endswith(" List price: dev cost change unknown (no price for mig1g), "
+    # Beside capacity, what each compared stack costs: one dev node fewer at the snapshot's southcentralus price;
+    # `existing` names no region, so no price applies.
+    node = snapshot().lookup("Standard_ND96asr_v4", "southcentralus", "onDemand").usd_per_hour
+    assert lines[0].endswith(f" List price: dev saves ${node * 730:,.2f}/month, "
                              "existing cost change unknown (no price for mig1g, mig3g)."), lines[0]
-    assert "**:warning: This change REMOVES GPU capacity: nvidia.com/gpu 112 → 56; cost change unknown (no price for " \
-           "mig1g)**" in lines
+    assert any(line.startswith("**:warning: This change REMOVES GPU capacity: nvidia.com/gpu 112 → 56; ")
+               and f"saves ${node * 730:,.2f}/month" in line for line in lines), lines
     assert any(line.startswith("_The base commit could not plan `eks`") for line in lines)
     assert any(line.startswith("**This change adds GPU capacity: nvidia.com/mig-1g.5gb 0 → 56, nvidia.com/mig-3g.20gb "
                                "0 → 16; ") for line in lines)

@@ -4,12 +4,14 @@ write, and the packaged snapshot: which meters count, paging, one clear error fo
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
 
-from gpupools.catalog.instances import INSTANCE_SIZES
+from gpupools.catalog.instances import CLOUDS, INSTANCE_SIZES
 from gpupools.catalog.prices import snapshot
 from gpupools.prices import aws, azure
 from gpupools.prices.book import current_price_book
@@ -21,6 +23,8 @@ RECORDED = Path(__file__).parent / "recorded_prices"
 PAGE1, PAGE2 = (RECORDED / "azure_page1.json").read_bytes(), (RECORDED / "azure_page2.json").read_bytes()
 OFFER = (RECORDED / "aws_offer_us-east-1.json").read_bytes()
 STACK_REGIONS = {"azure": {"southcentralus", "eastus"}, "aws": {"us-east-1"}}
+REPO = Path(__file__).resolve().parents[2]
+SNAPSHOT = json.loads(files("gpupools.catalog").joinpath("price_snapshot.json").read_text(encoding="utf-8"))
 
 
 def _azure_server(pages: list[bytes]):
@@ -132,3 +136,53 @@ def test_snapshot_has_a_source_and_date_for_every_price_and_no_zero() -> None:
     # At least one priced size in a region the repository's stacks or examples use, per cloud.
     for cloud, regions in STACK_REGIONS.items():
         assert any(p.cloud == cloud and p.region in regions for p in book.prices), cloud
+
+
+def test_snapshot_prices_every_catalog_size_per_cloud_or_lists_it_as_unpriced() -> None:
+    """Coverage: each catalog size has an on-demand price in a region the stacks use, or sits in the snapshot's
+    'unpriced' list with a reason; nothing is both, and nothing is silently missing."""
+    priced = {(p.cloud, p.size) for p in snapshot().prices if p.capacity == "onDemand" and p.region in
+              STACK_REGIONS[p.cloud]}
+    unpriced = {(entry["cloud"], entry["size"]): entry["why"] for entry in SNAPSHOT["unpriced"]}
+    for cloud in CLOUDS:
+        sizes = {name for name, size in INSTANCE_SIZES.items() if size.cloud == cloud}
+        have = {size for c, size in priced if c == cloud}
+        gaps = {size for c, size in unpriced if c == cloud}
+        assert gaps <= sizes and not have & gaps, cloud
+        assert sizes - have == gaps, f"{cloud}: unpriced and not listed: {sorted(sizes - have - gaps)}"
+        assert len(have) >= len(sizes) - 2, f"{cloud}: {len(have)} of {len(sizes)} sizes priced"
+    assert all(len(why) > 20 for why in unpriced.values())
+
+
+def test_snapshot_sources_are_described_pinned_and_consistent() -> None:
+    """Every figure's source is described under 'sources' (what the file is, what is known of its date); a
+    repository file is cited at a fixed commit; one price per size, region and capacity; a Spot price sits
+    beside the same size's on-demand price and below it."""
+    described = {source["url"]: source for source in SNAPSHOT["sources"]}
+    assert all(source["what"] and source["dataDate"] and source["read"] for source in described.values())
+    book = snapshot()
+    assert {p.source for p in book.prices} == set(described)
+    for url in described:
+        if url.startswith("https://github.com/"):
+            assert re.fullmatch(r"https://github\.com/[\w.-]+/[\w.-]+/blob/[0-9a-f]{40}/\S+", url), url
+    keys = [(p.size, p.region, p.capacity) for p in book.prices]
+    assert len(keys) == len(set(keys))
+    for price in book.prices:
+        if price.capacity == "spot":
+            on_demand = book.lookup(price.size, price.region, "onDemand")
+            assert on_demand is not None and price.usd_per_hour < on_demand.usd_per_hour, price.size
+
+
+def test_plan_dev_prices_the_dev_pool_with_source_and_date(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`gpupools plan --stack dev` on the repository's own Pulumi.dev.yaml (Standard_ND96asr_v4, southcentralus,
+    MIG1g: 7 x 8 = 56 slices of nvidia.com/gpu per node)."""
+    monkeypatch.chdir(REPO)
+    price = snapshot().lookup("Standard_ND96asr_v4", "southcentralus", "onDemand")
+    assert price is not None
+    run = run_cli("plan", "--stack", "dev")
+    assert run.code == 0, run.err
+    [line] = [line for line in run.out.splitlines() if line.startswith("  pool mig1g (Standard_ND96asr_v4, ")]
+    node = price.usd_per_hour
+    assert f"${node:,.2f}/h per node" in line and f"${node * 730:,.2f}/month" in line
+    assert f"nvidia.com/gpu ${node / 56:,.4f}/slice-h" in line
+    assert f"price: {price.source} (retrieved {price.retrieved})" in line
