@@ -63,6 +63,10 @@ class EksCluster(pulumi.ComponentResource):
      """gives it.""")
     cluster_security_group_id: pulumi.Output[str]
     """The security group EKS created for the cluster, which managed nodes get (e.g. for EFA launch templates)."""
+    node_role: Optional[aws.iam.Role]
+    """The node role of a created cluster (Python only, for EksGpuNodeGroup's node_role); None for an existing one."""
+    provider: k8s.Provider
+    """A Kubernetes provider for the cluster, from its kubeconfig."""
 
     def __init__(self, name: str, args: EksClusterArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
         check_args(EksClusterArgsModel, "EksCluster", name, args)

@@ -61,6 +61,8 @@ class AksCluster(pulumi.ComponentResource):
     """Resource group holding the cluster."""
     kubeconfig: pulumi.Output[str]
     """User kubeconfig (secret)."""
+    provider: k8s.Provider
+    """A Kubernetes provider for the cluster, from its user kubeconfig."""
 
     def __init__(self, name: str, args: AksClusterArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
         check_args(AksClusterArgsModel, "AksCluster", name, args)
