@@ -63,8 +63,20 @@ class EksCluster(pulumi.ComponentResource):
      """gives it.""")
     cluster_security_group_id: pulumi.Output[str]
     """The security group EKS created for the cluster, which managed nodes get (e.g. for EFA launch templates)."""
+    node_role: Optional[aws.iam.Role]
+    """The node role of a created cluster (Python only, for EksGpuNodeGroup's node_role); None for an existing one."""
+    provider: k8s.Provider
+    """A Kubernetes provider for the cluster, from its kubeconfig."""
 
     def __init__(self, name: str, args: EksClusterArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        """Register the EksCluster under ``name``; ``args`` is checked first (``ComponentArgsError`` names each bad
+        key).
+
+        :param name: the Pulumi resource name; children are named ``<name>-...``.
+        :param args: ``EksClusterArgs`` (each key documented there). Required: name. Optional: create,
+            kubernetes_version, system_node_size, system_node_count, subnet_ids, vpc_id, tags.
+        :param opts: Pulumi resource options (parent, provider, protect, ...).
+        """
         check_args(EksClusterArgsModel, "EksCluster", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         child = pulumi.ResourceOptions(parent=self)

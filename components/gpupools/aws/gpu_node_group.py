@@ -107,6 +107,16 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
     """Name of the Auto Scaling group EKS created for the node group."""
 
     def __init__(self, name: str, args: EksGpuNodeGroupArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        """Register the EksGpuNodeGroup under ``name``; ``args`` is checked first (``ComponentArgsError`` names each
+        bad key).
+
+        :param name: the Pulumi resource name; children are named ``<name>-...``.
+        :param args: ``EksGpuNodeGroupArgs`` (each key documented there). Required: node_group_name, instance_type,
+            desired_size. Optional: cluster, cluster_name, node_role, node_role_arn, min_size, max_size,
+            ignore_scaling_changes, ami_type, disk_size_gb, labels, taints, subnet_ids, capacity_type,
+            capacity_reservation, efa, efa_interfaces, tags, autoscaler_tags.
+        :param opts: Pulumi resource options (parent, provider, protect, ...).
+        """
         check_args(EksGpuNodeGroupArgsModel, "EksGpuNodeGroup", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         tags = args.get("tags") or {}

@@ -71,8 +71,19 @@ class AksCluster(pulumi.ComponentResource):
     """Resource group holding the cluster."""
     kubeconfig: pulumi.Output[str]
     """User kubeconfig (secret)."""
+    provider: k8s.Provider
+    """A Kubernetes provider for the cluster, from its user kubeconfig."""
 
     def __init__(self, name: str, args: AksClusterArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        """Register the AksCluster under ``name``; ``args`` is checked first (``ComponentArgsError`` names each bad
+        key).
+
+        :param name: the Pulumi resource name; children are named ``<name>-...``.
+        :param args: ``AksClusterArgs`` (each key documented there). Required: name, resource_group_name. Optional:
+            location, create, kubernetes_version, system_pool_size, system_pool_count, system_pool_max_pods,
+            pod_cidr, tags.
+        :param opts: Pulumi resource options (parent, provider, protect, ...).
+        """
         check_args(AksClusterArgsModel, "AksCluster", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         child = pulumi.ResourceOptions(parent=self)

@@ -87,6 +87,17 @@ class AksGpuPool(pulumi.ComponentResource):
     """The MIG profile AKS applied, if any."""
 
     def __init__(self, name: str, args: AksGpuPoolArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        """Register the AksGpuPool under ``name``; ``args`` is checked first (``ComponentArgsError`` names each bad
+        key).
+
+        :param name: the Pulumi resource name; children are named ``<name>-...``.
+        :param args: ``AksGpuPoolArgs`` (each key documented there). Required: cluster_name, resource_group_name,
+            pool_name, vm_size, count. Optional: gpu_instance_profile, gpu_driver, os_sku, min_count, max_count,
+            os_disk_size_gb, node_labels, node_taints, kubernetes_version, max_pods, availability_zones,
+            capacity_reservation_group_id, scale_set_priority, scale_set_eviction_policy, spot_max_price, tags,
+            autoscaler_tags.
+        :param opts: Pulumi resource options (parent, provider, protect, ...).
+        """
         check_args(AksGpuPoolArgsModel, "AksGpuPool", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         autoscale = args.get("min_count") is not None and args.get("max_count") is not None

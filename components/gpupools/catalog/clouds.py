@@ -61,9 +61,9 @@ SCARCE_FAMILIES = ("p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-b200.")
 # --- Both --------------------------------------------------------------------------------------------------------
 # What each cloud does with a fixed-at-creation field left unset, by wire name (docs/sources.md): the field is sent
 # as unset when it is written with this value, so writing a default out never renames or replaces a pool.
-CLOUD_DEFAULTS = {"scaleSetPriority": "Regular", "spotMaxPrice": -1, "capacityType": "ON_DEMAND"}
+CLOUD_DEFAULTS: dict[str, str | int] = {"scaleSetPriority": "Regular", "spotMaxPrice": -1, "capacityType": "ON_DEMAND"}
 # Pool keys that only one cloud understands; the other cloud refuses them instead of ignoring them.
-CLOUD_POOL_KEYS = {
+CLOUD_POOL_KEYS: dict[str, tuple[str, ...]] = {
     "azure": ("osSku", "maxPods", "availabilityZones", "capacityReservationGroupId", "priority", "evictionPolicy",
               "spotMaxPrice"),
     "aws": ("amiType", "capacityType", "capacityReservation", "subnetIds", "efa"),
@@ -74,4 +74,4 @@ CLOUD_POOL_NAME_MAX = {"azure": 12, "aws": POOL_NAME_MAX}
 # AKS names allow no separator; EKS names read better with one.
 CLOUD_POOL_NAME_SEPARATOR = {"azure": "", "aws": "-"}
 # Names a GPU pool can never take: the AKS system pool gpupools creates is called ``system``.
-RESERVED_POOL_NAMES = {"azure": frozenset({"system"}), "aws": frozenset()}
+RESERVED_POOL_NAMES: dict[str, frozenset[str]] = {"azure": frozenset({"system"}), "aws": frozenset()}

@@ -17,7 +17,8 @@ from ..domain.stack import Stack
 from .device_plugin_config import DEFAULT_CONFIG, device_plugin_configs, sharing_pools
 
 # Our pools carry nvidia.com/gpu.present=true, so the plugin reaches them without NFD.
-POOL_AFFINITY_TERM = {"matchExpressions": [{"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]}]}
+POOL_AFFINITY_TERM: dict[str, list[dict[str, Any]]] = {
+    "matchExpressions": [{"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]}]}
 
 
 def device_plugin_values(stack: Stack) -> dict[str, Any]:

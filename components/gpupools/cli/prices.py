@@ -8,7 +8,8 @@ import sys
 from ..catalog.instances import CLOUDS
 
 
-def add_prices_command(commands: argparse._SubParsersAction) -> None:
+def add_prices_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``prices refresh`` to the CLI's subcommands."""
     prices = commands.add_parser("prices", help="read the clouds' public price lists into the local price cache")
     actions = prices.add_subparsers(dest="action", required=True, parser_class=type(prices))
     refresh = actions.add_parser("refresh", help="fetch list prices (needs the network) and write the cache")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import inspect
 import ipaddress
 import re
-from typing import Annotated, Any, Literal, Mapping
+from typing import Annotated, Any, ClassVar, Literal, Mapping
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WrapValidator
 
@@ -97,7 +97,7 @@ def _cidr(value: str) -> str:
     return value
 
 
-Tags = _input(dict[str, _input(str)])
+Tags: Any = _input(dict[str, _input(str)])
 
 
 def _tag_problems(cloud: str, tags: Any, limit: int = names.MAX_TAGS, why: str = "") -> list[str]:
@@ -108,14 +108,15 @@ def _tag_problems(cloud: str, tags: Any, limit: int = names.MAX_TAGS, why: str =
     if len(tags) > limit:
         problems.append(f"{len(tags)} tags; at most {limit}{why}")
     return problems
-Labels = _input(dict[_input(_checked(names.label_key_problem)), _input(_checked(names.label_value_problem))])
-Strings = _input(list[_input(Annotated[str, Field(min_length=1)])])
-Count = _input(Annotated[int, Field(ge=0, le=config.MAX_NODES_PER_POOL)])
-MaxPods = _like(config.GpuPoolConfig, "max_pods")
+Labels: Any = _input(dict[_input(_checked(names.label_key_problem)), _input(_checked(names.label_value_problem))])
+Strings: Any = _input(list[_input(Annotated[str, Field(min_length=1)])])
+Count: Any = _input(Annotated[int, Field(ge=0, le=config.MAX_NODES_PER_POOL)])
+MaxPods: Any = _like(config.GpuPoolConfig, "max_pods")
 TaintEffect = Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
 
 
 class _Args(BaseModel):
     """Component arguments: the TypedDict's snake_case keys, no coercion (``count='3'`` is not a count)."""
 
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, arbitrary_types_allowed=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(extra="forbid", strict=True, frozen=True,
+                                                   arbitrary_types_allowed=True)

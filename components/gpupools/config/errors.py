@@ -103,7 +103,7 @@ class ConfigError(ValueError):
     """Raised before any resource is registered; ``str()`` is one line per problem."""
 
     def __init__(self, problems: list[Problem]):
-        self.problems = sorted(set(problems), key=lambda p: (p.field, p.message))
+        self.problems: list[Problem] = sorted(set(problems), key=lambda p: (p.field, p.message))
         super().__init__("\n".join(str(p) for p in self.problems))
 
     def redacted(self, secret_values: Iterable[Any]) -> ConfigError:

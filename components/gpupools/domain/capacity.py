@@ -14,6 +14,7 @@ each resource's count (largest remainders get the leftover slots), so no profile
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..catalog.clouds import AKS_MAX_PODS, AKS_MIN_POOL_PODS, AKS_MIN_PODS, MAX_PODS_HEADROOM
 from ..catalog.dra_driver import DRA_DRIVER_NAME, device_token
@@ -50,7 +51,7 @@ class PoolCapacity:
     def cut(self) -> bool:
         return sum(self.per_node.values()) < sum(self.advertised.values())
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "pool": self.pool, "size": self.size, "gpu": self.gpu, "nodes": self.nodes,
             "gpusPerNode": self.gpus_per_node, "perNode": dict(self.per_node), "total": self.total,

@@ -35,7 +35,7 @@ class GpuWorkload:
     claims: list[dict[str, str]] = field(default_factory=list)
     claim_template: dict[str, Any] | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         found = {"pool": self.pool, "tolerations": self.tolerations, "nodeSelector": self.node_selector,
                  "limits": self.limits}
         if self.claim_template is not None:

@@ -64,6 +64,16 @@ class ClusterAutoscaler(pulumi.ComponentResource):
     """Installed chart version."""
 
     def __init__(self, name: str, args: ClusterAutoscalerArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        """Register the ClusterAutoscaler under ``name``; ``args`` is checked first (``ComponentArgsError`` names each
+        bad key).
+
+        :param name: the Pulumi resource name; children are named ``<name>-...``.
+        :param args: ``ClusterAutoscalerArgs`` (each key documented there). Required: cluster_name, region,
+            oidc_provider_arn, oidc_provider_url. Optional: version, namespace, service_account, expander,
+            priorities, scale_down_utilization_threshold, scale_down_gpu_utilization_threshold, tags,
+            kubernetes_version.
+        :param opts: Pulumi resource options (parent, provider, protect, ...).
+        """
         check_args(ClusterAutoscalerArgsModel, "ClusterAutoscaler", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         # Imported here so ``gpupools.kubernetes`` keeps importing without the aws extra.

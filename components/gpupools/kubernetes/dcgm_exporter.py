@@ -42,6 +42,14 @@ class NvidiaDcgmExporter(pulumi.ComponentResource):
     """Namespace of the release."""
 
     def __init__(self, name: str, args: NvidiaDcgmExporterArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        """Register the NvidiaDcgmExporter under ``name``; ``args`` is checked first (``ComponentArgsError`` names each
+        bad key).
+
+        :param name: the Pulumi resource name; children are named ``<name>-...``.
+        :param args: ``NvidiaDcgmExporterArgs`` (each key documented there). Required: version, namespace, values.
+            Optional: timeout_seconds, create_namespace.
+        :param opts: Pulumi resource options (parent, provider, protect, ...).
+        """
         check_args(NvidiaDcgmExporterArgsModel, type(self).__name__, name, args)
         super().__init__("gpupools:index:NvidiaDcgmExporter", name, None, opts)
         release, self.namespace = pinned_release(self, name, DCGM_EXPORTER, args,

@@ -45,6 +45,13 @@ class _NvidiaChart(pulumi.ComponentResource):
     """Namespace of the release."""
 
     def __init__(self, name: str, args: NvidiaChartArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        """Register the chart under ``name``; ``args`` is checked first (``ComponentArgsError`` names each bad key).
+
+        :param name: the Pulumi resource name; children are named ``<name>-...``.
+        :param args: ``NvidiaChartArgs`` (each key documented there). Required: version, namespace, values.
+            Optional: timeout_seconds, create_namespace.
+        :param opts: Pulumi resource options (parent, provider, protect, ...).
+        """
         check_args(NvidiaChartArgsModel, type(self).__name__, name, args, {"installer": self._installer})
         super().__init__(self._type_token, name, None, opts)
         release, self.namespace = pinned_release(self, name, self._chart_ref, args,

@@ -43,6 +43,14 @@ class GpuSmokeTest(pulumi.ComponentResource):
     """Name of the Job."""
 
     def __init__(self, name: str, args: GpuSmokeTestArgs, opts: Optional[pulumi.ResourceOptions] = None) -> None:
+        """Register the GpuSmokeTest under ``name``; ``args`` is checked first (``ComponentArgsError`` names each bad
+        key).
+
+        :param name: the Pulumi resource name; children are named ``<name>-...``.
+        :param args: ``GpuSmokeTestArgs`` (each key documented there). Required: pool_name, namespace, resources,
+            node_selector, toleration_key. Optional: image.
+        :param opts: Pulumi resource options (parent, provider, protect, ...).
+        """
         check_args(GpuSmokeTestArgsModel, "GpuSmokeTest", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         containers = [

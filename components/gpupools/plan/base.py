@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
@@ -29,7 +29,7 @@ Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
 
 class _Model(BaseModel):
     # strict: "many" is not a count, 1.5 is not an int; extra fields are kept (the diff compares whole entries)
-    model_config = ConfigDict(strict=True, extra="allow")
+    model_config: ClassVar[ConfigDict] = ConfigDict(strict=True, extra="allow")
 
 
 class PoolCapacity(_Model):

@@ -56,7 +56,13 @@ class GpuPlatform(pulumi.ComponentResource):
 
     def __init__(self, name: str, args: GpuPlatformArgs, opts: Optional[pulumi.ResourceOptions] = None, *,
                  adopt_stack_resources: bool = False, validated: Optional[Stack] = None) -> None:
-        """Children are named ``<name>-<cluster|pool|chart>`` so platforms can share a stack.
+        """Register the whole stack under ``name``; ``args`` is validated first, with the stack config's rules.
+
+        :param name: the Pulumi resource name; children are named ``<name>-<cluster|pool|chart>`` so platforms
+            can share a stack.
+        :param args: ``GpuPlatformArgs``, the stack config in snake_case (each key documented there). Required:
+            cloud, cluster, gpu_pools, gpu_software. Optional: custom_sizes, tags.
+        :param opts: Pulumi resource options (parent, provider, protect, ...).
 
         ``adopt_stack_resources`` is for the stack program: its children keep the names gpupools 0.1 gave them at
         the stack's root (the cluster's, each pool's, the installer's) and alias those, so no resource is replaced.

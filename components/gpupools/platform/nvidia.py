@@ -18,8 +18,8 @@ from ..kubernetes.smoke_test import GpuSmokeTest
 from ..catalog.labels import GPU_TAINT_KEY
 from ..domain.workloads import pool_node_selector
 
-CHART_COMPONENTS = {"device-plugin": NvidiaDevicePlugin, "gpu-operator": NvidiaGpuOperator,
-                    "dra-driver": NvidiaDraDriver}
+CHART_COMPONENTS: dict[str, type[NvidiaDevicePlugin | NvidiaGpuOperator | NvidiaDraDriver]] = {
+    "device-plugin": NvidiaDevicePlugin, "gpu-operator": NvidiaGpuOperator, "dra-driver": NvidiaDraDriver}
 
 
 def install(stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource], prefix: str,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import urllib.error
 import urllib.request
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -18,7 +19,7 @@ from .book import cache_path, read_cache
 from .errors import PriceSourceError
 
 # The regions the repository's stacks use, refreshed when no --region is given.
-DEFAULT_REGIONS = {"azure": ("southcentralus", "eastus"), "aws": ("us-east-1",)}
+DEFAULT_REGIONS: dict[str, tuple[str, ...]] = {"azure": ("southcentralus", "eastus"), "aws": ("us-east-1",)}
 TIMEOUT_SECONDS = 60
 
 
@@ -33,7 +34,7 @@ def fetch(url: str) -> bytes:
                                "plans keep using the cache or the packaged snapshot)") from None
 
 
-def refresh(clouds: list[str], region: str | None, fetcher=fetch, now: datetime | None = None,
+def refresh(clouds: list[str], region: str | None, fetcher: Callable[[str], bytes] = fetch, now: datetime | None = None,
             path: Path | None = None) -> tuple[Path, list[Price]]:
     """Fetch the prices of ``clouds`` (in ``region`` or the default regions) and merge them into the cache."""
     retrieved = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")

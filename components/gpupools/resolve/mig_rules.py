@@ -8,7 +8,7 @@ devices are advertised, so a mix of profiles needs ``mixed``.
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from typing import Callable, Mapping
 
 from ..catalog.gpus import GpuModel
 from ..catalog.clouds import AKS_GPU_INSTANCE_PROFILES
@@ -19,7 +19,8 @@ from ..domain.pools import MigPlan
 AKS_PROFILE = re.compile(r"MIG(\d)g")
 
 
-def plan_mig(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[MigPlan | None, list[Problem]]:
+def plan_mig(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel,
+             path: Callable[..., str]) -> tuple[MigPlan | None, list[Problem]]:
     """Decide the per-GPU MIG devices of a pool, and whether AKS or the GPU Operator applies them."""
     assert pool.mig is not None
     if not gpu.mig_capable:
@@ -129,7 +130,8 @@ def _aks_profile_for(gpu: GpuModel, devices: Mapping[str, int]) -> str | None:
     return None
 
 
-def strategy_problems(config: StackConfig, pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Problem]:
+def strategy_problems(config: StackConfig, pool: GpuPoolConfig, mig: MigPlan | None,
+                      path: Callable[..., str]) -> list[Problem]:
     strategy = config.gpu_software.mig_strategy
     if mig is None or config.gpu_software.installer == "dra-driver":  # the DRA driver publishes every MIG device
         return []

@@ -94,7 +94,7 @@ class ParentedResourceArgs(MockResourceArgs):
         super().__init__(**kwargs)
         self.urn = urn
         self.parent = parent
-        self.options = options or {}
+        self.options: dict[str, Any] = options or {}
 
 
 def resource_options(request: Any) -> dict[str, Any]:

@@ -53,7 +53,7 @@ class Connection:
     proxy: tuple[str, int] | None = None
 
 
-def resolve_kubeconfig(flag: str | os.PathLike | None, environ: Mapping[str, str] = os.environ) -> str:
+def resolve_kubeconfig(flag: str | os.PathLike[str] | None, environ: Mapping[str, str] = os.environ) -> str:
     """The flag, else ``KUBECONFIG`` (a path list, as kubectl reads it), else ``~/.kube/config``."""
     if flag:
         return str(flag)

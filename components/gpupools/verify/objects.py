@@ -9,7 +9,7 @@ names at most 253 characters, label keys a 253-character prefix and a 63-charact
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, create_model
 
@@ -26,7 +26,7 @@ Token = Annotated[str, StringConstraints(max_length=4096)]
 
 class _Model(BaseModel):
     # strict: a number is not a string, a list is not an object; extra: fields verify does not use are ignored
-    model_config = ConfigDict(strict=True, extra="ignore", frozen=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(strict=True, extra="ignore", frozen=True)
 
 
 class OwnerReference(_Model):
@@ -113,10 +113,10 @@ class ResourceSlice(_Model):
     spec: ResourceSliceSpec
 
 
-NodeList = _list_of(Node, "NodeList")
-ResourceSliceList = _list_of(ResourceSlice, "ResourceSliceList")
-PodList = _list_of(Pod, "PodList")
-DaemonSetList = _list_of(DaemonSet, "DaemonSetList")
+NodeList: type[_Model] = _list_of(Node, "NodeList")
+ResourceSliceList: type[_Model] = _list_of(ResourceSlice, "ResourceSliceList")
+PodList: type[_Model] = _list_of(Pod, "PodList")
+DaemonSetList: type[_Model] = _list_of(DaemonSet, "DaemonSetList")
 
 
 class Version(_Model):

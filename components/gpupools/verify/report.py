@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..config.errors import shown
 from .cluster import NodeState
@@ -46,7 +47,7 @@ class PoolResult:
     def ok(self) -> bool:
         return not self.mismatches
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "pool": self.expectation.pool,
             "expected": dict(self.expectation.per_node),
@@ -79,7 +80,7 @@ class VerifyReport:
         """Some node is still being set up (the MIG state or allocatable has not settled)."""
         return any(mismatch.in_progress for mismatch in self.mismatches)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"stack": self.stack, "pools": [pool.to_json() for pool in self.pools], "ok": self.ok}
 
 
