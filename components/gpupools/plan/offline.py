@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..catalog.extras import require_extra
 from ..domain.node_templates import AutoscaledPool, autoscaled_pools
 from ..domain.capacity import PoolCapacity, stack_capacity
 from ..domain.cost import StackCost, stack_cost
@@ -66,6 +67,7 @@ class Plan:
 def plan_stack(stack_file: StackFile) -> Plan:
     """Validate, then run the program offline; raises ``ConfigError`` before running it on bad config."""
     stack = load_stack(stack_file.config)  # also refuses a stack whose NVIDIA daemonsets would be misplaced
+    require_extra(stack.cloud, f"stack {stack_file.stack} on {stack.cloud}")
     from ..testing.runner import dump_resources, run_program  # loads Pulumi only once config is known good
 
     project, program = program_location(stack_file.path)
