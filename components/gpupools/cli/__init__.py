@@ -16,7 +16,7 @@ from typing import NoReturn, Sequence
 
 from .._version import __version__
 from ..catalog.extras import MissingExtraError
-from ..config.errors import ConfigError
+from ..config.errors import NAMESPACE, ConfigError, Problem
 from ..config.loading import read_stack_file, stack_file_path
 from ..config.errors import shown
 from ..config.loading import StackFile
@@ -154,6 +154,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _stack_file(args: argparse.Namespace) -> StackFile:
-    if args.stack is not None:
-        return read_stack_file(stack_file_path(args.stack), args.stack)
-    return read_stack_file(args.config)
+    stack_file = (read_stack_file(stack_file_path(args.stack), args.stack) if args.stack is not None
+                  else read_stack_file(args.config))
+    if stack_file.config and not any(str(key).startswith(f"{NAMESPACE}:") for key in stack_file.config):
+        # A project with its own program and config (examples/existing-aks-mig): say what the commands read.
+        raise ConfigError([Problem(str(stack_file.path), OWN_CONFIG)])
+    return stack_file
+
+
+OWN_CONFIG = (f"has no {NAMESPACE}:* keys; check, plan and verify read stacks of the gpupools program "
+              f"({NAMESPACE}:cloud, {NAMESPACE}:cluster, ...). A project with its own config checks its program "
+              "offline with gpupools.testing.run_program (README: \"Checking your own program offline\")")
