@@ -20,6 +20,7 @@ def _stack(folder: Path, name: str, profile: str, location: str = "eastus") -> P
     path = folder / f"Pulumi.{name}.yaml"
     path.write_text(text.replace("profile: MIG1g", f"profile: {profile}"))
     (folder / "Pulumi.yaml").write_text("name: gpupools\nruntime: python\n")
+    (folder / "__main__.py").write_text("from gpupools.platform.program import main\n\nmain()\n")
     return path
 
 

@@ -10,8 +10,8 @@ themselves, so they are not repeated.
 
 A variant is an in-memory stack file: it is written as ``Pulumi.<variant id>.yaml`` (``yaml.safe_dump``)
 into a fresh temporary folder and the CLI plans that path. That folder holds a ``Pulumi.yaml`` naming the
-project ``gpupools`` with no program, so the packaged program plans it (as for a lone stack file) and
-nothing above the temporary folder can change the result. The outputs contain neither the path nor
+project ``gpupools`` and a ``__main__.py`` running the packaged program (as ``infra/`` does), so nothing above the
+temporary folder can change the result. The outputs contain neither the path nor
 anything else machine-specific, so nothing is normalised: the bytes compared are the bytes printed.
 
 The CLI runs in-process (``gpupools.cli.main``) with stdout and stderr captured; each run must exit 0
@@ -51,7 +51,9 @@ OUTPUTS: dict[str, tuple[str, ...]] = {
     "check.json": ("check", "--json"),
     "plan.md": ("plan", "--format", "markdown"),
 }
-PROJECT_FILE = "name: gpupools\nruntime: python\n"  # no ``main``: the packaged program plans the variant
+PROJECT_FILE = "name: gpupools\nruntime: python\n"
+# The project's program is the packaged one, as in infra/__main__.py: what pulumi up would run in that folder.
+PROGRAM_FILE = "from gpupools.platform.program import main\n\nmain()\n"
 
 
 @dataclass(frozen=True)
@@ -89,6 +91,7 @@ def outputs(case: Case) -> dict[str, bytes]:
     stack_file = variant_stack_file(case.variant)
     with tempfile.TemporaryDirectory(prefix="gpupools-golden-") as folder:
         (Path(folder) / "Pulumi.yaml").write_text(PROJECT_FILE, encoding="utf-8")
+        (Path(folder) / "__main__.py").write_text(PROGRAM_FILE, encoding="utf-8")
         path = Path(folder) / f"Pulumi.{case.name}.yaml"
         path.write_text(yaml.safe_dump({"config": stack_file.config}, sort_keys=False), encoding="utf-8")
         written = read_stack_file(path)

@@ -15,10 +15,12 @@ import sys
 from typing import NoReturn, Sequence
 
 from .._version import __version__
-from ..config.errors import ConfigError
+from ..catalog.extras import MissingExtraError
+from ..config.errors import NAMESPACE, ConfigError, Problem
 from ..config.loading import read_stack_file, stack_file_path
 from ..config.errors import shown
 from ..config.loading import StackFile
+from . import help as help_text
 
 EXIT_INTERNAL = 1
 EXIT_BAD_CONFIG = 2
@@ -90,6 +92,9 @@ def _run(argv: Sequence[str] | None) -> int:
         for problem in error.problems:
             print(f"error: {problem}", file=sys.stderr)
         return EXIT_BAD_CONFIG
+    except MissingExtraError as error:  # the user's install: which extra to add, not "a gpupools bug"
+        print(f"error: {shown(str(error))}", file=sys.stderr)
+        return EXIT_BAD_CONFIG
     except (BrokenPipeError, SystemExit):
         raise
     except KeyboardInterrupt:
@@ -122,25 +127,26 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="gpupools", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="gpupools", description=help_text.PROGRAM, epilog=help_text.TOP_EPILOG,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"gpupools {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    for name, help_text in (
-        ("check", "validate a stack's config and print the GPU resources each pool yields"),
-        ("plan", "run the infra program offline under Pulumi mocks and print what the stack would create"),
-        ("verify", "read the live cluster and check each pool's nodes advertise what the plan promised"),
-    ):
-        command = commands.add_parser(name, help=help_text)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND",
+                                     title="commands")
+    for name in ("check", "plan", "verify"):
+        command = help_text.stack_command_parser(commands, name)
         source = command.add_mutually_exclusive_group(required=True)
-        source.add_argument("--stack", help="stack name: reads Pulumi.<stack>.yaml from the project root")
-        source.add_argument("--config", metavar="PATH", help="path to a Pulumi.<stack>.yaml file")
+        source.add_argument("--stack", metavar="NAME",
+                            help="the stack: reads Pulumi.NAME.yaml in the project root (see 'which stack')")
+        source.add_argument("--config", metavar="PATH", help="the stack file at PATH instead")
         output = command.add_mutually_exclusive_group()
-        output.add_argument("--json", dest="format", action="store_const", const="json", help="print JSON")
-        output.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+        output.add_argument("--json", dest="format", action="store_const", const="json",
+                            help="the same as --format json")
+        output.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                            help="text (default), json or markdown (see 'output')")
         if name == "plan":
-            command.add_argument("--base", metavar="PATH",
-                                 help="a plan JSON of the base branch (gpupools plan --json): show what this plan "
-                                      "changes")
+            command.add_argument("--base", metavar="PLAN.json",
+                                 help="a plan of the base branch (gpupools plan --json): start with what this plan "
+                                      "changes (capacity, replaced pools, cost)")
         if name == "verify":
             from ..verify.command import add_verify_arguments  # cheap: the kubernetes client loads only when run
             add_verify_arguments(command)
@@ -150,6 +156,14 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _stack_file(args: argparse.Namespace) -> StackFile:
-    if args.stack is not None:
-        return read_stack_file(stack_file_path(args.stack), args.stack)
-    return read_stack_file(args.config)
+    stack_file = (read_stack_file(stack_file_path(args.stack), args.stack) if args.stack is not None
+                  else read_stack_file(args.config))
+    if stack_file.config and not any(str(key).startswith(f"{NAMESPACE}:") for key in stack_file.config):
+        # A project with its own program and config (examples/existing-aks-mig): say what the commands read.
+        raise ConfigError([Problem(str(stack_file.path), OWN_CONFIG)])
+    return stack_file
+
+
+OWN_CONFIG = (f"has no {NAMESPACE}:* keys; check, plan and verify read stacks of the gpupools program "
+              f"({NAMESPACE}:cloud, {NAMESPACE}:cluster, ...). A project with its own config checks its program "
+              "offline with gpupools.testing.run_program (README: \"Checking your own program offline\")")

@@ -6,13 +6,15 @@ import argparse
 import sys
 
 from ..catalog.instances import CLOUDS
+from .help import PRICES, PRICES_REFRESH, command_parser
 
 
 def add_prices_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``prices refresh`` to the CLI's subcommands."""
-    prices = commands.add_parser("prices", help="read the clouds' public price lists into the local price cache")
-    actions = prices.add_subparsers(dest="action", required=True, parser_class=type(prices))
-    refresh = actions.add_parser("refresh", help="fetch list prices (needs the network) and write the cache")
+    prices = command_parser(commands, "prices", PRICES)
+    actions = prices.add_subparsers(dest="action", required=True, parser_class=type(prices), metavar="ACTION",
+                                    title="actions")
+    refresh = command_parser(actions, "refresh", PRICES_REFRESH)
     refresh.add_argument("--cloud", choices=CLOUDS, help="one cloud (default: both)")
     refresh.add_argument("--region", help="one region (default: the regions of this repository's stacks)")
 

@@ -1,47 +1,19 @@
 """Turning raw stack config into pydantic's input, and pydantic's errors into one ``Problem`` per field.
 
-Also finds the sections that are well formed despite errors elsewhere, so the catalog rules can still
-report their problems in the same run.
+An unknown key is named with the key it was probably meant to be ("did you mean"). The well-formed part of a
+malformed config, for the rules, is ``partial``.
 """
 
 from __future__ import annotations
 
+import difflib
 from typing import Any, Mapping, get_args, get_origin
 
 import pydantic
+from pydantic.alias_generators import to_camel
 
 from .errors import NAMESPACE, Problem, field_path
-from .models import ClusterConfig, CustomSize, GpuPoolConfig, StackConfig
-
-
-def well_formed_part(values: dict[str, Any]) -> StackConfig | None:
-    """The sections that validate on their own, for the rules; None when cloud or GPU software is unusable."""
-    def valid(model: type[pydantic.BaseModel], value: Any) -> Any:
-        # Unknown keys are already reported; without them the rest of the section can still be checked.
-        if isinstance(value, dict):
-            known = {info.alias or name for name, info in model.model_fields.items()}
-            value = {key: item for key, item in value.items() if key in known}
-        try:
-            return model.model_validate(value)
-        except pydantic.ValidationError:
-            return None
-
-    fields = StackConfig.model_fields
-    cloud = values.get("cloud")
-    software = valid(fields["gpu_software"].annotation, values.get("gpuSoftware"))
-    if cloud not in ("azure", "aws") or software is None:
-        return None
-    pools = values.get("gpuPools")
-    sizes = values.get("customSizes")
-    return StackConfig.model_construct(
-        cloud=cloud,
-        cluster=valid(ClusterConfig, values.get("cluster")),
-        gpu_pools=[valid(GpuPoolConfig, pool) for pool in pools] if isinstance(pools, list) else [],
-        gpu_software=software,
-        custom_sizes={k: v for k, v in ((k, valid(CustomSize, v)) for k, v in sizes.items()) if v is not None}
-        if isinstance(sizes, dict) else {},
-        tags={},
-    )
+from .models import StackConfig
 
 
 def strip_namespace(raw: Mapping[str, Any]) -> tuple[dict[str, Any], list[Problem]]:
@@ -70,8 +42,10 @@ def shape_problems(error: pydantic.ValidationError) -> list[Problem]:
         loc = _user_location(item["loc"])
         path = field_path(*loc) if loc else f"{NAMESPACE}:"
         if item["type"] == "extra_forbidden":
-            allowed = _allowed_keys(loc[:-1])
-            message = f"unknown key {str(loc[-1])!r}" + (f"; allowed keys: {', '.join(allowed)}" if allowed else "")
+            allowed, key = _allowed_keys(loc[:-1]), str(loc[-1])
+            meant = intended_key(key, allowed)
+            message = f"unknown key {key!r}" + (f"; did you mean {meant!r}?" if meant is not None else
+                                                 f"; allowed keys: {', '.join(allowed)}" if allowed else "")
         elif item["type"] == "missing":
             message = "is required"
         else:
@@ -85,6 +59,17 @@ def shape_problems(error: pydantic.ValidationError) -> list[Problem]:
                 + (f" (got {given[path]!r})" if path in given and _short(given[path]) else ""))
         for path, messages in merged.items()
     ]
+
+
+def intended_key(key: str, allowed: list[str]) -> str | None:
+    """The allowed key an unknown one was probably meant to be: the same in camelCase or another case
+    (``os_sku``, ``OsSku`` for ``osSku``), else the closest by ``difflib`` (``lables`` for ``labels``)."""
+    folded = {name.lower(): name for name in allowed}
+    same = folded.get(to_camel(key).lower()) or folded.get(key.replace("-", "").replace("_", "").lower())
+    if same is not None:
+        return same
+    close = difflib.get_close_matches(key.lower(), list(folded), n=1)
+    return folded[close[0]] if close else None
 
 
 def _user_location(loc: tuple[str | int, ...]) -> list[str | int]:

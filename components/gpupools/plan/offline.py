@@ -1,33 +1,32 @@
 """The offline plan: the real stack program run under Pulumi's mock runtime, with what it registered.
 
-Config is validated first, so bad input exits before any resource is registered. The program is the
-project's own when a ``Pulumi.yaml`` beside the stack file (or above it) names a Python program
-(``main:``), the way the Pulumi CLI finds it; otherwise it is the packaged one, ``gpupools.platform.program``,
-so an installed wheel plans a lone stack file from any directory.
+Config is validated first, so bad input exits before any resource is registered. The program is the one
+``pulumi up`` would run (``project.program_location``): the project's own when a ``Pulumi.yaml`` is at or above
+the stack file, the packaged one (``gpupools.platform.program``) for a lone stack file.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from ..catalog.extras import require_extra
 from ..domain.node_templates import AutoscaledPool, autoscaled_pools
 from ..domain.capacity import PoolCapacity, stack_capacity
 from ..domain.capacity_inputs import CapacityInputs, stack_capacity_inputs
 from ..domain.cost import StackCost, stack_cost
 from ..domain.dra import DraDevice, published_by_pool
-from ..config.errors import ConfigError, Problem
 from ..resolve.stack import load_stack
 from ..config.errors import NAMESPACE
-from ..config.loading import StackFile, find_project_root, read_yaml_file
+from ..config.loading import StackFile
 from ..domain.stack import Placement
+from .project import program_location
 
-PACKAGED_PROJECT = "gpupools"
+__all__ = ["Plan", "plan_stack", "program_location", "pulumi_config_values"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +68,7 @@ class Plan:
 def plan_stack(stack_file: StackFile) -> Plan:
     """Validate, then run the program offline; raises ``ConfigError`` before running it on bad config."""
     stack = load_stack(stack_file.config)  # also refuses a stack whose NVIDIA daemonsets would be misplaced
+    require_extra(stack.cloud, f"stack {stack_file.stack} on {stack.cloud}")
     from ..testing.runner import dump_resources, run_program  # loads Pulumi only once config is known good
 
     project, program = program_location(stack_file.path)
@@ -103,23 +103,6 @@ def _without_engine_environment() -> Iterator[None]:
         yield
     finally:
         os.environ.update(saved)
-
-
-def program_location(stack_path: Path) -> tuple[str, Path | Callable[[], None]]:
-    """The project's name and program: the stack file's project's Python program, else the packaged program."""
-    root = find_project_root(stack_path.resolve().parent)
-    project_file = root / "Pulumi.yaml"
-    if project_file.is_file():
-        project = read_yaml_file(project_file)
-        project = project if isinstance(project, dict) else {}
-        main, name = project.get("main", "."), project.get("name", root.name)
-        if not isinstance(main, str) or not isinstance(name, str):
-            raise ConfigError([Problem(str(project_file), "has a 'name' or 'main' that is not a string")])
-        if (root / main / "__main__.py").is_file():
-            return name, root / main
-    from ..platform.program import main as packaged_program  # loads Pulumi: only once a plan runs
-
-    return PACKAGED_PROJECT, packaged_program
 
 
 def pulumi_config_values(config: dict[str, Any]) -> dict[str, str]:

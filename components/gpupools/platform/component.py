@@ -13,6 +13,7 @@ import pulumi
 
 from ..domain.capacity import stack_capacity
 from ..domain.dra import classes_by_pool
+from ..catalog.extras import require_extra
 from ..catalog.installers import installer
 from ..component_args.fields import ComponentArgsError
 from ..config.errors import ConfigError
@@ -70,6 +71,7 @@ class GpuPlatform(pulumi.ComponentResource):
         so the same config is not validated twice.
         """
         stack, deferred = (validated, Deferred()) if validated is not None else validated_stack(name, args)
+        require_extra(stack.cloud, f"GpuPlatform {name!r} on {stack.cloud}")  # before anything registers
         super().__init__(TYPE_TOKEN, name, None, opts)
         for warning in stack.warnings:
             pulumi.log.warn(warning, resource=self)

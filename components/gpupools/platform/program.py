@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pulumi
 
+from ..catalog.extras import MissingExtraError
 from ..config.errors import ConfigError
 from ..resolve.stack import load_stack
 from .inputs import args_from_config
@@ -28,4 +29,9 @@ def main() -> None:
     from .outputs import export
 
     # Stacks deployed before GpuPlatform existed hold these resources at the stack's root: aliases adopt them.
-    export(GpuPlatform(PLATFORM_NAME, args_from_config(stack.config), adopt_stack_resources=True, validated=stack))
+    try:
+        platform = GpuPlatform(PLATFORM_NAME, args_from_config(stack.config), adopt_stack_resources=True,
+                               validated=stack)
+    except MissingExtraError as error:  # the user's install, said in one line rather than a traceback
+        raise pulumi.RunError(str(error)) from None
+    export(platform)

@@ -21,7 +21,8 @@ from ..catalog.installers import installer
 from ..catalog.names import tag_problems
 from ..config.errors import ConfigError, Findings, Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
-from ..config.shape import shape_problems, strip_namespace, well_formed_part
+from ..config.partial import well_formed_part
+from ..config.shape import shape_problems, strip_namespace
 from ..domain.pools import ResolvedPool
 from ..domain.rotation import name_clashes, surge_warnings
 from ..domain.stack import Stack
@@ -44,8 +45,8 @@ def load_stack(raw: Mapping[str, Any]) -> Stack:
     except pydantic.ValidationError as error:
         problems += shape_problems(error)
         partial = well_formed_part(values)
-        if partial is not None:
-            problems += _apply_rules(partial)[1].problems
+        if partial is not None:  # the rules on what is well formed, less what a stand-in default could cause
+            problems += [problem for problem in _apply_rules(partial.config)[1].problems if partial.keeps(problem)]
         raise ConfigError(problems) from None
     pools, found = _apply_rules(config)
     Findings(problems + found.problems).raise_problems()
