@@ -36,7 +36,11 @@ class EksClusterArgsModel(_Args):
 
     @model_validator(mode="after")
     def _vpc_with_subnets(self) -> "EksClusterArgsModel":
-        problem = aws_rules.vpc_without_subnets_problem(bool(self.subnet_ids), self.vpc_id is not None)
+        subnets = self.subnet_ids is not None and (is_deferred(self.subnet_ids) or bool(self.subnet_ids))
+        vpc = self.vpc_id is not None
+        problem = (aws_rules.vpc_without_subnets_problem(subnets, vpc)
+                   # An existing cluster (create false) takes neither: its network is read from EKS.
+                   or (aws_rules.subnets_without_vpc_problem(subnets, vpc) if self.create is not False else None))
         if problem:
             raise ValueError(f"vpc_id: {problem.replace('subnetIds', 'subnet_ids')}")
         return self

@@ -51,12 +51,20 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
     if cluster.vpc_id is not None and not VPC_ID.fullmatch(cluster.vpc_id):
         problems.append(Problem(path("vpcId"), f"'{cluster.vpc_id[:40]}' is not a VPC id; allowed: vpc- and 8 or 17 "
                                                "lowercase hex digits"))
-    if cluster.subnet_ids and cluster.vpc_id is None:
-        problems.append(Problem(path("vpcId"), "is required with subnetIds: without it pulumi-eks puts the cluster "
-                                               "security group in the default VPC; set the VPC of those subnets"))
+    no_vpc = subnets_without_vpc_problem(bool(cluster.subnet_ids), cluster.vpc_id is not None)
+    problems += [Problem(path("vpcId"), no_vpc)] if no_vpc else []
     vpc_alone = vpc_without_subnets_problem(bool(cluster.subnet_ids), cluster.vpc_id is not None)
     problems += [Problem(path("vpcId"), vpc_alone)] if vpc_alone else []
     return problems
+
+
+def subnets_without_vpc_problem(subnets_given: bool, vpc_given: bool) -> str | None:
+    """Subnets without their VPC: pulumi-eks would put the cluster security group in the default VPC (the config
+    and ``EksClusterArgsModel``)."""
+    if subnets_given and not vpc_given:
+        return ("is required with subnetIds: without it pulumi-eks puts the cluster security group in the default "
+                "VPC; set the VPC of those subnets")
+    return None
 
 
 def vpc_without_subnets_problem(subnets_given: bool, vpc_given: bool) -> str | None:
