@@ -20,7 +20,7 @@ class _HelmReleaseArgs(_Args):
     """What every pinned-release component takes: an exact version, a DNS-1123 namespace, values, a timeout."""
 
     version: _input(str)
-    namespace: _input(Annotated[str, AfterValidator(_dns_label)])
+    namespace: _input(_checked(names.nvidia_namespace_problem))  # the config's gpuSoftware.namespace rule
     values: _input(dict[str, Any])
     timeout_seconds: Optional[_input(Annotated[int, Field(ge=1, le=86400)])] = None
     create_namespace: Optional[_input(bool)] = None

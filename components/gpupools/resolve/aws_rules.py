@@ -75,8 +75,17 @@ def vpc_without_subnets_problem(subnets_given: bool, vpc_given: bool) -> str | N
 
 
 def subnet_problems(subnet_ids: list[str], path: str) -> list[Problem]:
-    return [Problem(path, f"'{subnet[:40]}' is not a subnet id; allowed: subnet- and 8 or 17 lowercase hex digits")
-            for subnet in subnet_ids if not SUBNET_ID.fullmatch(subnet)]
+    return [Problem(path, why) for why in subnet_id_problems(subnet_ids)]
+
+
+def subnet_id_problems(subnet_ids: list[str]) -> list[str]:
+    """Each subnet id well formed and given once (the config's subnetIds and the EKS components' subnet_ids)."""
+    problems = [f"'{subnet[:40]}' is not a subnet id; allowed: subnet- and 8 or 17 lowercase hex digits"
+                for subnet in subnet_ids if not SUBNET_ID.fullmatch(subnet)]
+    repeated = sorted({subnet[:40] for subnet in subnet_ids if subnet_ids.count(subnet) > 1})
+    if repeated:
+        problems.append(f"lists {', '.join(repeated)} more than once; each subnet at most once")
+    return problems
 
 
 def software_problems(config: StackConfig) -> list[Problem]:
@@ -100,10 +109,8 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, 
     found = Findings(_ami_problems(pool, path) + subnet_problems(pool.subnet_ids, path("subnetIds")))
     problems, warnings = found.problems, found.warnings
     problems += _reservation_problems(config, pool, path)
-    if pool.efa and size.efa_interfaces == 0:
-        capable = "p4d, p4de, p5, p5e, p5en, p6-b200 and the larger g5, g6 and g6e sizes"
-        problems.append(Problem(path("efa"), f"{size.name} has no EFA interface; allowed on EFA-capable sizes "
-                                             f"({capable})"))
+    no_efa = efa_size_problem(size.name, size.efa_interfaces) if pool.efa else None
+    problems += [Problem(path("efa"), no_efa)] if no_efa else []
     if pool.efa:
         warnings.append(f"pool {pool.name}: efa gives its nodes EFA interfaces, but pods can request them "
                         f"({EFA_RESOURCE}) only through the AWS EFA device plugin (aws-efa-k8s-device-plugin), which "
@@ -119,6 +126,17 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, 
         warnings.append(f"pool {pool.name}: {size.name} capacity is scarce on demand; without capacityReservation "
                         "(or capacityType SPOT) the node group may wait for instances")
     return found
+
+
+def efa_size_problem(instance_type: str, capable: int, asked: int | None = None) -> str | None:
+    """EFA only on a size with EFA interfaces, and no more of them than it has (the config's ``efa`` and
+    ``EksGpuNodeGroup``'s ``efa``/``efa_interfaces``; ``capable``: the catalog's count, 0 for none or unknown)."""
+    if capable == 0:
+        return (f"{instance_type[:80]} has no EFA interface; allowed on EFA-capable sizes (p4d, p4de, p5, p5e, "
+                "p5en, p6-b200 and the larger g5, g6 and g6e sizes)")
+    if asked is not None and asked > capable:
+        return f"{instance_type} has {capable} EFA interfaces, not {asked}; allowed: 1..{capable}"
+    return None
 
 
 def efa_subnet_problem(subnet_ids: list[str] | None) -> str | None:
@@ -170,6 +188,9 @@ def reservation_problems(capacity_type: str | None, reservation: str | None, reg
     if capacity_type == "CAPACITY_BLOCK" and reservation is None:
         problems.append("is required with capacity type CAPACITY_BLOCK: a Capacity Block is used through its "
                         "reservation id (cr-...)")
+    elif capacity_type == "SPOT" and reservation is not None:
+        problems.append("capacity type SPOT cannot launch into a capacity reservation: a reservation holds "
+                        "On-Demand capacity; remove one of the two")
     elif capacity_type == "CAPACITY_BLOCK" and arn is not None:
         problems.append("capacity type CAPACITY_BLOCK needs the Capacity Block's reservation id (cr-...), not a "
                         "reservation group: EKS's launch template for a Capacity Block targets its "
