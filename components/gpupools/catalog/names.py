@@ -34,7 +34,7 @@ EKS_CLUSTER_NAME = re.compile(r"[A-Za-z0-9][-A-Za-z0-9_]{0,99}")
 AZURE_RESOURCE_GROUP = re.compile(r"[-\w.()]{0,89}[-\w()]")
 # Azure locations as the ARM API spells them: eastus, southcentralus, westeurope, eastus2.
 AZURE_LOCATION = re.compile(r"[a-z][a-z0-9]{1,39}")
-AWS_REGION = re.compile(r"[a-z]{2}(-[a-z]+)+-\d")
+AWS_REGION = re.compile(r"[a-z]{2}(-[a-z]+)+-[0-9]")  # ASCII: ``\d`` would take look-alike digits
 
 # --- Node sizes --------------------------------------------------------------------------------------------------
 # How each cloud spells its sizes, ASCII only (ours: every published name is): Azure ``Standard_ND96asr_v4``,
@@ -51,7 +51,8 @@ VPC_ID = re.compile(r"vpc-([0-9a-f]{8}|[0-9a-f]{17})")
 SUBNET_ID = re.compile(r"subnet-([0-9a-f]{8}|[0-9a-f]{17})")
 CAPACITY_RESERVATION_ID = re.compile(r"cr-[0-9a-f]{17}")
 CAPACITY_RESERVATION_GROUP_ARN = re.compile(
-    r"arn:aws(-cn|-us-gov)?:resource-groups:(?P<region>[a-z]{2}(-[a-z]+)+-\d):\d{12}:group/[A-Za-z0-9_.-]{1,300}"
+    r"arn:(?P<partition>aws(-cn|-us-gov)?):resource-groups:(?P<region>[a-z]{2}(-[a-z]+)+-[0-9]):[0-9]{12}:"
+    r"group/[A-Za-z0-9_.-]{1,300}"
 )
 AZURE_CAPACITY_RESERVATION_GROUP_ID = re.compile(
     r"/subscriptions/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/resourceGroups/[-\w.()]{1,90}"

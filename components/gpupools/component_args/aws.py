@@ -14,6 +14,7 @@ from ..catalog.instances import EFA_INTERFACES
 from ..catalog.labels import GPUPOOLS_NODE_LABELS
 from ..resolve import aws_rules
 from ..resolve.pools import duplicate_taint_problems, reserved_label_problem
+from ..resolve.versions import kubernetes_version_problem
 from .fields import (Count, TaintEffect, Tags, _Args, _checked, _input, _labels_but_ours, _like, _matching, _one_of,
                      _pulumi_object, _size, _tag_problems, is_deferred)
 
@@ -30,7 +31,7 @@ class EksTaintModel(_Args):
 class EksClusterArgsModel(_Args):
     name: _matching(names.EKS_CLUSTER_NAME, _CLUSTER_NAME)
     create: _input(bool) = True
-    kubernetes_version: Optional[_like(config.ClusterConfig, "kubernetes_version")] = None
+    kubernetes_version: Optional[_input(_checked(lambda v: kubernetes_version_problem("aws", v)))] = None
     system_node_size: Optional[_size("aws")] = None
     system_node_count: Optional[_like(config.SystemPool, "count")] = None
     subnet_ids: Optional[_input(list[_matching(names.SUBNET_ID, "a subnet id, subnet-0123456789abcdef0")])] = None
@@ -54,7 +55,7 @@ class EksClusterArgsModel(_Args):
 
 
 # An IAM role ARN: partition, 12-digit account, role/<path/>name (IAM: 64 characters at most for the name).
-IAM_ROLE_ARN = re.compile(r"arn:aws(-cn|-us-gov)?:iam::\d{12}:role/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}")
+IAM_ROLE_ARN = re.compile(r"arn:aws(-cn|-us-gov)?:iam::[0-9]{12}:role/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}", re.ASCII)
 _SUBNETS = _input(list[_matching(names.SUBNET_ID, "a subnet id, subnet-0123456789abcdef0")])
 
 

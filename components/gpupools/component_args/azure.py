@@ -13,6 +13,7 @@ from ..catalog.labels import GPUPOOLS_NODE_LABELS
 from ..resolve import azure_rules
 from ..resolve.mig_rules import size_mig_problem
 from ..resolve.pools import duplicate_taint_problems, reserved_label_problem
+from ..resolve.versions import kubernetes_version_problem
 from ..config import models as config
 from .fields import (Count, MaxPods, Tags, _Args, _checked, _cidr, _input, _labels_but_ours, _like, _matching,
                      _one_of, _size, _tag_problems, is_deferred)
@@ -35,7 +36,7 @@ class AksClusterArgsModel(_Args):
     resource_group_name: _matching(names.AZURE_RESOURCE_GROUP, "1..90 letters, digits, '_', '-', '.', '(', ')'")
     location: Optional[_matching(names.AZURE_LOCATION, "an Azure region as ARM spells it, e.g. southcentralus")] = None
     create: _input(bool) = True
-    kubernetes_version: Optional[_like(config.ClusterConfig, "kubernetes_version")] = None
+    kubernetes_version: Optional[_input(_checked(lambda v: kubernetes_version_problem("azure", v)))] = None
     system_pool_size: Optional[_size("azure")] = None
     system_pool_count: Optional[_like(config.SystemPool, "count")] = None
     system_pool_max_pods: Optional[MaxPods] = None
@@ -63,7 +64,7 @@ class AksGpuPoolArgsModel(_Args):
     os_disk_size_gb: Optional[_like(config.GpuPoolConfig, "disk_size_gb")] = None
     node_labels: Optional[_labels_but_ours(GPUPOOLS_NODE_LABELS, reserved_label_problem)] = None
     node_taints: Optional[_input(list[_input(Annotated[str, AfterValidator(_aks_taint)])])] = None
-    kubernetes_version: Optional[_matching(re.compile(r"1\.\d{2}(\.\d+)?"), "a Kubernetes version such as 1.33")] = None
+    kubernetes_version: Optional[_input(_checked(lambda v: kubernetes_version_problem("azure", v, patch=True)))] = None
     max_pods: Optional[MaxPods] = None
     availability_zones: Optional[_like(config.GpuPoolConfig, "availability_zones")] = None
     capacity_reservation_group_id: Optional[_matching(

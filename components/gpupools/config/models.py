@@ -126,10 +126,7 @@ class ClusterAutoscalerConfig(Strict):
         problem = expander_problem(self.expander, self.priorities)
         if problem:
             raise ValueError(problem)
-        bad = [key for key in self.priorities if not key.isdigit()]
-        if bad:
-            raise ValueError(f"priorities keys must be whole numbers written as text, got {', '.join(bad)}")
-        return self
+        return self  # keys and patterns: resolve.autoscaler_versions.priorities_problems
 
 
 class ClusterConfig(Strict):
@@ -141,7 +138,7 @@ class ClusterConfig(Strict):
     resource_group: str | None = Field(default=None, min_length=1)
     location: str | None = Field(default=None, min_length=1)
     region: str | None = Field(default=None, min_length=1)
-    kubernetes_version: str = Field(default="1.33", pattern=r"^1\.\d{2}$")
+    kubernetes_version: str = Field(default="1.33", min_length=1)  # offered minors: resolve.versions
     system_pool: SystemPool | None = None
     subnet_ids: list[str] = Field(default_factory=list)
     # aws: the VPC of subnet_ids; pulumi-eks would otherwise put the cluster security group in the default VPC.

@@ -18,6 +18,8 @@ from ..catalog.names import (
     POOL_NAME_MAX, SUBNET_ID, VPC_ID,
 )
 
+from .versions import kubernetes_version_problem
+
 Path = Callable[..., str]
 # The extended resource the AWS EFA device plugin advertises (EKS "Manage EFA devices on Amazon EKS").
 EFA_RESOURCE = "vpc.amazonaws.com/efa"
@@ -30,6 +32,8 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
     if not EKS_CLUSTER_NAME.fullmatch(cluster.name):
         problems.append(Problem(path("name"), f"'{cluster.name}' is not an EKS cluster name; allowed: 1..100 letters, "
                                               "digits, '-' and '_', starting with a letter or digit"))
+    version = kubernetes_version_problem("aws", cluster.kubernetes_version)
+    problems += [Problem(path("kubernetesVersion"), version)] if version else []
     if not cluster.region:
         problems.append(Problem(path("region"), "is required on aws (e.g. us-east-1)"))
     elif not AWS_REGION.fullmatch(cluster.region):
@@ -128,6 +132,23 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, 
     return found
 
 
+def region_partition(region: str) -> str:
+    """The ARN partition of a region: ``aws-cn`` for cn-*, ``aws-us-gov`` for us-gov-*, else ``aws``."""
+    if region.startswith("cn-"):
+        return "aws-cn"
+    if region.startswith("us-gov-"):
+        return "aws-us-gov"
+    return "aws"
+
+
+def partition_problem(partition: str, region: str) -> str | None:
+    """An ARN whose partition is not its region's (``arn:aws:...`` for cn-north-1): no such resource can exist."""
+    expected = region_partition(region)
+    if partition == expected:
+        return None
+    return f"the ARN's partition is {partition} but {region} is in {expected}; allowed: arn:{expected}:..."
+
+
 def efa_size_problem(instance_type: str, capable: int, asked: int | None = None) -> str | None:
     """EFA only on a size with EFA interfaces, and no more of them than it has (the config's ``efa`` and
     ``EksGpuNodeGroup``'s ``efa``/``efa_interfaces``; ``capable``: the catalog's count, 0 for none or unknown)."""
@@ -182,6 +203,8 @@ def reservation_problems(capacity_type: str | None, reservation: str | None, reg
     if reservation is not None and arn is None and not is_id:
         problems.append(f"'{reservation[:80]}' is not a capacity reservation; allowed: cr- and 17 lowercase hex "
                         "digits, or arn:aws:resource-groups:<region>:<account>:group/<name>")
+    elif arn is not None and partition_problem(arn.group("partition"), arn.group("region")):
+        problems.append(partition_problem(arn.group("partition"), arn.group("region")))
     elif arn is not None and region and arn.group("region") != region:
         problems.append(f"the reservation group is in {arn.group('region')} but the cluster is in {region}; a "
                         "reservation is used only in its own region")

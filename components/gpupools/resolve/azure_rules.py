@@ -23,6 +23,8 @@ from ..catalog.names import (
     AKS_DNS_PREFIX, AKS_POOL_NAME, AZURE_CAPACITY_RESERVATION_GROUP_ID, AZURE_LOCATION, AZURE_RESOURCE_GROUP,
 )
 
+from .versions import kubernetes_version_problem
+
 Path = Callable[..., str]
 
 
@@ -49,6 +51,8 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
         problems.append(Problem(path("location"), f"'{cluster.location}' is not an Azure location name; allowed: its "
                                                   "programmatic name, lowercase letters and digits, e.g. "
                                                   "southcentralus"))
+    version = kubernetes_version_problem("azure", cluster.kubernetes_version)
+    problems += [Problem(path("kubernetesVersion"), version)] if version else []
     if "autoscaler" in cluster.model_fields_set and (cluster.autoscaler.install
                                                      or cluster.autoscaler.model_fields_set - {"install"}):
         problems.append(Problem(path("autoscaler"), "is for aws; AKS runs its own managed cluster autoscaler, which "

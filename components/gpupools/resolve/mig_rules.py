@@ -16,7 +16,7 @@ from ..config.errors import Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
 from ..domain.pools import MigPlan
 
-AKS_PROFILE = re.compile(r"MIG(\d)g")
+AKS_PROFILE = re.compile(r"MIG([0-9])g")
 
 
 def plan_mig(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[MigPlan | None, list[Problem]]:
