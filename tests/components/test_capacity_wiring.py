@@ -33,9 +33,13 @@ def aks_run():
                                "system_pool_max_pods": 60})
         AksGpuPool("spot", {"cluster_name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "pool_name": "spot",
                             "vm_size": "Standard_NC24ads_A100_v4", "count": 2, "max_pods": 250,
-                            "availability_zones": ["1", "2"], "capacity_reservation_group_id": CRG,
+                            "availability_zones": ["1", "2"],
                             "scale_set_priority": "Spot", "scale_set_eviction_policy": "Delete", "spot_max_price": -1,
                             "node_taints": ["nvidia.com/gpu=present:NoSchedule"]})
+        # Spot VMs cannot use a capacity reservation group: the reservation goes on a Regular pool.
+        AksGpuPool("reserved", {"cluster_name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "pool_name": "reserved",
+                                "vm_size": "Standard_NC24ads_A100_v4", "count": 1,
+                                "capacity_reservation_group_id": CRG})
         AksGpuPool("regular", {"cluster_name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "pool_name": "regular",
                                "vm_size": "Standard_ND96asr_v4", "count": 1, "gpu_instance_profile": "MIG1g"})
 
@@ -56,7 +60,8 @@ def test_aks_pool_capacity_knobs_in_wire_names(aks_run) -> None:
     inputs = _named(aks_run, "spot-pool").inputs
     assert inputs["maxPods"] == 250
     assert inputs["availabilityZones"] == ["1", "2"]
-    assert inputs["capacityReservationGroupID"] == CRG  # the SDK's irregular camelCase, like osSKU
+    # the SDK's irregular camelCase, like osSKU
+    assert _named(aks_run, "reserved-pool").inputs["capacityReservationGroupID"] == CRG
     assert (inputs["scaleSetPriority"], inputs["scaleSetEvictionPolicy"],
             inputs["spotMaxPrice"]) == ("Spot", "Delete", -1)
     # AKS adds kubernetes.azure.com/scalesetpriority=spot:NoSchedule to Spot nodes itself; we send only ours.

@@ -267,7 +267,8 @@ def test_eks_scaled_to_zero_without_launch_template(eks_run):
     assert not [r for r in eks_run.resources if r.type == "aws:ec2/launchTemplate:LaunchTemplate"]
     # EKS requires maxSize >= 1 even for an empty node group.
     assert inputs["scalingConfig"] == {"desiredSize": 0, "minSize": 0, "maxSize": 1}
-    assert inputs["instanceTypes"] == ["g5.xlarge"] and inputs["labels"] == {} and inputs["taints"] == []
+    assert inputs["instanceTypes"] == ["g5.xlarge"] and inputs["labels"] == {}
+    assert inputs["taints"] == [{"key": "nvidia.com/gpu", "value": "present", "effect": "NO_SCHEDULE"}]  # by default
 
 
 @pytest.mark.parametrize("owner", ["gpu-eks", "a100", "idle"])

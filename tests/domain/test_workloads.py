@@ -74,3 +74,10 @@ def test_a_pool_with_several_resources_needs_a_profile() -> None:
     with pytest.raises(WorkloadError, match="name the profile"):
         slice_workload(stack, "p4d")
     assert slice_workload(stack, "p4d", "3g.20gb", count=8).limits == {"nvidia.com/mig-3g.20gb": "8"}
+
+
+@pytest.mark.parametrize("count", [True, False, 1.0, "1"], ids=["true", "false", "float", "str"])
+def test_a_count_that_is_not_a_whole_number_is_refused(count) -> None:
+    # bool is an int to Python: count=True used to become the limit "True", which Kubernetes refuses.
+    with pytest.raises(WorkloadError, match="count must be a whole number"):
+        slice_workload(azure([MIG1G], "single"), "mig1g", "1g.5gb", count=count)

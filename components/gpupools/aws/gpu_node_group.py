@@ -20,6 +20,7 @@ import pulumi_eks as eks
 from ..component_args.aws import EksGpuNodeGroupArgsModel
 from ..component_args.checking import check_args
 from ..catalog.clouds import DEFAULT_AMI_TYPE
+from ..catalog.labels import GPU_TAINT
 from .launch_template import LaunchTemplateSpec, gpu_launch_template
 from .node_role import node_role
 
@@ -28,6 +29,7 @@ AUTOSCALER_TAG_PREFIX = "k8s.io/cluster-autoscaler/"
 # EKS spells Kubernetes taint effects in upper snake case.
 # The node group's desired size as an engine property path (pulumi-aws's own NodeGroup example ignores it so).
 DESIRED_SIZE = "scalingConfig.desiredSize"
+_GPU_TAINTS = [{"key": GPU_TAINT.key, "value": GPU_TAINT.value, "effect": GPU_TAINT.effect}]
 EKS_TAINT_EFFECTS = {"NoSchedule": "NO_SCHEDULE", "NoExecute": "NO_EXECUTE", "PreferNoSchedule": "PREFER_NO_SCHEDULE"}
 
 
@@ -75,7 +77,8 @@ class EksGpuNodeGroupArgs(TypedDict):
     labels: NotRequired[dict[str, str]]
     """Kubernetes labels of the nodes."""
     taints: NotRequired[list[TaintArgs]]
-    """Kubernetes taints of the nodes."""
+    ("""Kubernetes taints of the nodes; unset: nvidia.com/gpu=present:NoSchedule (the taint GPU workloads """
+     """tolerate), an explicit [] leaves the nodes untainted.""")
     subnet_ids: NotRequired[pulumi.Input[list[pulumi.Input[str]]]]
     ("""Subnets of the node group (with cluster, default: the cluster's; required with cluster_name, e.g. """
      """EksCluster's subnet_ids); one Availability Zone's for a Capacity Block or EFA.""")
@@ -190,7 +193,8 @@ def _node_group_settings(args: EksGpuNodeGroupArgs, spec: LaunchTemplateSpec, am
         "labels": args.get("labels") or {},
         "taints": [
             aws.eks.NodeGroupTaintArgs(key=t["key"], value=t["value"], effect=EKS_TAINT_EFFECTS[t["effect"]])
-            for t in args.get("taints") or []
+            # Unset: the GPU taint the module promises; a list given (even []) is taken as is.
+            for t in (_GPU_TAINTS if args.get("taints") is None else args["taints"])
         ],
         "subnet_ids": args.get("subnet_ids"),
         "tags": tags,

@@ -18,6 +18,7 @@ from ..component_args.azure import AksGpuPoolArgsModel
 from ..component_args.checking import check_args
 from ..catalog.clouds import DEFAULT_OS_SKU
 from ..catalog.fixed_fields import AKS_AGENT_POOL, replace_on_changes
+from ..catalog.labels import GPU_TAINT
 from .aliases import without_sdk_aliases
 
 TYPE_TOKEN = "gpupools:index:AksGpuPool"
@@ -53,7 +54,8 @@ class AksGpuPoolArgs(TypedDict):
     node_labels: NotRequired[dict[str, str]]
     """Kubernetes labels of the pool's nodes."""
     node_taints: NotRequired[list[str]]
-    """Taints as key=value:Effect, e.g. nvidia.com/gpu=present:NoSchedule."""
+    ("""Taints as key=value:Effect; unset: nvidia.com/gpu=present:NoSchedule (the taint GPU workloads tolerate), """
+     """an explicit [] leaves the pool untainted.""")
     kubernetes_version: NotRequired[str]
     """Kubernetes version of the pool's nodes (default: the cluster's)."""
     max_pods: NotRequired[int]
@@ -77,7 +79,8 @@ class AksGpuPoolArgs(TypedDict):
 
 
 class AksGpuPool(pulumi.ComponentResource):
-    """A user-mode AKS node pool of GPU VMs, tainted for GPU workloads, with an optional MIG profile."""
+    """A user-mode AKS node pool of GPU VMs, tainted for GPU workloads (nvidia.com/gpu=present:NoSchedule unless
+    node_taints says otherwise), with an optional MIG profile."""
 
     pool_name: pulumi.Output[str]
     """Name of the AKS agent pool."""
@@ -127,7 +130,8 @@ class AksGpuPool(pulumi.ComponentResource):
             scale_set_eviction_policy=args.get("scale_set_eviction_policy"),
             spot_max_price=args.get("spot_max_price"),
             node_labels=args.get("node_labels") or {},
-            node_taints=args.get("node_taints") or [],
+            # Unset: the GPU taint the class promises; a list given (even []) is taken as is.
+            node_taints=[str(GPU_TAINT)] if args.get("node_taints") is None else args["node_taints"],
             tags={**(args.get("tags") or {}), **(args.get("autoscaler_tags") or {})},
             opts=pulumi.ResourceOptions(parent=self, replace_on_changes=REPLACE_ON_CHANGES,
                                         delete_before_replace=_delete_before_replace(opts),

@@ -10,8 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-DIGITS_VERSION = re.compile(r"\d+\.\d+\.\d+")
-V_VERSION = re.compile(r"v\d+\.\d+\.\d+")
+# ASCII digits: ``\d`` also takes fullwidth and Arabic-Indic digits, which no Helm repository publishes.
+DIGITS_VERSION = re.compile(r"[0-9]+\.[0-9]+\.[0-9]+")
+V_VERSION = re.compile(r"v[0-9]+\.[0-9]+\.[0-9]+")
 
 
 @dataclass(frozen=True)

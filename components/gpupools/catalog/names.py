@@ -34,14 +34,25 @@ EKS_CLUSTER_NAME = re.compile(r"[A-Za-z0-9][-A-Za-z0-9_]{0,99}")
 AZURE_RESOURCE_GROUP = re.compile(r"[-\w.()]{0,89}[-\w()]")
 # Azure locations as the ARM API spells them: eastus, southcentralus, westeurope, eastus2.
 AZURE_LOCATION = re.compile(r"[a-z][a-z0-9]{1,39}")
-AWS_REGION = re.compile(r"[a-z]{2}(-[a-z]+)+-\d")
+AWS_REGION = re.compile(r"[a-z]{2}(-[a-z]+)+-[0-9]")  # ASCII: ``\d`` would take look-alike digits
+
+# --- Node sizes --------------------------------------------------------------------------------------------------
+# How each cloud spells its sizes, ASCII only (ours: every published name is): Azure ``Standard_ND96asr_v4``,
+# ``Standard_E96-48ads_v5``; EC2 ``p4d.24xlarge``, ``p6-b200.48xlarge``, ``u-6tb1.metal``.
+AZURE_VM_SIZE = re.compile(r"Standard_[A-Za-z0-9][-A-Za-z0-9_]{0,79}")
+EC2_INSTANCE_TYPE = re.compile(r"[a-z][a-z0-9-]{0,29}\.[a-z0-9-]{1,30}")
+SIZE_SYNTAX = {"azure": (AZURE_VM_SIZE, "an Azure VM size, Standard_ and ASCII letters, digits, '_' and '-', e.g. "
+                                       "Standard_ND96asr_v4"),
+               "aws": (EC2_INSTANCE_TYPE, "an EC2 instance type, <family>.<size> in lowercase ASCII letters, digits "
+                                          "and '-', e.g. p4d.24xlarge")}
 
 # --- Cloud resource ids ------------------------------------------------------------------------------------------
 VPC_ID = re.compile(r"vpc-([0-9a-f]{8}|[0-9a-f]{17})")
 SUBNET_ID = re.compile(r"subnet-([0-9a-f]{8}|[0-9a-f]{17})")
 CAPACITY_RESERVATION_ID = re.compile(r"cr-[0-9a-f]{17}")
 CAPACITY_RESERVATION_GROUP_ARN = re.compile(
-    r"arn:aws(-cn|-us-gov)?:resource-groups:(?P<region>[a-z]{2}(-[a-z]+)+-\d):\d{12}:group/[A-Za-z0-9_.-]{1,300}"
+    r"arn:(?P<partition>aws(-cn|-us-gov)?):resource-groups:(?P<region>[a-z]{2}(-[a-z]+)+-[0-9]):[0-9]{12}:"
+    r"group/[A-Za-z0-9_.-]{1,300}"
 )
 AZURE_CAPACITY_RESERVATION_GROUP_ID = re.compile(
     r"/subscriptions/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/resourceGroups/[-\w.()]{1,90}"
@@ -84,6 +95,25 @@ def label_value_problem(value: str) -> str | None:
     if not LABEL_VALUE.fullmatch(value):
         return ("value must be empty or 1..63 letters, digits, '-', '_' or '.', starting and ending with a letter or "
                 "digit")
+    return None
+
+
+def size_name_problem(cloud: str, name: str) -> str | None:
+    """Why ``name`` is not spelled like a node size of ``cloud`` (an Azure size on EKS, a newline, a Cyrillic 'а')."""
+    pattern, allowed = SIZE_SYNTAX[cloud]
+    if pattern.fullmatch(name):
+        return None
+    return f"{name[:80]!r} is not {allowed}"
+
+
+def nvidia_namespace_problem(namespace: str) -> str | None:
+    """Where the NVIDIA charts may go: a namespace name, and not ``default`` (config ``gpuSoftware.namespace`` and the
+    chart components)."""
+    if not DNS1123_LABEL.fullmatch(namespace):
+        return (f"{namespace[:80]!r} is not a Kubernetes namespace name; allowed: at most 63 lowercase letters, digits "
+                "and '-', starting and ending with a letter or digit")
+    if namespace == "default":
+        return "namespace 'default' is refused: the NVIDIA charts want their own namespace"
     return None
 
 

@@ -10,9 +10,13 @@ from pydantic import Field, model_validator
 from ..domain.node_templates import AWS_TEMPLATE_TAG_BUDGET, EKS_OWN_ASG_TAGS
 from ..catalog import clouds, names
 from ..config import models as config
+from ..catalog.instances import EFA_INTERFACES
+from ..catalog.labels import GPUPOOLS_NODE_LABELS
 from ..resolve import aws_rules
-from .fields import (Count, Labels, TaintEffect, Tags, _Args, _checked, _input, _like, _matching, _one_of,
-                     _pulumi_object, _tag_problems, is_deferred)
+from ..resolve.pools import duplicate_taint_problems, reserved_label_problem
+from ..resolve.versions import kubernetes_version_problem
+from .fields import (Count, TaintEffect, Tags, _Args, _checked, _input, _labels_but_ours, _like, _matching, _one_of,
+                     _pulumi_object, _size, _tag_problems, is_deferred)
 
 
 _CLUSTER_NAME = "1..100 letters, digits, '-' and '_', starting with a letter or digit"
@@ -27,8 +31,8 @@ class EksTaintModel(_Args):
 class EksClusterArgsModel(_Args):
     name: _matching(names.EKS_CLUSTER_NAME, _CLUSTER_NAME)
     create: _input(bool) = True
-    kubernetes_version: Optional[_like(config.ClusterConfig, "kubernetes_version")] = None
-    system_node_size: Optional[_input(Annotated[str, Field(min_length=1)])] = None
+    kubernetes_version: Optional[_input(_checked(lambda v: kubernetes_version_problem("aws", v)))] = None
+    system_node_size: Optional[_size("aws")] = None
     system_node_count: Optional[_like(config.SystemPool, "count")] = None
     subnet_ids: Optional[_input(list[_matching(names.SUBNET_ID, "a subnet id, subnet-0123456789abcdef0")])] = None
     vpc_id: Optional[_matching(names.VPC_ID, "a VPC id, vpc-0123456789abcdef0")] = None
@@ -36,14 +40,22 @@ class EksClusterArgsModel(_Args):
 
     @model_validator(mode="after")
     def _vpc_with_subnets(self) -> "EksClusterArgsModel":
-        problem = aws_rules.vpc_without_subnets_problem(bool(self.subnet_ids), self.vpc_id is not None)
+        if isinstance(self.subnet_ids, list) and not any(is_deferred(subnet) for subnet in self.subnet_ids):
+            problems = aws_rules.subnet_id_problems(self.subnet_ids)
+            if problems:
+                raise ValueError("\n".join(f"subnet_ids: {problem}" for problem in problems))
+        subnets = self.subnet_ids is not None and (is_deferred(self.subnet_ids) or bool(self.subnet_ids))
+        vpc = self.vpc_id is not None
+        problem = (aws_rules.vpc_without_subnets_problem(subnets, vpc)
+                   # An existing cluster (create false) takes neither: its network is read from EKS.
+                   or (aws_rules.subnets_without_vpc_problem(subnets, vpc) if self.create is not False else None))
         if problem:
             raise ValueError(f"vpc_id: {problem.replace('subnetIds', 'subnet_ids')}")
         return self
 
 
 # An IAM role ARN: partition, 12-digit account, role/<path/>name (IAM: 64 characters at most for the name).
-IAM_ROLE_ARN = re.compile(r"arn:aws(-cn|-us-gov)?:iam::\d{12}:role/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}")
+IAM_ROLE_ARN = re.compile(r"arn:aws(-cn|-us-gov)?:iam::[0-9]{12}:role/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}", re.ASCII)
 _SUBNETS = _input(list[_matching(names.SUBNET_ID, "a subnet id, subnet-0123456789abcdef0")])
 
 
@@ -57,14 +69,14 @@ class EksGpuNodeGroupArgsModel(_Args):
     node_role_arn: Optional[_matching(IAM_ROLE_ARN, "an IAM role ARN, arn:aws:iam::<account>:role/<name>")] = None
     node_group_name: _matching(names.EKS_NODE_GROUP_NAME, f"1..{names.POOL_NAME_MAX} lowercase letters, digits and "
                                                           "'-', alphanumeric at both ends")
-    instance_type: _input(Annotated[str, Field(min_length=1)])
+    instance_type: _size("aws")
     desired_size: Count
     min_size: Optional[Count] = None
     max_size: Optional[Count] = None
     ignore_scaling_changes: Optional[_input(bool)] = None
     ami_type: Optional[_one_of(clouds.AMI_TYPES, clouds.REFUSED_AMI_TYPES)] = None
     disk_size_gb: Optional[_like(config.GpuPoolConfig, "disk_size_gb")] = None
-    labels: Optional[Labels] = None
+    labels: Optional[_labels_but_ours(GPUPOOLS_NODE_LABELS, reserved_label_problem)] = None
     taints: Optional[_input(list[_input(EksTaintModel)])] = None
     subnet_ids: Optional[_SUBNETS] = None
     capacity_type: Optional[_like(config.GpuPoolConfig, "capacity_type")] = None
@@ -87,6 +99,14 @@ class EksGpuNodeGroupArgsModel(_Args):
         if self.efa is True and not is_deferred(self.subnet_ids):
             subnets = aws_rules.efa_subnet_problem(self.subnet_ids)
             problems += [f"subnet_ids: {subnets}"] if subnets else []
+        if self.efa is True and isinstance(self.instance_type, str):
+            capable = EFA_INTERFACES.get(self.instance_type, 0)
+            no_efa = aws_rules.efa_size_problem(self.instance_type, capable)
+            asked = self.efa_interfaces if isinstance(self.efa_interfaces, int) and not no_efa else None
+            too_many = aws_rules.efa_size_problem(self.instance_type, capable, asked) if asked else None
+            problems += [f"efa: {no_efa}"] if no_efa else []
+            problems += [f"efa_interfaces: {too_many}"] if too_many else []
+        problems += self._list_problems()
         if self.efa_interfaces is not None and self.efa is not True:
             problems.append("efa_interfaces: only with efa true")
         for low in ("min_size", "desired_size"):
@@ -96,6 +116,17 @@ class EksGpuNodeGroupArgsModel(_Args):
         if problems:
             raise ValueError("\n".join(problems))
         return self
+
+    def _list_problems(self) -> list[str]:
+        """Each subnet once, one taint per key and effect (Outputs are checked by the cloud)."""
+        problems = []
+        if isinstance(self.subnet_ids, list) and not any(is_deferred(subnet) for subnet in self.subnet_ids):
+            problems += [f"subnet_ids: {why}" for why in aws_rules.subnet_id_problems(self.subnet_ids)]
+        taints = self.taints
+        if isinstance(taints, list) and not any(is_deferred(taint) for taint in taints):
+            problems += [f"taints: {why}" for why in duplicate_taint_problems(
+                [(t.key, t.value, t.effect) for t in taints if all(isinstance(v, str) for v in (t.key, t.effect))])]
+        return problems
 
     def _one_way_to_the_cluster(self) -> list[str]:
         """Exactly one of the two ways, and the role given at most once, in the way's own spelling."""

@@ -8,9 +8,15 @@ from typing import Annotated, Literal, Mapping, Optional
 from pydantic import AfterValidator, Field, model_validator
 
 from ..catalog import clouds, names
+from ..catalog.instances import INSTANCE_SIZES
+from ..catalog.labels import GPUPOOLS_NODE_LABELS
 from ..resolve import azure_rules
+from ..resolve.mig_rules import size_mig_problem
+from ..resolve.pools import duplicate_taint_problems, reserved_label_problem
+from ..resolve.versions import kubernetes_version_problem
 from ..config import models as config
-from .fields import Count, Labels, MaxPods, Tags, _Args, _cidr, _input, _like, _matching, _one_of, _tag_problems
+from .fields import (Count, MaxPods, Tags, _Args, _checked, _cidr, _input, _labels_but_ours, _like, _matching,
+                     _one_of, _size, _tag_problems, is_deferred)
 
 _AKS_TAINT = re.compile(r"(?P<key>[^=:]+)=(?P<value>[^=:]*):(?P<effect>NoSchedule|PreferNoSchedule|NoExecute)")
 
@@ -30,8 +36,8 @@ class AksClusterArgsModel(_Args):
     resource_group_name: _matching(names.AZURE_RESOURCE_GROUP, "1..90 letters, digits, '_', '-', '.', '(', ')'")
     location: Optional[_matching(names.AZURE_LOCATION, "an Azure region as ARM spells it, e.g. southcentralus")] = None
     create: _input(bool) = True
-    kubernetes_version: Optional[_like(config.ClusterConfig, "kubernetes_version")] = None
-    system_pool_size: Optional[_input(Annotated[str, Field(min_length=1)])] = None
+    kubernetes_version: Optional[_input(_checked(lambda v: kubernetes_version_problem("azure", v)))] = None
+    system_pool_size: Optional[_size("azure")] = None
     system_pool_count: Optional[_like(config.SystemPool, "count")] = None
     system_pool_max_pods: Optional[MaxPods] = None
     pod_cidr: Optional[_input(Annotated[str, AfterValidator(_cidr)])] = None
@@ -51,8 +57,8 @@ class AksClusterArgsModel(_Args):
 class AksGpuPoolArgsModel(_Args):
     cluster_name: _input(Annotated[str, Field(min_length=1)])
     resource_group_name: _input(Annotated[str, Field(min_length=1)])
-    pool_name: _matching(names.AKS_POOL_NAME, "1..12 lowercase letters and digits, starting with a letter")
-    vm_size: _input(Annotated[str, Field(min_length=1)])
+    pool_name: _input(_checked(azure_rules.aks_pool_name_problem))
+    vm_size: _size("azure")
     count: Count
     gpu_instance_profile: Optional[_input(Literal[clouds.AKS_GPU_INSTANCE_PROFILES])] = None
     gpu_driver: Optional[_input(Literal["Install", "None"])] = None
@@ -60,9 +66,9 @@ class AksGpuPoolArgsModel(_Args):
     min_count: Optional[Count] = None
     max_count: Optional[Count] = None
     os_disk_size_gb: Optional[_like(config.GpuPoolConfig, "disk_size_gb")] = None
-    node_labels: Optional[Labels] = None
+    node_labels: Optional[_labels_but_ours(GPUPOOLS_NODE_LABELS, reserved_label_problem)] = None
     node_taints: Optional[_input(list[_input(Annotated[str, AfterValidator(_aks_taint)])])] = None
-    kubernetes_version: Optional[_matching(re.compile(r"1\.\d{2}(\.\d+)?"), "a Kubernetes version such as 1.33")] = None
+    kubernetes_version: Optional[_input(_checked(lambda v: kubernetes_version_problem("azure", v, patch=True)))] = None
     max_pods: Optional[MaxPods] = None
     availability_zones: Optional[_like(config.GpuPoolConfig, "availability_zones")] = None
     capacity_reservation_group_id: Optional[_matching(
@@ -91,6 +97,26 @@ class AksGpuPoolArgsModel(_Args):
         spot_only = {"scale_set_eviction_policy": self.scale_set_eviction_policy, "spot_max_price": self.spot_max_price}
         problems += [f"{key}: only for scale_set_priority 'Spot' (AKS refuses it on Regular pools)"
                      for key in azure_rules.spot_only_keys(self.scale_set_priority, spot_only)]
+        price = azure_rules.spot_max_price_problem(self.spot_max_price)
+        problems += [f"spot_max_price: {price}"] if price else []
+        spot_group = azure_rules.spot_reservation_problem(self.scale_set_priority,
+                                                          self.capacity_reservation_group_id is not None)
+        problems += [f"capacity_reservation_group_id: {spot_group}"] if spot_group else []
+        problems += self._mig_and_taint_problems()
         if problems:
             raise ValueError("\n".join(problems))
         return self
+
+    def _mig_and_taint_problems(self) -> list[str]:
+        """A MIG profile only on a size the catalog knows with MIG; one taint per key and effect."""
+        problems = []
+        if isinstance(self.gpu_instance_profile, str) and isinstance(self.vm_size, str):
+            size = INSTANCE_SIZES.get(self.vm_size)
+            no_mig = size_mig_problem(self.vm_size, size.gpu if size and size.cloud == "azure" else None)
+            problems += [f"gpu_instance_profile: {no_mig}"] if no_mig else []
+        taints = self.node_taints
+        if isinstance(taints, list) and not any(is_deferred(taint) for taint in taints):
+            parsed = [_AKS_TAINT.fullmatch(taint) for taint in taints]
+            problems += [f"node_taints: {why}" for why in duplicate_taint_problems(
+                [(match["key"], match["value"], match["effect"]) for match in parsed if match])]
+        return problems

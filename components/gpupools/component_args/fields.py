@@ -75,6 +75,23 @@ def _one_of(allowed: tuple[str, ...], refused: Mapping[str, str]) -> Any:
     return _input(Annotated[str, AfterValidator(check)])
 
 
+def _size(cloud: str) -> Any:
+    """A node size spelled as ``cloud`` spells them (the config's rule: ``names.size_name_problem``)."""
+    return _input(_checked(lambda value: names.size_name_problem(cloud, value)))
+
+
+def _labels_but_ours(ours: frozenset[str], problem: Any) -> Any:
+    """Node labels: Kubernetes syntax, and no reserved domain but for the labels gpupools sets itself (``problem``:
+    ``resolve.pools.reserved_label_problem``)."""
+    def check(labels: Any) -> Any:
+        if isinstance(labels, Mapping):
+            found = [f"{key!r}: {why}" for key in labels if isinstance(key, str) for why in [problem(key, ours)] if why]
+            if found:
+                raise ValueError("; ".join(found))
+        return labels
+    return _input(Annotated[Labels, AfterValidator(check)])
+
+
 def _pulumi_object(kind: str) -> Any:
     def check(value: Any) -> Any:
         if not is_deferred(value):

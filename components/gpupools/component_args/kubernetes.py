@@ -12,15 +12,16 @@ from ..catalog.charts import DCGM_EXPORTER, DEFAULT_EXPANDER, ChartRef
 from ..catalog.installers import installer
 from ..config import models as config
 from ..catalog import names
-from ..resolve.autoscaler_versions import autoscaler_version_problem
-from .fields import Labels, Tags, _Args, _checked, _dns_label, _input, _like, _matching
+from ..resolve import aws_rules
+from ..resolve.autoscaler_versions import autoscaler_version_problem, priorities_problems
+from .fields import Labels, Tags, _Args, _checked, _dns_label, _input, _like, _matching, is_deferred
 
 
 class _HelmReleaseArgs(_Args):
     """What every pinned-release component takes: an exact version, a DNS-1123 namespace, values, a timeout."""
 
     version: _input(str)
-    namespace: _input(Annotated[str, AfterValidator(_dns_label)])
+    namespace: _input(_checked(names.nvidia_namespace_problem))  # the config's gpuSoftware.namespace rule
     values: _input(dict[str, Any])
     timeout_seconds: Optional[_input(Annotated[int, Field(ge=1, le=86400)])] = None
     create_namespace: Optional[_input(bool)] = None
@@ -57,7 +58,7 @@ class NvidiaDcgmExporterArgsModel(_HelmReleaseArgs):
 # The Job is ``<pool>-smoke``, a DNS subdomain whose name Kubernetes also puts in a label (63 at most).
 SMOKE_JOB_SUFFIX = "-smoke"
 _SMOKE_POOL = re.compile(rf"[a-z0-9]([-a-z0-9]{{0,{63 - len(SMOKE_JOB_SUFFIX) - 2}}}[a-z0-9])?")
-_IMAGE = re.compile(r"[a-z0-9][a-z0-9._/:-]*(:(?!latest$)[\w][\w.-]{0,127}|@sha256:[0-9a-f]{64})")
+_IMAGE = re.compile(r"[a-z0-9][a-z0-9._/:-]*(:(?!latest$)[\w][\w.-]{0,127}|@sha256:[0-9a-f]{64})", re.ASCII)
 
 
 class GpuSmokeTestArgsModel(_Args):
@@ -71,7 +72,7 @@ class GpuSmokeTestArgsModel(_Args):
                                       "e.g. nvcr.io/nvidia/cuda:12.8.1-base-ubuntu24.04")] = None
 
 
-_OIDC_PROVIDER_ARN = re.compile(r"arn:aws(-cn|-us-gov)?:iam::\d{12}:oidc-provider/.+")
+_OIDC_PROVIDER_ARN = re.compile(r"arn:(?P<partition>aws(-cn|-us-gov)?):iam::[0-9]{12}:oidc-provider/.+")
 
 
 def _autoscaler_version(value: str) -> str:
@@ -94,7 +95,7 @@ class ClusterAutoscalerArgsModel(_Args):
     namespace: Optional[_input(Annotated[str, AfterValidator(_dns_label)])] = None
     service_account: Optional[_input(Annotated[str, AfterValidator(_dns_label)])] = None
     expander: Optional[_like(config.ClusterAutoscalerConfig, "expander")] = None
-    priorities: Optional[_input(dict[_input(Annotated[str, Field(pattern=r"^\d+$")]), _input(list[str])])] = None
+    priorities: Optional[_input(dict[_input(str), _input(list[str])])] = None  # rule: priorities_problems
     scale_down_utilization_threshold: Optional[
         _like(config.ClusterAutoscalerConfig, "scale_down_utilization_threshold")] = None
     scale_down_gpu_utilization_threshold: Optional[
@@ -105,6 +106,13 @@ class ClusterAutoscalerArgsModel(_Args):
     @model_validator(mode="after")
     def _priorities(self) -> "ClusterAutoscalerArgsModel":
         problem = config.expander_problem(self.expander or DEFAULT_EXPANDER, self.priorities)
-        if problem:
-            raise ValueError(f"priorities: {problem}")
+        problems = [f"priorities: {problem}"] if problem else []
+        if isinstance(self.priorities, dict) and not any(map(is_deferred, self.priorities.values())):
+            problems += [f"priorities: {why}" for why in priorities_problems(self.priorities)]
+        arn = _OIDC_PROVIDER_ARN.fullmatch(self.oidc_provider_arn) if isinstance(self.oidc_provider_arn, str) else None
+        partition = (aws_rules.partition_problem(arn["partition"], self.region)
+                     if arn and isinstance(self.region, str) else None)
+        problems += [f"oidc_provider_arn: {partition}"] if partition else []
+        if problems:
+            raise ValueError("\n".join(problems))
         return self

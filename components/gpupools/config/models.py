@@ -18,7 +18,9 @@ from ..catalog.charts import (
 )
 from ..catalog.dra_driver import AlphaGate
 from ..catalog.installers import Installer, installer
-from ..catalog.names import CLUSTER_NAMESPACES, DNS1123_LABEL, label_key_problem, label_value_problem
+from ..catalog.names import (
+    CLUSTER_NAMESPACES, DNS1123_LABEL, label_key_problem, label_value_problem, nvidia_namespace_problem,
+)
 
 MigStrategy = Literal["none", "single", "mixed"]
 Rotation = Literal["recreate", "surge"]
@@ -126,10 +128,7 @@ class ClusterAutoscalerConfig(Strict):
         problem = expander_problem(self.expander, self.priorities)
         if problem:
             raise ValueError(problem)
-        bad = [key for key in self.priorities if not key.isdigit()]
-        if bad:
-            raise ValueError(f"priorities keys must be whole numbers written as text, got {', '.join(bad)}")
-        return self
+        return self  # keys and patterns: resolve.autoscaler_versions.priorities_problems
 
 
 class ClusterConfig(Strict):
@@ -141,7 +140,7 @@ class ClusterConfig(Strict):
     resource_group: str | None = Field(default=None, min_length=1)
     location: str | None = Field(default=None, min_length=1)
     region: str | None = Field(default=None, min_length=1)
-    kubernetes_version: str = Field(default="1.33", pattern=r"^1\.\d{2}$")
+    kubernetes_version: str = Field(default="1.33", min_length=1)  # offered minors: resolve.versions
     system_pool: SystemPool | None = None
     subnet_ids: list[str] = Field(default_factory=list)
     # aws: the VPC of subnet_ids; pulumi-eks would otherwise put the cluster security group in the default VPC.
@@ -249,7 +248,7 @@ class GpuPoolConfig(Strict):
     capacity_reservation_group_id: str | None = Field(default=None, min_length=1)
     priority: Literal["Regular", "Spot"] | None = None
     eviction_policy: Literal["Delete", "Deallocate"] | None = None
-    spot_max_price: float | None = None
+    spot_max_price: float | None = None  # its values: resolve.azure_rules.spot_max_price_problem
     # aws: the node group's capacity type, an ODCR id or reservation group ARN, its own subnets, EFA.
     capacity_type: Literal["ON_DEMAND", "SPOT", "CAPACITY_BLOCK"] | None = None
     capacity_reservation: str | None = Field(default=None, min_length=1)
@@ -270,22 +269,13 @@ class GpuPoolConfig(Strict):
             raise ValueError(f"not valid Kubernetes labels: {'; '.join(bad)}")
         return labels
 
-    @field_validator("availability_zones", "subnet_ids")
+    @field_validator("availability_zones")  # subnet ids: resolve.aws_rules.subnet_id_problems
     @classmethod
     def _unique(cls, items: list[str]) -> list[str]:
         repeated = sorted({item for item in items if items.count(item) > 1})
         if repeated:
             raise ValueError(f"lists {', '.join(repeated)} more than once; each entry at most once")
         return items
-
-    @field_validator("spot_max_price")
-    @classmethod
-    def _spot_price(cls, price: float | None) -> float | None:
-        # AKS: "the value must be -1 or a positive value with up to five decimal places".
-        if price is not None and price != -1 and not (price > 0 and round(price, 5) == price):
-            raise ValueError(f"{price} is not a Spot max price; allowed: -1 (up to the on-demand price) or a "
-                             "positive price in US dollars with at most five decimals")
-        return price
 
     @property
     def resolved_rotation(self) -> Rotation:
@@ -353,11 +343,9 @@ class GpuSoftware(Strict):
     @field_validator("namespace")
     @classmethod
     def _own_namespace(cls, namespace: str | None) -> str | None:
-        if namespace is not None and not DNS1123_LABEL.fullmatch(namespace):
-            raise ValueError(f"'{namespace}' is not a Kubernetes namespace name; allowed: at most 63 lowercase "
-                             "letters, digits and '-', starting and ending with a letter or digit")
-        if namespace == "default":
-            raise ValueError("namespace 'default' is refused: the NVIDIA charts want their own namespace")
+        why = nvidia_namespace_problem(namespace) if namespace is not None else None
+        if why:
+            raise ValueError(why)
         return namespace
 
     @property

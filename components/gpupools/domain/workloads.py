@@ -66,15 +66,16 @@ def find_pool(stack: Stack, name: str) -> ResolvedPool:
 
 def slice_workload(stack: Stack, pool_name: str, profile: str | None = None, count: int = 1) -> GpuWorkload:
     """Scheduling for ``count`` slices of ``profile`` (or of the pool's only resource) on ``pool_name``."""
+    # bool is an int to Python, but count=True would become the limit "True", which Kubernetes refuses.
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise WorkloadError(f"count must be a whole number of at least 1 (GPU resources are whole units), got "
+                            f"{count!r}")
     pool = find_pool(stack, pool_name)
     if stack.config.gpu_software.installer == "dra-driver":
         return _dra_workload(stack, pool, profile, count)
     advertised = pool_capacity(pool).per_node  # usable at once: maxPods may cap the slices
     resource = _resource_for(pool, advertised, profile)
     per_node = advertised[resource]
-    if not isinstance(count, int) or count < 1:
-        raise WorkloadError(f"count must be a whole number of at least 1 (GPU resources are whole units), got "
-                            f"{count!r}")
     if count > per_node:
         raise WorkloadError(f"pool {pool.name} advertises {per_node}x {resource} per node; a pod asking for {count} "
                             "would stay Pending")

@@ -18,6 +18,8 @@ from ..catalog.names import (
     POOL_NAME_MAX, SUBNET_ID, VPC_ID,
 )
 
+from .versions import kubernetes_version_problem
+
 Path = Callable[..., str]
 # The extended resource the AWS EFA device plugin advertises (EKS "Manage EFA devices on Amazon EKS").
 EFA_RESOURCE = "vpc.amazonaws.com/efa"
@@ -30,6 +32,8 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
     if not EKS_CLUSTER_NAME.fullmatch(cluster.name):
         problems.append(Problem(path("name"), f"'{cluster.name}' is not an EKS cluster name; allowed: 1..100 letters, "
                                               "digits, '-' and '_', starting with a letter or digit"))
+    version = kubernetes_version_problem("aws", cluster.kubernetes_version)
+    problems += [Problem(path("kubernetesVersion"), version)] if version else []
     if not cluster.region:
         problems.append(Problem(path("region"), "is required on aws (e.g. us-east-1)"))
     elif not AWS_REGION.fullmatch(cluster.region):
@@ -51,12 +55,20 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
     if cluster.vpc_id is not None and not VPC_ID.fullmatch(cluster.vpc_id):
         problems.append(Problem(path("vpcId"), f"'{cluster.vpc_id[:40]}' is not a VPC id; allowed: vpc- and 8 or 17 "
                                                "lowercase hex digits"))
-    if cluster.subnet_ids and cluster.vpc_id is None:
-        problems.append(Problem(path("vpcId"), "is required with subnetIds: without it pulumi-eks puts the cluster "
-                                               "security group in the default VPC; set the VPC of those subnets"))
+    no_vpc = subnets_without_vpc_problem(bool(cluster.subnet_ids), cluster.vpc_id is not None)
+    problems += [Problem(path("vpcId"), no_vpc)] if no_vpc else []
     vpc_alone = vpc_without_subnets_problem(bool(cluster.subnet_ids), cluster.vpc_id is not None)
     problems += [Problem(path("vpcId"), vpc_alone)] if vpc_alone else []
     return problems
+
+
+def subnets_without_vpc_problem(subnets_given: bool, vpc_given: bool) -> str | None:
+    """Subnets without their VPC: pulumi-eks would put the cluster security group in the default VPC (the config
+    and ``EksClusterArgsModel``)."""
+    if subnets_given and not vpc_given:
+        return ("is required with subnetIds: without it pulumi-eks puts the cluster security group in the default "
+                "VPC; set the VPC of those subnets")
+    return None
 
 
 def vpc_without_subnets_problem(subnets_given: bool, vpc_given: bool) -> str | None:
@@ -67,8 +79,17 @@ def vpc_without_subnets_problem(subnets_given: bool, vpc_given: bool) -> str | N
 
 
 def subnet_problems(subnet_ids: list[str], path: str) -> list[Problem]:
-    return [Problem(path, f"'{subnet[:40]}' is not a subnet id; allowed: subnet- and 8 or 17 lowercase hex digits")
-            for subnet in subnet_ids if not SUBNET_ID.fullmatch(subnet)]
+    return [Problem(path, why) for why in subnet_id_problems(subnet_ids)]
+
+
+def subnet_id_problems(subnet_ids: list[str]) -> list[str]:
+    """Each subnet id well formed and given once (the config's subnetIds and the EKS components' subnet_ids)."""
+    problems = [f"'{subnet[:40]}' is not a subnet id; allowed: subnet- and 8 or 17 lowercase hex digits"
+                for subnet in subnet_ids if not SUBNET_ID.fullmatch(subnet)]
+    repeated = sorted({subnet[:40] for subnet in subnet_ids if subnet_ids.count(subnet) > 1})
+    if repeated:
+        problems.append(f"lists {', '.join(repeated)} more than once; each subnet at most once")
+    return problems
 
 
 def software_problems(config: StackConfig) -> list[Problem]:
@@ -92,10 +113,8 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, 
     found = Findings(_ami_problems(pool, path) + subnet_problems(pool.subnet_ids, path("subnetIds")))
     problems, warnings = found.problems, found.warnings
     problems += _reservation_problems(config, pool, path)
-    if pool.efa and size.efa_interfaces == 0:
-        capable = "p4d, p4de, p5, p5e, p5en, p6-b200 and the larger g5, g6 and g6e sizes"
-        problems.append(Problem(path("efa"), f"{size.name} has no EFA interface; allowed on EFA-capable sizes "
-                                             f"({capable})"))
+    no_efa = efa_size_problem(size.name, size.efa_interfaces) if pool.efa else None
+    problems += [Problem(path("efa"), no_efa)] if no_efa else []
     if pool.efa:
         warnings.append(f"pool {pool.name}: efa gives its nodes EFA interfaces, but pods can request them "
                         f"({EFA_RESOURCE}) only through the AWS EFA device plugin (aws-efa-k8s-device-plugin), which "
@@ -111,6 +130,34 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, 
         warnings.append(f"pool {pool.name}: {size.name} capacity is scarce on demand; without capacityReservation "
                         "(or capacityType SPOT) the node group may wait for instances")
     return found
+
+
+def region_partition(region: str) -> str:
+    """The ARN partition of a region: ``aws-cn`` for cn-*, ``aws-us-gov`` for us-gov-*, else ``aws``."""
+    if region.startswith("cn-"):
+        return "aws-cn"
+    if region.startswith("us-gov-"):
+        return "aws-us-gov"
+    return "aws"
+
+
+def partition_problem(partition: str, region: str) -> str | None:
+    """An ARN whose partition is not its region's (``arn:aws:...`` for cn-north-1): no such resource can exist."""
+    expected = region_partition(region)
+    if partition == expected:
+        return None
+    return f"the ARN's partition is {partition} but {region} is in {expected}; allowed: arn:{expected}:..."
+
+
+def efa_size_problem(instance_type: str, capable: int, asked: int | None = None) -> str | None:
+    """EFA only on a size with EFA interfaces, and no more of them than it has (the config's ``efa`` and
+    ``EksGpuNodeGroup``'s ``efa``/``efa_interfaces``; ``capable``: the catalog's count, 0 for none or unknown)."""
+    if capable == 0:
+        return (f"{instance_type[:80]} has no EFA interface; allowed on EFA-capable sizes (p4d, p4de, p5, p5e, "
+                "p5en, p6-b200 and the larger g5, g6 and g6e sizes)")
+    if asked is not None and asked > capable:
+        return f"{instance_type} has {capable} EFA interfaces, not {asked}; allowed: 1..{capable}"
+    return None
 
 
 def efa_subnet_problem(subnet_ids: list[str] | None) -> str | None:
@@ -156,12 +203,17 @@ def reservation_problems(capacity_type: str | None, reservation: str | None, reg
     if reservation is not None and arn is None and not is_id:
         problems.append(f"'{reservation[:80]}' is not a capacity reservation; allowed: cr- and 17 lowercase hex "
                         "digits, or arn:aws:resource-groups:<region>:<account>:group/<name>")
+    elif arn is not None and partition_problem(arn.group("partition"), arn.group("region")):
+        problems.append(partition_problem(arn.group("partition"), arn.group("region")))
     elif arn is not None and region and arn.group("region") != region:
         problems.append(f"the reservation group is in {arn.group('region')} but the cluster is in {region}; a "
                         "reservation is used only in its own region")
     if capacity_type == "CAPACITY_BLOCK" and reservation is None:
         problems.append("is required with capacity type CAPACITY_BLOCK: a Capacity Block is used through its "
                         "reservation id (cr-...)")
+    elif capacity_type == "SPOT" and reservation is not None:
+        problems.append("capacity type SPOT cannot launch into a capacity reservation: a reservation holds "
+                        "On-Demand capacity; remove one of the two")
     elif capacity_type == "CAPACITY_BLOCK" and arn is not None:
         problems.append("capacity type CAPACITY_BLOCK needs the Capacity Block's reservation id (cr-...), not a "
                         "reservation group: EKS's launch template for a Capacity Block targets its "

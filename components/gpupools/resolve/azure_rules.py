@@ -5,12 +5,13 @@ Each refusal names its source in ``docs/sources.md``; those marked "ours" there 
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 from ..catalog.instances import InstanceSize
 from ..catalog.clouds import (
     AKS_OVERLAY_NODE_PREFIX, AKS_OVERLAY_POD_CIDR, AZURE_LINUX_REFUSED_GPUS, AZURE_LINUX_SKUS, DEFAULT_OS_SKU,
-    OS_SKUS, REFUSED_OS_SKUS, SYSTEM_POOL_OS_SKU,
+    OS_SKUS, REFUSED_OS_SKUS, RESERVED_POOL_NAMES, SYSTEM_POOL_OS_SKU,
 )
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
@@ -21,6 +22,8 @@ from ..domain.pools import ResolvedPool
 from ..catalog.names import (
     AKS_DNS_PREFIX, AKS_POOL_NAME, AZURE_CAPACITY_RESERVATION_GROUP_ID, AZURE_LOCATION, AZURE_RESOURCE_GROUP,
 )
+
+from .versions import kubernetes_version_problem
 
 Path = Callable[..., str]
 
@@ -48,6 +51,8 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
         problems.append(Problem(path("location"), f"'{cluster.location}' is not an Azure location name; allowed: its "
                                                   "programmatic name, lowercase letters and digits, e.g. "
                                                   "southcentralus"))
+    version = kubernetes_version_problem("azure", cluster.kubernetes_version)
+    problems += [Problem(path("kubernetesVersion"), version)] if version else []
     if "autoscaler" in cluster.model_fields_set and (cluster.autoscaler.install
                                                      or cluster.autoscaler.model_fields_set - {"install"}):
         problems.append(Problem(path("autoscaler"), "is for aws; AKS runs its own managed cluster autoscaler, which "
@@ -59,12 +64,17 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
 
 
 def pool_name_problem(index: int, name: str) -> Problem | None:
-    path = field_path("gpuPools", index, "name")
+    why = aks_pool_name_problem(name)
+    return Problem(field_path("gpuPools", index, "name"), why) if why else None
+
+
+def aks_pool_name_problem(name: str) -> str | None:
+    """An AKS agent pool name, not the system pool's (the config's pool names and ``AksGpuPool``'s ``pool_name``)."""
     if not AKS_POOL_NAME.fullmatch(name):
-        return Problem(path, f"'{name}' is not a valid AKS pool name; allowed: lowercase letters and digits, "
-                             "starting with a letter, at most 12 characters")
-    if name == "system":
-        return Problem(path, "'system' is the name of the cluster's system pool")
+        return (f"'{name[:80]}' is not a valid AKS pool name; allowed: lowercase letters and digits, starting with a "
+                "letter, at most 12 characters")
+    if name in RESERVED_POOL_NAMES["azure"]:
+        return f"'{name}' is the name of the cluster's system pool"
     return None
 
 
@@ -98,11 +108,29 @@ def _capacity_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
     spot_only = {"evictionPolicy": pool.eviction_policy, "spotMaxPrice": pool.spot_max_price}
     problems += [Problem(path(key), "applies to Spot pools only; set priority: Spot or remove it")
                  for key in spot_only_keys(pool.priority, spot_only)]
-    if pool.priority == "Spot" and group is not None:
-        problems.append(Problem(path("capacityReservationGroupId"),
-                                "a Spot pool cannot use a capacity reservation group (reservations hold regular, "
-                                "pay-as-you-go capacity); remove one of priority: Spot and capacityReservationGroupId"))
+    price = spot_max_price_problem(pool.spot_max_price)
+    problems += [Problem(path("spotMaxPrice"), price)] if price else []
+    spot_group = spot_reservation_problem(pool.priority, group is not None)
+    problems += [Problem(path("capacityReservationGroupId"), spot_group)] if spot_group else []
     return problems
+
+
+def spot_reservation_problem(priority: str | None, group_given: bool) -> str | None:
+    """Spot VMs cannot draw from a capacity reservation group (the config and ``AksGpuPoolArgsModel``)."""
+    if priority == "Spot" and group_given:
+        return ("a Spot pool cannot use a capacity reservation group (reservations hold regular, pay-as-you-go "
+                "capacity); remove one of the Spot priority and the capacity reservation group")
+    return None
+
+
+def spot_max_price_problem(price: object) -> str | None:
+    """AKS: "the value must be -1 or a positive value with up to five decimal places"; inf and nan are neither."""
+    if price is None or isinstance(price, bool) or not isinstance(price, (int, float)):
+        return None
+    if price == -1 or (math.isfinite(price) and price > 0 and round(price, 5) == price):
+        return None
+    return (f"{price} is not a Spot max price; allowed: -1 (up to the on-demand price) or a positive price in US "
+            "dollars with at most five decimals")
 
 
 def spot_only_keys(priority: str | None, settings: dict[str, object]) -> list[str]:

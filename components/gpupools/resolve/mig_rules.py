@@ -16,17 +16,17 @@ from ..config.errors import Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
 from ..domain.pools import MigPlan
 
-AKS_PROFILE = re.compile(r"MIG(\d)g")
+AKS_PROFILE = re.compile(r"MIG([0-9])g")
 
 
 def plan_mig(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel,
              path: Callable[..., str]) -> tuple[MigPlan | None, list[Problem]]:
     """Decide the per-GPU MIG devices of a pool, and whether AKS or the GPU Operator applies them."""
     assert pool.mig is not None
-    if not gpu.mig_capable:
+    no_mig = size_mig_problem(pool.size, gpu)
+    if no_mig:
         key = "profile" if pool.mig.profile else "layout"
-        return None, [Problem(path("mig", key), f"{pool.size} has {gpu.name} GPUs, which do not support MIG; "
-                                                "remove mig or pick a size with A100, A30, H100, H200 or B200 GPUs")]
+        return None, [Problem(path("mig", key), f"{no_mig}; or remove mig")]
     devices, layout_name, custom, problems = _mig_devices(pool, gpu, path)
     if problems:
         return None, problems
@@ -49,6 +49,16 @@ def plan_mig(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel,
                                            "device plugin cannot partition GPUs: set gpuSoftware.installer "
                                            "gpu-operator")]
     return MigPlan(devices, layout_name, "operator", custom), []
+
+
+def size_mig_problem(size: str, gpu: GpuModel | None) -> str | None:
+    """Why a size cannot be cut into MIG devices (its GPU, or None when the catalog does not know the size): the
+    config's ``mig`` and ``AksGpuPool``'s ``gpu_instance_profile``."""
+    if gpu is not None and gpu.mig_capable:
+        return None
+    has = (f"has {gpu.name} GPUs, which do not support MIG" if gpu
+           else "is not in the catalog, so its MIG support is unknown")
+    return f"{size[:80]} {has}; allowed: a size with A100, A30, H100, H200 or B200 GPUs"
 
 
 def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, int], str, bool, list[Problem]]:

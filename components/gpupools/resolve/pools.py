@@ -125,13 +125,29 @@ def _sharing_problems(pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Pr
 
 
 def _label_problems(pool: GpuPoolConfig, path) -> list[Problem]:
+    return [Problem(path("labels", key), why) for key in pool.labels for why in [reserved_label_problem(key)] if why]
+
+
+def reserved_label_problem(key: str, ours: frozenset[str] = frozenset()) -> str | None:
+    """A label key under a reserved domain, unless it is one of ``ours`` (the labels gpupools itself puts on a pool's
+    nodes, which the components take from ``GpuPlatform``); the config's ``labels`` and the components' labels."""
+    domain = reserved_label_domain(key)
+    if domain is None or key in ours:
+        return None
+    return (f"'{key[:80]}' is under {domain}/, a prefix reserved for Kubernetes, the cloud or gpupools; use your own, "
+            "e.g. example.com/")
+
+
+def duplicate_taint_problems(taints: list[tuple[str, str, str]]) -> list[str]:
+    """Kubernetes keeps one taint per key and effect ("taints must be unique by key and effect pair")."""
+    seen: set[tuple[str, str]] = set()
     problems = []
-    for key in pool.labels:
-        domain = reserved_label_domain(key)
-        if domain is not None:
-            problems.append(Problem(path("labels", key), f"'{key}' is under {domain}/, a prefix reserved for "
-                                                         "Kubernetes, the cloud or gpupools; use your own, e.g. "
-                                                         "example.com/"))
+    for key, _value, effect in taints:
+        if (key, effect) in seen:
+            line = f"{key[:80]!r} with effect {effect} is given more than once; allowed: one taint per key and effect"
+            if line not in problems:
+                problems.append(line)
+        seen.add((key, effect))
     return problems
 
 

@@ -18,7 +18,7 @@ from .autoscaler_versions import cluster_autoscaler_problems
 from ..catalog.gpus import GPU_MODELS
 from ..catalog.instances import INSTANCE_SIZES, InstanceSize, cloud_of_size_name
 from ..catalog.installers import installer
-from ..catalog.names import tag_problems
+from ..catalog.names import size_name_problem, tag_problems
 from ..config.errors import ConfigError, Findings, Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
 from ..config.partial import well_formed_part
@@ -124,6 +124,9 @@ def _cluster_problems(config: StackConfig) -> list[Problem]:
     problems += cluster_autoscaler_problems(config)
     if cluster.create and cluster.system_pool is None:
         problems.append(Problem(field_path("cluster", "systemPool"), "is required when create is true"))
+    spelled = size_name_problem(config.cloud, cluster.system_pool.size) if cluster.system_pool else None
+    if spelled and cloud_of_size_name(cluster.system_pool.size) == config.cloud:
+        problems.append(Problem(field_path("cluster", "systemPool", "size"), spelled))
     if cluster.system_pool and cloud_of_size_name(cluster.system_pool.size) != config.cloud:
         problems.append(Problem(
             field_path("cluster", "systemPool", "size"),
@@ -141,6 +144,10 @@ def _custom_sizes(config: StackConfig) -> tuple[dict[str, InstanceSize], list[Pr
             problems.append(Problem(field_path("customSizes", name),
                                     f"'{name}' is in the catalog ({known.gpus}x {known.gpu.name}); customSizes is for "
                                     "sizes missing from it: remove this entry"))
+            continue
+        spelled = size_name_problem(cloud_of_size_name(name), name)
+        if spelled:
+            problems.append(Problem(field_path("customSizes", name), spelled))
             continue
         gpu = GPU_MODELS.get(custom.gpu)
         if gpu is None:
