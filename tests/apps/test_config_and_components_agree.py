@@ -14,10 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from gpupools.component_args import ComponentArgsError
-from gpupools.testing import RecordingMocks, run_program
 from support.base_configs import VALID_AWS
 from support.cli import run_cli
+from support.resources import component_refusal
 from support.stack_files import write_stack_file
 
 VALID_AZURE = {
@@ -134,13 +133,7 @@ def test_check_refuses_it(tmp_path, base, changes, field):
 
 @pytest.mark.parametrize(("kind", "args", "arg"), [c[4:] for c in CASES], ids=[c[0] for c in CASES])
 def test_the_component_refuses_it(kind, args, arg):
-    from gpupools import provider
-
-    component = {c.__name__: c for c in provider.COMPONENTS}[kind]
-    mocks = RecordingMocks()
-    with pytest.raises(ComponentArgsError) as caught:
-        run_program(lambda: component("bad", args), project="args", stack="test", config={}, mocks=mocks)
-    lines = str(caught.value).splitlines()
+    lines, mocks = component_refusal(kind, args)
     assert any(line.startswith(f"{kind}('bad') args.{arg}: ") for line in lines), lines
     assert len(lines) <= 3, lines  # a thousand duplicates are one problem, not a thousand lines
     assert mocks.resources == []

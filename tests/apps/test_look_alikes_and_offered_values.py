@@ -11,11 +11,10 @@ import copy
 
 import pytest
 
-from gpupools.component_args import ComponentArgsError
 from gpupools.config import ConfigError
 from gpupools.resolve.stack import load_stack
-from gpupools.testing import RecordingMocks, run_program
 from support.base_configs import AWS, AZURE
+from support.resources import component_refusal
 
 FULLWIDTH_3, ARABIC_3 = "\uff13", "\u0663"
 CYRILLIC_A = "\u0430"
@@ -111,11 +110,6 @@ COMPONENT_CASES = [
 
 @pytest.mark.parametrize(("kind", "args", "arg"), [c[1:] for c in COMPONENT_CASES], ids=[c[0] for c in COMPONENT_CASES])
 def test_the_component_refuses_it(kind, args, arg):
-    from gpupools import provider
-
-    component = {c.__name__: c for c in provider.COMPONENTS}[kind]
-    mocks = RecordingMocks()
-    with pytest.raises(ComponentArgsError) as caught:
-        run_program(lambda: component("bad", args), project="args", stack="test", config={}, mocks=mocks)
-    assert any(line.startswith(f"{kind}('bad') args.{arg}: ") for line in str(caught.value).splitlines()), caught.value
+    lines, mocks = component_refusal(kind, args)
+    assert any(line.startswith(f"{kind}('bad') args.{arg}: ") for line in lines), lines
     assert mocks.resources == []

@@ -23,12 +23,13 @@ from typing import Any
 
 import pytest
 
+from support.packaging import copy_library
+
 import gpupools
 
 ROOT = Path(__file__).resolve().parents[2]
 PYRIGHT = ROOT / ".ci" / "node" / "node_modules" / ".bin" / "pyright"
 STUB = ROOT / "components" / "gpupools" / "__init__.pyi"
-LIBRARY_FILES = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "components")
 IN_CI = os.environ.get("CI", "").lower() == "true"
 
 
@@ -44,14 +45,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if not PYRIGHT.exists() or shutil.which("node") is None:
         _unavailable("pyright is not installed: run `bash .ci/install-pyright` (npm pyright@1.1.414)")
     work = tmp_path_factory.mktemp("types")
-    source = work / "source"
-    source.mkdir()
-    for name in LIBRARY_FILES:
-        path = ROOT / name
-        if path.is_dir():
-            shutil.copytree(path, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-        else:
-            shutil.copy2(path, source / name)
+    source = copy_library(ROOT, work / "source")
     target = work / "site"
     install = subprocess.run([sys.executable, "-m", "pip", "install", "--no-index", "--no-deps", "--no-build-isolation",
                               "--disable-pip-version-check", "--quiet", "--target", str(target), str(source)],

@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from support.packaging import copy_library
+
 ROOT = Path(__file__).resolve().parents[2]
-LIBRARY_FILES = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "components")
 
 
 @pytest.fixture(scope="session")
@@ -30,14 +31,7 @@ def wheel_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if importlib.util.find_spec("build") is None:
         pytest.skip("`build` is not installed (requirements-dev.txt pins it)")
     work = tmp_path_factory.mktemp("wheel")
-    source = work / "source"
-    source.mkdir()
-    for name in LIBRARY_FILES:
-        path = ROOT / name
-        if path.is_dir():
-            shutil.copytree(path, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-        else:
-            shutil.copy2(path, source / name)
+    source = copy_library(ROOT, work / "source")
     build = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(work / "dist"),
                             str(source)], capture_output=True, text=True, timeout=300)
     assert build.returncode == 0, build.stdout[-2000:] + build.stderr[-2000:]

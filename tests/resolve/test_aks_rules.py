@@ -7,20 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from gpupools.config import ConfigError
 from gpupools.resolve.stack import load_stack
 
-from support.base_configs import AZURE, config
+from support.base_configs import AZURE, config, messages_at
 
 WHOLE = {"name": "whole", "size": "Standard_NC24ads_A100_v4", "mig": None}
-
-
-def messages_at(raw: dict, field: str) -> list[str]:
-    with pytest.raises(ConfigError) as caught:
-        load_stack(raw)
-    found = [p.message for p in caught.value.problems if p.field == field]
-    assert found, f"no problem at {field}: {caught.value}"
-    return found
 
 
 # --- 7. every AKS node pool has room for 30 pods (concepts-network-ip-address-planning.md; Azure/AKS#1422) ---------

@@ -7,20 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from gpupools.config import ConfigError
 from gpupools.resolve.stack import load_stack
 
-from support.base_configs import AWS, AZURE, config
+from support.base_configs import AWS, AZURE, config, messages_at
 
 VPC, SUBNET, SUBNET_B = "vpc-0123456789abcdef0", "subnet-0123456789abcdef0", "subnet-89abcdef"
-
-
-def messages_at(raw: dict, field: str) -> list[str]:
-    with pytest.raises(ConfigError) as caught:
-        load_stack(raw)
-    found = [p.message for p in caught.value.problems if p.field == field]
-    assert found, f"no problem at {field}: {caught.value}"
-    return found
 
 
 # --- 1. Bottlerocket ships its own device plugin: refused, with what to use --------------------------------------

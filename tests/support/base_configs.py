@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
+from gpupools.config import ConfigError
+from gpupools.resolve import load_stack
+
 AZURE = {
     "gpupools:cloud": "azure",
     "gpupools:cluster": {"name": "gpu-dev", "resourceGroup": "gpu-dev-rg", "location": "southcentralus",
@@ -34,3 +39,12 @@ def config(base: dict, pool: dict | None = None, **sections: dict) -> dict:
     for key, value in sections.items():
         raw[f"gpupools:{key}"].update(value)
     return raw
+
+
+def messages_at(raw: dict, field: str) -> list[str]:
+    """The messages ``load_stack`` refuses ``raw`` with at ``field`` (at least one, or the test fails)."""
+    with pytest.raises(ConfigError) as caught:
+        load_stack(raw)
+    found = [p.message for p in caught.value.problems if p.field == field]
+    assert found, f"no problem at {field}: {caught.value}"
+    return found

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from gpupools.component_args import ComponentArgsError
 from gpupools.testing import RecordingMocks, run_program
 
 
@@ -44,3 +47,15 @@ def plan_named(plan: Any, name: str) -> dict[str, Any]:
     """The one resource named ``name`` in an offline plan."""
     (resource,) = [r for r in plan.resources if r["name"] == name]
     return resource
+
+
+def component_refusal(kind: str, args: Any) -> tuple[list[str], RecordingMocks]:
+    """The lines of the ``ComponentArgsError`` the component ``kind`` (by class name) raises for ``args`` under
+    the mocks, with the mocks, so a test can also check that nothing was registered."""
+    from gpupools import provider
+
+    component = {c.__name__: c for c in provider.COMPONENTS}[kind]
+    mocks = RecordingMocks()
+    with pytest.raises(ComponentArgsError) as caught:
+        run_program(lambda: component("bad", args), project="args", stack="test", config={}, mocks=mocks)
+    return str(caught.value).splitlines(), mocks
