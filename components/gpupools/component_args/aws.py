@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional, TypeAlias
 
 from pydantic import Field, model_validator
 
@@ -15,27 +15,29 @@ from ..catalog.labels import GPUPOOLS_NODE_LABELS
 from ..resolve import aws_rules
 from ..resolve.pools import duplicate_taint_problems, reserved_label_problem
 from ..resolve.versions import kubernetes_version_problem
-from .fields import (Count, TaintEffect, Tags, _Args, _checked, _input, _labels_but_ours, _like, _matching, _one_of,
-                     _pulumi_object, _size, _tag_problems, is_deferred)
+from .fields import (Count, Rule, TaintEffect, Tags, _Args, _checked, _input, _labels_but_ours, _like, _matching,
+                     _one_of, _pulumi_object, _size, _tag_problems, is_deferred)
 
 
 _CLUSTER_NAME = "1..100 letters, digits, '-' and '_', starting with a letter or digit"
 
 
 class EksTaintModel(_Args):
-    key: _input(_checked(names.label_key_problem))
-    value: _input(_checked(names.label_value_problem))
-    effect: _input(TaintEffect)
+    key: Annotated[str, Rule(_input(_checked(names.label_key_problem)))]
+    value: Annotated[str, Rule(_input(_checked(names.label_value_problem)))]
+    effect: Annotated[TaintEffect, Rule(_input(TaintEffect))]
 
 
 class EksClusterArgsModel(_Args):
-    name: _matching(names.EKS_CLUSTER_NAME, _CLUSTER_NAME)
-    create: _input(bool) = True
-    kubernetes_version: Optional[_input(_checked(lambda v: kubernetes_version_problem("aws", v)))] = None
-    system_node_size: Optional[_size("aws")] = None
-    system_node_count: Optional[_like(config.SystemPool, "count")] = None
-    subnet_ids: Optional[_input(list[_matching(names.SUBNET_ID, "a subnet id, subnet-0123456789abcdef0")])] = None
-    vpc_id: Optional[_matching(names.VPC_ID, "a VPC id, vpc-0123456789abcdef0")] = None
+    name: Annotated[str, Rule(_matching(names.EKS_CLUSTER_NAME, _CLUSTER_NAME))]
+    create: Annotated[bool, Rule(_input(bool))] = True
+    kubernetes_version: Optional[Annotated[str, Rule(_input(_checked(
+        lambda v: kubernetes_version_problem("aws", v))))]] = None
+    system_node_size: Optional[Annotated[str, Rule(_size("aws"))]] = None
+    system_node_count: Optional[Annotated[int, Rule(_like(config.SystemPool, "count"))]] = None
+    subnet_ids: Optional[Annotated[list[str], Rule(_input(list[_matching(
+        names.SUBNET_ID, "a subnet id, subnet-0123456789abcdef0")]))]] = None
+    vpc_id: Optional[Annotated[str, Rule(_matching(names.VPC_ID, "a VPC id, vpc-0123456789abcdef0"))]] = None
     tags: Optional[Tags] = None
 
     @model_validator(mode="after")
@@ -56,33 +58,37 @@ class EksClusterArgsModel(_Args):
 
 # An IAM role ARN: partition, 12-digit account, role/<path/>name (IAM: 64 characters at most for the name).
 IAM_ROLE_ARN = re.compile(r"arn:aws(-cn|-us-gov)?:iam::[0-9]{12}:role/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}", re.ASCII)
-_SUBNETS = _input(list[_matching(names.SUBNET_ID, "a subnet id, subnet-0123456789abcdef0")])
+_SUBNETS: TypeAlias = Annotated[list[str], Rule(_input(list[_matching(names.SUBNET_ID,
+                                                                     "a subnet id, subnet-0123456789abcdef0")]))]
 
 
 class EksGpuNodeGroupArgsModel(_Args):
     """Two ways to name the cluster: ``cluster`` (a pulumi-eks Cluster, Python only) or ``cluster_name`` and
     ``subnet_ids`` as strings or outputs (any language; ``aws.eks.NodeGroup`` needs the subnets)."""
 
-    cluster: Optional[_pulumi_object("pulumi_eks Cluster")] = None
-    cluster_name: Optional[_matching(names.EKS_CLUSTER_NAME, _CLUSTER_NAME)] = None
-    node_role: Optional[_pulumi_object("pulumi_aws iam.Role")] = None
-    node_role_arn: Optional[_matching(IAM_ROLE_ARN, "an IAM role ARN, arn:aws:iam::<account>:role/<name>")] = None
-    node_group_name: _matching(names.EKS_NODE_GROUP_NAME, f"1..{names.POOL_NAME_MAX} lowercase letters, digits and "
-                                                          "'-', alphanumeric at both ends")
-    instance_type: _size("aws")
+    cluster: Optional[Annotated[Any, Rule(_pulumi_object("pulumi_eks Cluster"))]] = None
+    cluster_name: Optional[Annotated[str, Rule(_matching(names.EKS_CLUSTER_NAME, _CLUSTER_NAME))]] = None
+    node_role: Optional[Annotated[Any, Rule(_pulumi_object("pulumi_aws iam.Role"))]] = None
+    node_role_arn: Optional[Annotated[str, Rule(_matching(
+        IAM_ROLE_ARN, "an IAM role ARN, arn:aws:iam::<account>:role/<name>"))]] = None
+    node_group_name: Annotated[str, Rule(_matching(
+        names.EKS_NODE_GROUP_NAME, f"1..{names.POOL_NAME_MAX} lowercase letters, digits and '-', alphanumeric at both "
+                                   "ends"))]
+    instance_type: Annotated[str, Rule(_size("aws"))]
     desired_size: Count
     min_size: Optional[Count] = None
     max_size: Optional[Count] = None
-    ignore_scaling_changes: Optional[_input(bool)] = None
-    ami_type: Optional[_one_of(clouds.AMI_TYPES, clouds.REFUSED_AMI_TYPES)] = None
-    disk_size_gb: Optional[_like(config.GpuPoolConfig, "disk_size_gb")] = None
-    labels: Optional[_labels_but_ours(GPUPOOLS_NODE_LABELS, reserved_label_problem)] = None
-    taints: Optional[_input(list[_input(EksTaintModel)])] = None
+    ignore_scaling_changes: Optional[Annotated[bool, Rule(_input(bool))]] = None
+    ami_type: Optional[Annotated[str, Rule(_one_of(clouds.AMI_TYPES, clouds.REFUSED_AMI_TYPES))]] = None
+    disk_size_gb: Optional[Annotated[int, Rule(_like(config.GpuPoolConfig, "disk_size_gb"))]] = None
+    labels: Optional[Annotated[dict[str, str],
+                               Rule(_labels_but_ours(GPUPOOLS_NODE_LABELS, reserved_label_problem))]] = None
+    taints: Optional[Annotated[list[EksTaintModel], Rule(_input(list[_input(EksTaintModel)]))]] = None
     subnet_ids: Optional[_SUBNETS] = None
-    capacity_type: Optional[_like(config.GpuPoolConfig, "capacity_type")] = None
-    capacity_reservation: Optional[_input(str)] = None
-    efa: Optional[_input(bool)] = None
-    efa_interfaces: Optional[_input(Annotated[int, Field(ge=1, le=32)])] = None
+    capacity_type: Optional[Annotated[str, Rule(_like(config.GpuPoolConfig, "capacity_type"))]] = None
+    capacity_reservation: Optional[Annotated[str, Rule(_input(str))]] = None
+    efa: Optional[Annotated[bool, Rule(_input(bool))]] = None
+    efa_interfaces: Optional[Annotated[int, Rule(_input(Annotated[int, Field(ge=1, le=32)]))]] = None
     tags: Optional[Tags] = None
     autoscaler_tags: Optional[Tags] = None
 

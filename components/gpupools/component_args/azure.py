@@ -15,7 +15,7 @@ from ..resolve.mig_rules import size_mig_problem
 from ..resolve.pools import duplicate_taint_problems, reserved_label_problem
 from ..resolve.versions import kubernetes_version_problem
 from ..config import models as config
-from .fields import (Count, MaxPods, Tags, _Args, _checked, _cidr, _input, _labels_but_ours, _like, _matching,
+from .fields import (Count, MaxPods, Rule, Tags, _Args, _checked, _cidr, _input, _labels_but_ours, _like, _matching,
                      _one_of, _size, _tag_problems, is_deferred)
 
 _AKS_TAINT = re.compile(r"(?P<key>[^=:]+)=(?P<value>[^=:]*):(?P<effect>NoSchedule|PreferNoSchedule|NoExecute)")
@@ -32,19 +32,23 @@ def _aks_taint(value: str) -> str:
 
 
 class AksClusterArgsModel(_Args):
-    name: _matching(names.AKS_DNS_PREFIX, "1..54 letters, digits and '-', alphanumeric at both ends (the DNS prefix)")
-    resource_group_name: _matching(names.AZURE_RESOURCE_GROUP, "1..90 letters, digits, '_', '-', '.', '(', ')'")
-    location: Optional[_matching(names.AZURE_LOCATION, "an Azure region as ARM spells it, e.g. southcentralus")] = None
-    create: _input(bool) = True
-    kubernetes_version: Optional[_input(_checked(lambda v: kubernetes_version_problem("azure", v)))] = None
-    system_pool_size: Optional[_size("azure")] = None
-    system_pool_count: Optional[_like(config.SystemPool, "count")] = None
+    name: Annotated[str, Rule(_matching(
+        names.AKS_DNS_PREFIX, "1..54 letters, digits and '-', alphanumeric at both ends (the DNS prefix)"))]
+    resource_group_name: Annotated[str, Rule(_matching(
+        names.AZURE_RESOURCE_GROUP, "1..90 letters, digits, '_', '-', '.', '(', ')'"))]
+    location: Optional[Annotated[str, Rule(_matching(
+        names.AZURE_LOCATION, "an Azure region as ARM spells it, e.g. southcentralus"))]] = None
+    create: Annotated[bool, Rule(_input(bool))] = True
+    kubernetes_version: Optional[Annotated[str, Rule(_input(_checked(
+        lambda v: kubernetes_version_problem("azure", v))))]] = None
+    system_pool_size: Optional[Annotated[str, Rule(_size("azure"))]] = None
+    system_pool_count: Optional[Annotated[int, Rule(_like(config.SystemPool, "count"))]] = None
     system_pool_max_pods: Optional[MaxPods] = None
-    pod_cidr: Optional[_input(Annotated[str, AfterValidator(_cidr)])] = None
-    capacity_reservation_group_ids: Optional[_input(list[_matching(
+    pod_cidr: Optional[Annotated[str, Rule(_input(Annotated[str, AfterValidator(_cidr)]))]] = None
+    capacity_reservation_group_ids: Optional[Annotated[list[str], Rule(_input(list[_matching(
         names.AZURE_CAPACITY_RESERVATION_GROUP_ID,
         "/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>",
-    )])] = None
+    )]))]] = None
     tags: Optional[Tags] = None
 
     @model_validator(mode="after")
@@ -55,29 +59,32 @@ class AksClusterArgsModel(_Args):
 
 
 class AksGpuPoolArgsModel(_Args):
-    cluster_name: _input(Annotated[str, Field(min_length=1)])
-    resource_group_name: _input(Annotated[str, Field(min_length=1)])
-    pool_name: _input(_checked(azure_rules.aks_pool_name_problem))
-    vm_size: _size("azure")
+    cluster_name: Annotated[str, Rule(_input(Annotated[str, Field(min_length=1)]))]
+    resource_group_name: Annotated[str, Rule(_input(Annotated[str, Field(min_length=1)]))]
+    pool_name: Annotated[str, Rule(_input(_checked(azure_rules.aks_pool_name_problem)))]
+    vm_size: Annotated[str, Rule(_size("azure"))]
     count: Count
-    gpu_instance_profile: Optional[_input(Literal[clouds.AKS_GPU_INSTANCE_PROFILES])] = None
-    gpu_driver: Optional[_input(Literal["Install", "None"])] = None
-    os_sku: Optional[_one_of(clouds.OS_SKUS, clouds.REFUSED_OS_SKUS)] = None
+    gpu_instance_profile: Optional[Annotated[str, Rule(_input(Literal[clouds.AKS_GPU_INSTANCE_PROFILES]))]] = None
+    gpu_driver: Optional[Annotated[str, Rule(_input(Literal["Install", "None"]))]] = None
+    os_sku: Optional[Annotated[str, Rule(_one_of(clouds.OS_SKUS, clouds.REFUSED_OS_SKUS))]] = None
     min_count: Optional[Count] = None
     max_count: Optional[Count] = None
-    os_disk_size_gb: Optional[_like(config.GpuPoolConfig, "disk_size_gb")] = None
-    node_labels: Optional[_labels_but_ours(GPUPOOLS_NODE_LABELS, reserved_label_problem)] = None
-    node_taints: Optional[_input(list[_input(Annotated[str, AfterValidator(_aks_taint)])])] = None
-    kubernetes_version: Optional[_input(_checked(lambda v: kubernetes_version_problem("azure", v, patch=True)))] = None
+    os_disk_size_gb: Optional[Annotated[int, Rule(_like(config.GpuPoolConfig, "disk_size_gb"))]] = None
+    node_labels: Optional[Annotated[dict[str, str],
+                                    Rule(_labels_but_ours(GPUPOOLS_NODE_LABELS, reserved_label_problem))]] = None
+    node_taints: Optional[Annotated[list[str],
+                                    Rule(_input(list[_input(Annotated[str, AfterValidator(_aks_taint)])]))]] = None
+    kubernetes_version: Optional[Annotated[str, Rule(_input(_checked(
+        lambda v: kubernetes_version_problem("azure", v, patch=True))))]] = None
     max_pods: Optional[MaxPods] = None
-    availability_zones: Optional[_like(config.GpuPoolConfig, "availability_zones")] = None
-    capacity_reservation_group_id: Optional[_matching(
+    availability_zones: Optional[Annotated[list[str], Rule(_like(config.GpuPoolConfig, "availability_zones"))]] = None
+    capacity_reservation_group_id: Optional[Annotated[str, Rule(_matching(
         names.AZURE_CAPACITY_RESERVATION_GROUP_ID,
         "/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>",
-    )] = None
-    scale_set_priority: Optional[_like(config.GpuPoolConfig, "priority")] = None
-    scale_set_eviction_policy: Optional[_like(config.GpuPoolConfig, "eviction_policy")] = None
-    spot_max_price: Optional[_input(float | int)] = None
+    ))]] = None
+    scale_set_priority: Optional[Annotated[str, Rule(_like(config.GpuPoolConfig, "priority"))]] = None
+    scale_set_eviction_policy: Optional[Annotated[str, Rule(_like(config.GpuPoolConfig, "eviction_policy"))]] = None
+    spot_max_price: Optional[Annotated[float | int, Rule(_input(float | int))]] = None
     tags: Optional[Tags] = None
     autoscaler_tags: Optional[Tags] = None
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 import inspect
 import ipaddress
 import re
-from typing import Annotated, Any, ClassVar, Literal, Mapping
+from typing import Annotated, Any, ClassVar, Literal, Mapping, TypeAlias
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WrapValidator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetCoreSchemaHandler, WrapValidator
+from pydantic_core import CoreSchema
 
 from ..config import models as config
 from ..catalog import names
@@ -33,6 +34,20 @@ def is_deferred(value: Any) -> bool:
 
 def _let_deferred_through(value: Any, handler: Any) -> Any:
     return value if is_deferred(value) else handler(value)
+
+
+class Rule:
+    """``Annotated[T, Rule(annotation)]``: a type checker reads ``T``; pydantic checks with ``annotation`` alone.
+
+    The helpers below build their checks as pydantic types from the stack config's rules at run time, which no type
+    checker can read; a field declares its plain type ``T`` and puts the helper's result here, so the rule stays in
+    the helper and the schema is exactly the helper's."""
+
+    def __init__(self, annotation: Any) -> None:
+        self.annotation = annotation
+
+    def __get_pydantic_core_schema__(self, source: Any, handler: GetCoreSchemaHandler) -> CoreSchema:
+        return handler.generate_schema(self.annotation)
 
 
 def _input(annotation: Any) -> Any:
@@ -114,7 +129,7 @@ def _cidr(value: str) -> str:
     return value
 
 
-Tags: Any = _input(dict[str, _input(str)])
+Tags: TypeAlias = Annotated[dict[str, str], Rule(_input(dict[str, _input(str)]))]
 
 
 def _tag_problems(cloud: str, tags: Any, limit: int = names.MAX_TAGS, why: str = "") -> list[str]:
@@ -125,10 +140,11 @@ def _tag_problems(cloud: str, tags: Any, limit: int = names.MAX_TAGS, why: str =
     if len(tags) > limit:
         problems.append(f"{len(tags)} tags; at most {limit}{why}")
     return problems
-Labels: Any = _input(dict[_input(_checked(names.label_key_problem)), _input(_checked(names.label_value_problem))])
-Strings: Any = _input(list[_input(Annotated[str, Field(min_length=1)])])
-Count: Any = _input(Annotated[int, Field(ge=0, le=config.MAX_NODES_PER_POOL)])
-MaxPods: Any = _like(config.GpuPoolConfig, "max_pods")
+Labels: TypeAlias = Annotated[dict[str, str], Rule(_input(dict[_input(_checked(names.label_key_problem)),
+                                                                 _input(_checked(names.label_value_problem))]))]
+Strings: TypeAlias = Annotated[list[str], Rule(_input(list[_input(Annotated[str, Field(min_length=1)])]))]
+Count: TypeAlias = Annotated[int, Rule(_input(Annotated[int, Field(ge=0, le=config.MAX_NODES_PER_POOL)]))]
+MaxPods: TypeAlias = Annotated[int | None, Rule(_like(config.GpuPoolConfig, "max_pods"))]
 TaintEffect = Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
 
 

@@ -14,17 +14,18 @@ from ..config import models as config
 from ..catalog import names
 from ..resolve import aws_rules
 from ..resolve.autoscaler_versions import autoscaler_version_problem, priorities_problems
-from .fields import Labels, Tags, _Args, _checked, _dns_label, _input, _like, _matching, is_deferred
+from .fields import Labels, Rule, Tags, _Args, _checked, _dns_label, _input, _like, _matching, is_deferred
 
 
 class _HelmReleaseArgs(_Args):
     """What every pinned-release component takes: an exact version, a DNS-1123 namespace, values, a timeout."""
 
-    version: _input(str)
-    namespace: _input(_checked(names.nvidia_namespace_problem))  # the config's gpuSoftware.namespace rule
-    values: _input(dict[str, Any])
-    timeout_seconds: Optional[_input(Annotated[int, Field(ge=1, le=86400)])] = None
-    create_namespace: Optional[_input(bool)] = None
+    version: Annotated[str, Rule(_input(str))]
+    # the config's gpuSoftware.namespace rule
+    namespace: Annotated[str, Rule(_input(_checked(names.nvidia_namespace_problem)))]
+    values: Annotated[dict[str, Any], Rule(_input(dict[str, Any]))]
+    timeout_seconds: Optional[Annotated[int, Rule(_input(Annotated[int, Field(ge=1, le=86400)]))]] = None
+    create_namespace: Optional[Annotated[bool, Rule(_input(bool))]] = None
 
 
 def _exact_version(version: Any, chart: ChartRef, name: str) -> Any:
@@ -62,14 +63,15 @@ _IMAGE = re.compile(r"[a-z0-9][a-z0-9._/:-]*(:(?!latest$)[\w][\w.-]{0,127}|@sha2
 
 
 class GpuSmokeTestArgsModel(_Args):
-    pool_name: _matching(_SMOKE_POOL, f"1..{63 - len(SMOKE_JOB_SUFFIX)} lowercase letters, digits and '-' "
-                                      "(the Job is <pool>-smoke)")
-    namespace: _input(Annotated[str, AfterValidator(_dns_label)])
-    resources: _input(Annotated[list[_input(_checked(names.label_key_problem))], Field(min_length=1)])
+    pool_name: Annotated[str, Rule(_matching(
+        _SMOKE_POOL, f"1..{63 - len(SMOKE_JOB_SUFFIX)} lowercase letters, digits and '-' (the Job is <pool>-smoke)"))]
+    namespace: Annotated[str, Rule(_input(Annotated[str, AfterValidator(_dns_label)]))]
+    resources: Annotated[list[str], Rule(_input(Annotated[list[_input(_checked(names.label_key_problem))],
+                                                          Field(min_length=1)]))]
     node_selector: Labels
-    toleration_key: _input(_checked(names.label_key_problem))
-    image: Optional[_matching(_IMAGE, "an image with a pinned tag (not latest) or digest, "
-                                      "e.g. nvcr.io/nvidia/cuda:12.8.1-base-ubuntu24.04")] = None
+    toleration_key: Annotated[str, Rule(_input(_checked(names.label_key_problem)))]
+    image: Optional[Annotated[str, Rule(_matching(_IMAGE, "an image with a pinned tag (not latest) or digest, "
+                                                          "e.g. nvcr.io/nvidia/cuda:12.8.1-base-ubuntu24.04"))]] = None
 
 
 _OIDC_PROVIDER_ARN = re.compile(r"arn:(?P<partition>aws(-cn|-us-gov)?):iam::[0-9]{12}:oidc-provider/.+")
@@ -84,24 +86,28 @@ def _autoscaler_version(value: str) -> str:
 
 
 class ClusterAutoscalerArgsModel(_Args):
-    cluster_name: _matching(names.EKS_CLUSTER_NAME, "1..100 letters, digits, '-' and '_', starting with a letter "
-                                                    "or digit")
-    region: _matching(names.AWS_REGION, "an AWS region, e.g. us-east-1")
-    oidc_provider_arn: _matching(_OIDC_PROVIDER_ARN, "the cluster's IAM OIDC provider ARN, "
-                                                     "arn:aws:iam::<account>:oidc-provider/oidc.eks.<region>.amazonaws.com/id/<id>")
-    oidc_provider_url: _matching(re.compile(r"(https://)?[a-z0-9.-]+(/[A-Za-z0-9._-]+)*"),
-                                 "the issuer URL, e.g. https://oidc.eks.us-east-1.amazonaws.com/id/<id>")
-    version: Optional[_like(config.ClusterAutoscalerConfig, "version")] = None
-    namespace: Optional[_input(Annotated[str, AfterValidator(_dns_label)])] = None
-    service_account: Optional[_input(Annotated[str, AfterValidator(_dns_label)])] = None
-    expander: Optional[_like(config.ClusterAutoscalerConfig, "expander")] = None
-    priorities: Optional[_input(dict[_input(str), _input(list[str])])] = None  # rule: priorities_problems
+    cluster_name: Annotated[str, Rule(_matching(
+        names.EKS_CLUSTER_NAME, "1..100 letters, digits, '-' and '_', starting with a letter or digit"))]
+    region: Annotated[str, Rule(_matching(names.AWS_REGION, "an AWS region, e.g. us-east-1"))]
+    oidc_provider_arn: Annotated[str, Rule(_matching(
+        _OIDC_PROVIDER_ARN, "the cluster's IAM OIDC provider ARN, "
+                            "arn:aws:iam::<account>:oidc-provider/oidc.eks.<region>.amazonaws.com/id/<id>"))]
+    oidc_provider_url: Annotated[str, Rule(_matching(
+        re.compile(r"(https://)?[a-z0-9.-]+(/[A-Za-z0-9._-]+)*"),
+        "the issuer URL, e.g. https://oidc.eks.us-east-1.amazonaws.com/id/<id>"))]
+    version: Optional[Annotated[str, Rule(_like(config.ClusterAutoscalerConfig, "version"))]] = None
+    namespace: Optional[Annotated[str, Rule(_input(Annotated[str, AfterValidator(_dns_label)]))]] = None
+    service_account: Optional[Annotated[str, Rule(_input(Annotated[str, AfterValidator(_dns_label)]))]] = None
+    expander: Optional[Annotated[str, Rule(_like(config.ClusterAutoscalerConfig, "expander"))]] = None
+    # rule: priorities_problems (in _priorities below)
+    priorities: Optional[Annotated[dict[str, list[str]], Rule(_input(dict[_input(str), _input(list[str])]))]] = None
     scale_down_utilization_threshold: Optional[
-        _like(config.ClusterAutoscalerConfig, "scale_down_utilization_threshold")] = None
+        Annotated[float, Rule(_like(config.ClusterAutoscalerConfig, "scale_down_utilization_threshold"))]] = None
     scale_down_gpu_utilization_threshold: Optional[
-        _like(config.ClusterAutoscalerConfig, "scale_down_gpu_utilization_threshold")] = None
+        Annotated[float, Rule(_like(config.ClusterAutoscalerConfig, "scale_down_gpu_utilization_threshold"))]] = None
     tags: Optional[Tags] = None
-    kubernetes_version: Optional[_input(Annotated[str, AfterValidator(_autoscaler_version)])] = None
+    kubernetes_version: Optional[Annotated[str,
+                                           Rule(_input(Annotated[str, AfterValidator(_autoscaler_version)]))]] = None
 
     @model_validator(mode="after")
     def _priorities(self) -> "ClusterAutoscalerArgsModel":
