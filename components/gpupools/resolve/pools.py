@@ -32,8 +32,7 @@ def resolve_pool(
     config: StackConfig, index: int, pool: GpuPoolConfig, custom: Mapping[str, InstanceSize]
 ) -> tuple[ResolvedPool | None, Findings]:
     """The pool resolved, or None with the problems that stop it; warnings either way."""
-    problems: list[Problem] = []
-    found = Findings(problems)
+    found = Findings()
     size = resolve_size(pool.size, custom)
     path = lambda *parts: field_path("gpuPools", index, *parts)  # noqa: E731
     if size is None:
@@ -43,21 +42,21 @@ def resolve_pool(
     if size.cloud != config.cloud:
         return None, Findings([Problem(path("size"), f"'{pool.size}' is an {size.cloud} size but cloud is "
                                                      f"{config.cloud}")])
-    problems += _cloud_scope_problems(config.cloud, pool, path)
+    found.problems += _cloud_scope_problems(config.cloud, pool, path)
     found += CLOUD_RULES[config.cloud].pool_problems(config, pool, size, path)
     mig: MigPlan | None = None
     if pool.mig is not None:
         mig, mig_problems = plan_mig(config, pool, size.gpu, path)
-        problems += mig_problems
-    problems += strategy_problems(config, pool, mig, path)
-    problems += _sharing_problems(pool, mig, path)
-    problems += _label_problems(pool, path)
+        found.problems += mig_problems
+    found.problems += strategy_problems(config, pool, mig, path)
+    found.problems += _sharing_problems(pool, mig, path)
+    found.problems += _label_problems(pool, path)
     if pool.autoscaling and not (pool.autoscaling.min_count <= pool.count <= pool.autoscaling.max_count):
-        problems.append(Problem(path("count"), f"{pool.count} is outside autoscaling bounds "
+        found.problems.append(Problem(path("count"), f"{pool.count} is outside autoscaling bounds "
                                                f"{pool.autoscaling.min_count}..{pool.autoscaling.max_count}"))
     if pool.count == 0:
         found.warnings.append(f"pool {pool.name}: count is 0, it advertises no GPU resources until scaled up")
-    if problems:
+    if found.problems:
         return None, found
     dp_config = pool.name if pool.sharing is not None else None
     cloud_taints = (AKS_SPOT_TAINT,) if config.cloud == "azure" and pool.priority == "Spot" else ()
@@ -68,7 +67,7 @@ def resolve_pool(
                             gpu_driver=config.gpu_software.driver, cluster_subnet_ids=cluster_subnets,
                             dra=config.gpu_software.installer == "dra-driver")
     found += _autoscaling_findings(config, resolved, path)
-    if problems:
+    if found.problems:
         return None, found
     if mig and mig.applied_by == "aks" and config.gpu_software.installer == "gpu-operator":
         found.warnings.append(f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU "
