@@ -46,11 +46,12 @@ def package_schema() -> dict[str, Any]:
 # Pulumi's analyzer (pulumi/provider/experimental/analyzer.py) has no way to mark a property secret and makes
 # enums only from Python ``Enum`` classes (a ``Literal`` is not read; Enum args would change the Python API, where
 # plain strings are passed), so the schema it generates is finished here, and the provider serves the same.
-SECRET_OUTPUTS = {"AksCluster": ("kubeconfig",), "EksCluster": ("kubeconfig",), "GpuPlatform": ("kubeconfig",)}
+SECRET_OUTPUTS: dict[str, tuple[str, ...]] = {
+    "AksCluster": ("kubeconfig",), "EksCluster": ("kubeconfig",), "GpuPlatform": ("kubeconfig",)}
 # Python objects (pulumi-eks/pulumi-aws resources) only a Python program can pass or read: other languages get the
 # string links instead (clusterName, nodeRoleArn), and the package needs no eks/aws SDK for them.
-PYTHON_ONLY = {"EksGpuNodeGroup": ("inputProperties", ("cluster", "nodeRole")),
-               "EksCluster": ("properties", ("nodeRole",))}
+PYTHON_ONLY: dict[str, tuple[str, tuple[str, ...]]] = {
+    "EksGpuNodeGroup": ("inputProperties", ("cluster", "nodeRole")), "EksCluster": ("properties", ("nodeRole",))}
 
 
 def _literal(model: Any, field: str) -> tuple[str, ...]:
@@ -116,6 +117,8 @@ def finish_schema(spec: dict[str, Any]) -> dict[str, Any]:
 
 class GpuPoolsProvider(ComponentProvider):
     """Pulumi's component provider serving the finished schema (``finish_schema``)."""
+
+    schema: str | None
 
     def __init__(self, components: list[type[pulumi.ComponentResource]], name: str, version: str) -> None:
         super().__init__(components, name, None, version)
