@@ -1,8 +1,11 @@
-"""Hosts the gpupools components as a Pulumi component provider; the schema is inferred from their typed args."""
+"""Hosts the gpupools components as a Pulumi component provider; the schema is inferred from their typed args and
+finished by ``gpupools.provider.finish_schema`` (secrets, enums, no Python-only inputs)."""
+
+import sys
 
 from gpupools._version import __version__
-from gpupools.provider import COMPONENTS, PACKAGE_NAME
-from pulumi.provider.experimental import component_provider_host
+from gpupools.provider import COMPONENTS, PACKAGE_NAME, GpuPoolsProvider
+from pulumi.provider import main
 
 if __name__ == "__main__":
-    component_provider_host(components=COMPONENTS, name=PACKAGE_NAME, version=__version__)
+    main(GpuPoolsProvider(COMPONENTS, PACKAGE_NAME, __version__), sys.argv[1:])

@@ -103,15 +103,14 @@ EXPECTED_COMPONENTS = {
     "AksCluster": ({"name": "string", "resourceGroupName": "string", "location": "string", "create": "boolean",
                     "systemPoolCount": "integer", "systemPoolMaxPods": "integer", "podCidr": "string"},
                    {"clusterName": "string", "kubeconfig": "string"}),
-    "AksGpuPool": ({"clusterName": "string", "vmSize": "string", "count": "integer", "gpuInstanceProfile": "string",
-                    "nodeLabels": "object", "nodeTaints": "array", "maxPods": "integer", "availabilityZones": "array",
-                    "capacityReservationGroupId": "string", "scaleSetPriority": "string",
-                    "scaleSetEvictionPolicy": "string", "spotMaxPrice": "number"},
+    "AksGpuPool": ({"clusterName": "string", "vmSize": "string", "count": "integer", "nodeLabels": "object",
+                    "nodeTaints": "array", "maxPods": "integer", "availabilityZones": "array",
+                    "capacityReservationGroupId": "string", "spotMaxPrice": "number"},
                    {"poolName": "string", "vmSize": "string"}),
     "EksCluster": ({"name": "string", "systemNodeCount": "integer", "subnetIds": "array", "vpcId": "string"},
                    {"clusterName": "string", "kubeconfig": "string"}),
     "EksGpuNodeGroup": ({"nodeGroupName": "string", "instanceType": "string", "desiredSize": "integer",
-                         "taints": "array", "capacityType": "string", "capacityReservation": "string",
+                         "taints": "array", "capacityReservation": "string",
                          "efa": "boolean", "efaInterfaces": "integer"}, {"nodeGroupName": "string"}),
     "NvidiaDevicePlugin": ({"version": "string", "namespace": "string", "values": "object",
                             "createNamespace": "boolean"},
@@ -146,9 +145,16 @@ def test_schema_marks_required_inputs(schema: dict[str, Any]) -> None:
     assert "gpuInstanceProfile" not in pool["requiredInputs"]
 
 
-def test_schema_references_the_eks_cluster_type(schema: dict[str, Any]) -> None:
-    cluster = schema["resources"]["gpupools:index:EksGpuNodeGroup"]["inputProperties"]["cluster"]
-    assert cluster["$ref"].endswith("/eks/v4.4.0/schema.json#/resources/eks:index:Cluster")
+def test_schema_leaves_out_python_only_objects_and_their_packages(schema: dict[str, Any]) -> None:
+    """cluster/node_role (pulumi-eks/pulumi-aws objects) are Python-only: no reference, no eks/aws dependency."""
+    group = schema["resources"]["gpupools:index:EksGpuNodeGroup"]
+    assert not {"cluster", "nodeRole"} & set(group["inputProperties"])
+    assert not {"cluster", "nodeRole"} & set(group.get("requiredInputs", []))
+    assert "nodeRole" not in schema["resources"]["gpupools:index:EksCluster"]["properties"]
+    assert {"clusterName", "nodeRoleArn"} <= set(group["inputProperties"])  # the links other languages pass
+    text = json.dumps(schema)
+    assert "/eks/v" not in text and "/aws/v" not in text
+    assert not {"eks", "aws"} & {dep["name"] for dep in schema["dependencies"]}
 
 
 def _types_reached(schema: dict[str, Any], token: str) -> dict[str, dict[str, Any]]:
@@ -162,7 +168,7 @@ def _types_reached(schema: dict[str, Any], token: str) -> dict[str, dict[str, An
                 name = ref.rpartition(":")[2]
                 if ref.startswith("#/types/") and name not in found:
                     found[name] = schema["types"][ref.removeprefix("#/types/")]
-                    pending.append(found[name]["properties"])
+                    pending.append(found[name].get("properties", {}))  # enums have none
     return found
 
 
@@ -209,4 +215,4 @@ def test_plugin_manifest_and_host_name_the_package() -> None:
     runtime = manifest["runtime"]
     assert (runtime if isinstance(runtime, str) else runtime["name"]) == "python"
     host = (REPO / "provider" / "__main__.py").read_text()
-    assert "component_provider_host" in host and "COMPONENTS" in host
+    assert "GpuPoolsProvider(COMPONENTS" in host and "PACKAGE_NAME" in host

@@ -23,23 +23,23 @@ TYPE_TOKEN = "gpupools:index:EksCluster"
 
 
 class EksClusterArgs(TypedDict):
-    """Inputs of ``EksCluster``."""
+    """Inputs of ``EksCluster``; all but ``create`` may be outputs of other resources."""
 
-    name: str
+    name: pulumi.Input[str]
     """Name of the EKS cluster."""
     create: NotRequired[bool]
     """Create the cluster (default true) or use an existing one."""
-    kubernetes_version: NotRequired[str]
+    kubernetes_version: NotRequired[pulumi.Input[str]]
     """Kubernetes minor version, e.g. "1.33"."""
-    system_node_size: NotRequired[str]
+    system_node_size: NotRequired[pulumi.Input[str]]
     """Instance type of the CPU system node group (default m6i.large)."""
-    system_node_count: NotRequired[int]
+    system_node_count: NotRequired[pulumi.Input[int]]
     """Nodes in the system node group (default 2)."""
-    subnet_ids: NotRequired[list[str]]
+    subnet_ids: NotRequired[pulumi.Input[list[str]]]
     """Subnets for the cluster and node groups (default: the default VPC's)."""
-    vpc_id: NotRequired[str]
+    vpc_id: NotRequired[pulumi.Input[str]]
     """The VPC of subnet_ids, where pulumi-eks creates the cluster and node security groups (needs subnet_ids)."""
-    tags: NotRequired[dict[str, str]]
+    tags: NotRequired[pulumi.Input[dict[str, str]]]
     """AWS tags."""
 
 

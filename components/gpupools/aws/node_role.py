@@ -19,7 +19,7 @@ EC2_ASSUME_ROLE = json.dumps({
 })
 
 
-def node_role(name: str, parent: pulumi.Resource, tags: dict[str, str] | None = None) -> aws.iam.Role:
+def node_role(name: str, parent: pulumi.Resource, tags: pulumi.Input[dict[str, str]] | None = None) -> aws.iam.Role:
     """A role for a node group, children of ``parent`` so they show under it in the plan and in ``pulumi up``."""
     role = aws.iam.Role(f"{name}-role", assume_role_policy=EC2_ASSUME_ROLE, tags=tags or {},
                         opts=pulumi.ResourceOptions(parent=parent))

@@ -35,30 +35,31 @@ DEFAULT_POD_CIDR = AKS_OVERLAY_POD_CIDR
 
 
 class AksClusterArgs(TypedDict):
-    """Inputs of ``AksCluster``; ``create`` false uses the cluster ``name`` in ``resource_group_name``."""
+    """Inputs of ``AksCluster``, each but ``create`` and the group id list also an output of another resource;
+    ``create`` false uses the cluster ``name`` in ``resource_group_name``."""
 
-    name: str
+    name: pulumi.Input[str]
     """Name of the AKS managed cluster."""
-    resource_group_name: str
+    resource_group_name: pulumi.Input[str]
     """Resource group of the cluster (created when ``create`` is true)."""
-    location: NotRequired[str]
+    location: NotRequired[pulumi.Input[str]]
     """Azure region, e.g. southcentralus; required when ``create`` is true."""
     create: NotRequired[bool]
     """Create the cluster (default true) or use an existing one."""
-    kubernetes_version: NotRequired[str]
+    kubernetes_version: NotRequired[pulumi.Input[str]]
     """Kubernetes minor version, e.g. "1.33"."""
-    system_pool_size: NotRequired[str]
+    system_pool_size: NotRequired[pulumi.Input[str]]
     """VM size of the system pool (default Standard_D4s_v5)."""
-    system_pool_count: NotRequired[int]
+    system_pool_count: NotRequired[pulumi.Input[int]]
     """Nodes in the system pool (default 2)."""
-    system_pool_max_pods: NotRequired[int]
+    system_pool_max_pods: NotRequired[pulumi.Input[int]]
     """Pods per system node, 10..250 (default 110)."""
-    pod_cidr: NotRequired[str]
+    pod_cidr: NotRequired[pulumi.Input[str]]
     """Pod address range of the Azure CNI Overlay network (default 10.244.0.0/16); must not overlap your VNets."""
     capacity_reservation_group_ids: NotRequired[list[pulumi.Input[str]]]
     ("""Capacity reservation groups the cluster's pools draw from; with create true, the cluster gets a """
      """user-assigned identity with the Contributor role on each (system-assigned identities cannot use them).""")
-    tags: NotRequired[dict[str, str]]
+    tags: NotRequired[pulumi.Input[dict[str, str]]]
     """Azure tags for the resource group and cluster."""
 
 
@@ -147,7 +148,8 @@ class AksCluster(pulumi.ComponentResource):
             "kubeconfig": self.kubeconfig,
         })
 
-    def _identity(self, name: str, args: AksClusterArgs, group: resources.ResourceGroup, tags: dict[str, str],
+    def _identity(self, name: str, args: AksClusterArgs, group: resources.ResourceGroup,
+                  tags: pulumi.Input[dict[str, str]],
                   opts: pulumi.ResourceOptions) -> containerservice.ManagedClusterIdentityArgs:
         """System-assigned, or, for capacity reservation groups, a user-assigned identity with Contributor on each
         group (the role on the group itself, as use-capacity-reservation-groups.md scopes it)."""
@@ -155,15 +157,16 @@ class AksCluster(pulumi.ComponentResource):
         if not groups:
             return containerservice.ManagedClusterIdentityArgs(type="SystemAssigned")
         identity = managedidentity.UserAssignedIdentity(
-            f"{name}-identity", resource_name_=f"{args['name']}-control-plane", resource_group_name=group.name,
+            f"{name}-identity", resource_name_=pulumi.Output.concat(args["name"], "-control-plane"),
+            resource_group_name=group.name,
             location=group.location, tags=tags, opts=opts,
         )
         for index, crg in enumerate(groups):
             self.capacity_reservation_access.append(authorization.RoleAssignment(
                 f"{name}-crg-{_key(crg, index)}",
                 # A role assignment's name is a GUID: one per cluster and group, stable across runs.
-                role_assignment_name=pulumi.Output.from_input(crg).apply(
-                    lambda group_id: str(uuid.uuid5(uuid.NAMESPACE_URL, f"gpupools/{args['name']}/{group_id}"))),
+                role_assignment_name=pulumi.Output.all(args["name"], crg).apply(
+                    lambda parts: str(uuid.uuid5(uuid.NAMESPACE_URL, f"gpupools/{parts[0]}/{parts[1]}"))),
                 principal_id=identity.principal_id,
                 principal_type="ServicePrincipal",
                 role_definition_id=pulumi.Output.from_input(crg).apply(_contributor_in_subscription_of),
