@@ -23,22 +23,12 @@ from gpupools.catalog import INSTANCE_SIZES, sizes_for
 from gpupools.config import ConfigError, read_stack_file
 from gpupools.domain.stack import Stack
 from gpupools.resolve.stack import load_stack
+from support.base_configs import PINNED_AWS, PINNED_AZURE
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
-AZURE: dict[str, Any] = {
-    "gpupools:cloud": "azure",
-    "gpupools:cluster": {"name": "gpu-dev", "resourceGroup": "gpu-dev-rg", "location": "southcentralus",
-                         "systemPool": {"size": "Standard_D4s_v5"}},
-    "gpupools:gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "count": 1, "mig": {"profile": "MIG1g"}}],
-    "gpupools:gpuSoftware": {"installer": "device-plugin", "version": "0.20.0", "migStrategy": "single"},
-}
-AWS: dict[str, Any] = {
-    "gpupools:cloud": "aws",
-    "gpupools:cluster": {"name": "gpu-eks", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
-    "gpupools:gpuPools": [{"name": "p4d", "size": "p4d.24xlarge", "count": 1, "mig": {"layout": "all-balanced"}}],
-    "gpupools:gpuSoftware": {"installer": "gpu-operator", "version": "v26.7.0", "migStrategy": "mixed"},
-}
+AZURE: dict[str, Any] = PINNED_AZURE
+AWS: dict[str, Any] = PINNED_AWS
 # Kubernetes extended resource names: a DNS subdomain prefix and a qualified name of at most 63 characters.
 RESOURCE_NAME = re.compile(r"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?/[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$")
 

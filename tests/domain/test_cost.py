@@ -11,6 +11,7 @@ from gpupools.catalog.prices import Price, PriceBook
 from gpupools.domain.capacity import stack_capacity
 from gpupools.domain.cost import AWS_SPOT_NOTE, CAPACITY_BLOCK_NOTE, HOURS_PER_MONTH, stack_cost
 from gpupools.resolve.stack import load_stack
+from support.base_configs import PINNED_AWS, PINNED_AZURE, config
 
 NODE = 28.0  # USD per node-hour: test data
 BOOK = PriceBook("test", "2026-11-20", "USD", (
@@ -18,19 +19,8 @@ BOOK = PriceBook("test", "2026-11-20", "USD", (
     Price("azure", "Standard_ND96asr_v4", "southcentralus", "spot", 7.0, "https://example.test/s", "2026-11-20"),
     Price("aws", "p4d.24xlarge", "us-east-1", "onDemand", 20.0, "https://example.test/b", "2026-11-20"),
 ))
-AZURE: dict[str, Any] = {
-    "gpupools:cloud": "azure",
-    "gpupools:cluster": {"name": "gpu-dev", "resourceGroup": "gpu-dev-rg", "location": "southcentralus",
-                         "systemPool": {"size": "Standard_D4s_v5"}},
-    "gpupools:gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "count": 2, "mig": {"profile": "MIG1g"}}],
-    "gpupools:gpuSoftware": {"installer": "device-plugin", "version": "0.20.0", "migStrategy": "single"},
-}
-AWS: dict[str, Any] = {
-    "gpupools:cloud": "aws",
-    "gpupools:cluster": {"name": "gpu-eks", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
-    "gpupools:gpuPools": [{"name": "p4d", "size": "p4d.24xlarge", "count": 1, "mig": {"layout": "all-balanced"}}],
-    "gpupools:gpuSoftware": {"installer": "gpu-operator", "version": "v26.7.0", "migStrategy": "mixed"},
-}
+AZURE: dict[str, Any] = config(PINNED_AZURE, {"count": 2})
+AWS: dict[str, Any] = PINNED_AWS
 
 
 def _cost(base: dict[str, Any], **pool: Any):

@@ -22,6 +22,20 @@ AWS = {
     "gpupools:gpuPools": [{"name": "p4d", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}],
     "gpupools:gpuSoftware": {"installer": "gpu-operator", "migStrategy": "mixed"},
 }
+# The same with the chart versions and MIG strategy written out, for tests whose figures depend on them.
+PINNED_AZURE = {
+    "gpupools:cloud": "azure",
+    "gpupools:cluster": {"name": "gpu-dev", "resourceGroup": "gpu-dev-rg", "location": "southcentralus",
+                         "systemPool": {"size": "Standard_D4s_v5"}},
+    "gpupools:gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "count": 1, "mig": {"profile": "MIG1g"}}],
+    "gpupools:gpuSoftware": {"installer": "device-plugin", "version": "0.20.0", "migStrategy": "single"},
+}
+PINNED_AWS = {
+    "gpupools:cloud": "aws",
+    "gpupools:cluster": {"name": "gpu-eks", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
+    "gpupools:gpuPools": [{"name": "p4d", "size": "p4d.24xlarge", "count": 1, "mig": {"layout": "all-balanced"}}],
+    "gpupools:gpuSoftware": {"installer": "gpu-operator", "version": "v26.7.0", "migStrategy": "mixed"},
+}
 # A whole stack file's config block for the CLI tests: a provider key beside the gpupools ones, pinned versions.
 VALID_AWS = {
     "aws:region": "us-east-1",
