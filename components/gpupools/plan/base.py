@@ -9,7 +9,6 @@ then reads only checked values.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Any, ClassVar
 
@@ -17,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from ..config.errors import ConfigError, Problem
 from ..config.loading import decode_utf8, read_limited
+from ..config.safe_json import strict_loads
 from ..config.safe_yaml import MAX_DEPTH, MAX_NODES
 
 MAX_POOLS = 1000
@@ -62,7 +62,7 @@ def read_base_plan(path: Path) -> dict[str, Any]:
     except ConfigError as error:
         raise ConfigError([Problem(where, problem.message) for problem in error.problems]) from None
     try:
-        plan = json.loads(text, parse_constant=_refuse_constant, parse_int=_bounded_int)
+        plan = strict_loads(text)
     except RecursionError:
         raise ConfigError([Problem(where, f"nests deeper than {MAX_DEPTH} levels")]) from None
     except ValueError as error:
@@ -74,16 +74,6 @@ def read_base_plan(path: Path) -> dict[str, Any]:
         raise ConfigError([Problem(where, f"{_location(item['loc'])}: {item['msg']}")
                            for item in error.errors(include_url=False)[:20]]) from None
     return plan
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > 30:
-        raise ValueError(f"a number of {len(text)} digits")
-    return int(text)
 
 
 def _check_size(document: Any, where: str) -> None:

@@ -9,13 +9,13 @@ or deep nesting is refused. Each failure is a ``RequestFailed`` saying whether a
 from __future__ import annotations
 
 import http.client
-import json
 import socket
 import ssl
 import zlib
 from typing import Any, Callable
 from urllib.parse import urlencode
 
+from ..config.safe_json import strict_loads
 from .kubeconfig import Connection
 
 MAX_BODY_BYTES = 64 << 20  # ours: a page of 500 GPU nodes is about 5 MB of JSON
@@ -108,28 +108,10 @@ def _read_body(response: http.client.HTTPResponse, sock: socket.socket, deadline
     return bytes(body)
 
 
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _bounded_int(text: str) -> int:
-    if len(text.lstrip("-")) > 30:
-        raise ValueError(f"a number with {len(text)} digits")
-    return int(text)
-
-
-def _bounded_float(text: str) -> float:
-    value = float(text)
-    if len(text) > 50 or value in (float("inf"), float("-inf")):
-        raise ValueError(f"a number outside the range of a double ({text[:20]}...)")
-    return value
-
-
 def parse_json(body: bytes) -> Any:
     """Strict JSON: UTF-8, no NaN/Infinity, numbers of sane size, nesting within Python's recursion limit."""
     try:
-        return json.loads(body.decode("utf-8"), parse_constant=_refuse_constant, parse_int=_bounded_int,
-                          parse_float=_bounded_float)
+        return strict_loads(body.decode("utf-8"))
     except UnicodeDecodeError:
         raise RequestFailed("sent a response that is not UTF-8 JSON", transient=False) from None
     except RecursionError:
