@@ -8,8 +8,6 @@ patch release of that minor we found, and where (``docs/sources.md``). A minor m
 
 from __future__ import annotations
 
-CLUSTER_AUTOSCALER_IMAGE = "registry.k8s.io/autoscaling/cluster-autoscaler"
-
 # Kubernetes minor -> cluster-autoscaler image tag.
 AUTOSCALER_IMAGE_TAGS: dict[str, str] = {
     "1.30": "v1.30.3",  # release cluster-autoscaler-1.30.3 (2024-11-19; endoflife.date "latest: 1.30.3")

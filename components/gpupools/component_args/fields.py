@@ -142,7 +142,6 @@ def _tag_problems(cloud: str, tags: Any, limit: int = names.MAX_TAGS, why: str =
     return problems
 Labels: TypeAlias = Annotated[dict[str, str], Rule(_input(dict[_input(_checked(names.label_key_problem)),
                                                                  _input(_checked(names.label_value_problem))]))]
-Strings: TypeAlias = Annotated[list[str], Rule(_input(list[_input(Annotated[str, Field(min_length=1)])]))]
 Count: TypeAlias = Annotated[int, Rule(_input(Annotated[int, Field(ge=0, le=config.MAX_NODES_PER_POOL)]))]
 MaxPods: TypeAlias = Annotated[int | None, Rule(_like(config.GpuPoolConfig, "max_pods"))]
 TaintEffect = Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
