@@ -80,11 +80,22 @@ def test_azure_refuses_a_price_that_is_not_a_number() -> None:
 
 def test_aws_offer_file_on_demand_linux_shared_only() -> None:
     prices = aws.parse(OFFER, "us-east-1", "t")
-    # Windows (24.9), dedicated tenancy (22.6), the reservation row (capacitystatus, 0) and Reserved terms (12.0)
-    # are left out; the figures are the file's, unchanged.
+    # Windows (24.9), dedicated tenancy (22.6), the reservation row (capacitystatus, 0), Reserved terms (12.0) and
+    # the Capacity Block rows listed first (marketoption CapacityBlock, $0.00; p5e has only that) are left out; the
+    # figures are the file's, unchanged.
     assert [(p.size, p.region, p.capacity, p.usd_per_hour) for p in prices] == [
         ("g5.xlarge", "us-east-1", "onDemand", 1.25), ("p4d.24xlarge", "us-east-1", "onDemand", 20.5)]
     assert prices[0].source == aws.offer_url("us-east-1")
+
+
+@pytest.mark.parametrize("fee", ["0.0000000000", "4.2000000000"])
+def test_aws_never_takes_a_capacity_block_row_as_a_price(fee: str) -> None:
+    """Capacity Block reservation fees are set at purchase; whatever figure a CapacityBlock row carries (the Linux
+    rows carry $0.00) is not the size's on-demand price."""
+    offer = json.loads(OFFER)
+    offer["terms"]["OnDemand"]["SKU8P5EBLOCK"]["SKU8P5EBLOCK.JRTCKXETXF"]["priceDimensions"][
+        "SKU8P5EBLOCK.JRTCKXETXF.6YS6EN2CT7"]["pricePerUnit"]["USD"] = fee
+    assert "p5e.48xlarge" not in {p.size for p in aws.parse(json.dumps(offer).encode(), "us-east-1", "t")}
 
 
 @pytest.mark.parametrize(("body", "says"), [

@@ -3,9 +3,10 @@
 ``products`` (sku -> ``attributes``) and ``terms.OnDemand`` (sku -> offer -> ``priceDimensions`` ->
 ``pricePerUnit.USD`` per ``Hrs``).
 
-Kept: on-demand Linux, shared tenancy, no pre-installed software, ``capacitystatus`` Used. Reserved terms are left
-out. Spot prices change with supply and demand and Capacity Block prices are set at purchase: neither is in this
-file, so both stay unknown.
+Kept: on-demand Linux, shared tenancy, no pre-installed software, ``capacitystatus`` Used, ``marketoption``
+OnDemand. Reserved terms are left out. Spot prices change with supply and demand and are not in this file. Capacity
+Block rows (``marketoption`` CapacityBlock) sit under ``terms.OnDemand`` too, at $0.00: their reservation fee is set
+at purchase, so they are never taken as a size's price, and a size sold only that way (p5e) stays unknown.
 """
 
 from __future__ import annotations
@@ -48,6 +49,8 @@ def parse(body: bytes, region: str, retrieved: str, sizes: Iterable[str] | None 
         if product.get("productFamily") != "Compute Instance" or not size or (wanted and size not in wanted):
             continue
         if any(attributes.get(key) != value for key, value in _WANTED.items()):
+            continue
+        if attributes.get("marketoption", "OnDemand") != "OnDemand":  # older files have no marketoption
             continue
         usd = _hourly(on_demand.get(sku), url, sku)
         if usd is not None and usd > 0:
