@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from gpupools.catalog.prices import snapshot
+from support.base_configs import PINNED_AWS, PINNED_AZURE, config
 from support.cli import run_cli
+from support.stack_files import write_stack_file
 
 REPO = Path(__file__).resolve().parents[2]
 NODE = snapshot().lookup("Standard_ND96asr_v4", "eastus", "onDemand")
@@ -75,3 +77,51 @@ def test_base_diff_says_adds_or_saves_per_month(tmp_path: Path) -> None:
     (tmp_path / "two.json").write_text(shrink)
     back = run_cli("plan", "--config", str(_stack(tmp_path, "dev", "MIG1g")), "--base", str(tmp_path / "two.json"))
     assert back.out.splitlines()[0].endswith(f"; saves ${NODE.usd_per_hour * 730:,.2f}/month")
+
+
+def _plan(tmp_path: Path, raw: dict, *args: str):
+    run = run_cli("plan", "--config", str(write_stack_file(tmp_path, raw, "cost")), *args)
+    assert run.code == 0, run.err
+    return run.out
+
+
+def _whole_gpus(base: dict, pool: dict, **cluster: str) -> dict:
+    """``base`` with one pool of whole GPUs (8 nvidia.com/gpu per node on these sizes) in another region."""
+    raw = config(base, **{"cluster": cluster})
+    raw["gpupools:gpuPools"] = [pool]
+    return raw
+
+
+P5E_BLOCK = {"name": "p5e", "size": "p5e.48xlarge", "count": 2, "capacityType": "CAPACITY_BLOCK",
+             "capacityReservation": "cr-0123456789abcdef0", "subnetIds": ["subnet-0aaa1111"]}
+
+
+def test_capacity_block_pool_is_priced_at_the_published_rate_with_its_caveat(tmp_path: Path) -> None:
+    """AWS's Capacity Blocks pricing page showed $47.76 per p5e.48xlarge-hour in us-east-2 (scraped 2026-07-22):
+    two nodes, eight H200 each."""
+    raw = _whole_gpus(PINNED_AWS, P5E_BLOCK, region="us-east-2")
+    [line] = [line for line in _plan(tmp_path, raw).splitlines() if line.startswith("  pool p5e (")]
+    assert line.startswith("  pool p5e (p5e.48xlarge, us-east-2, Capacity Block): $47.76/h per node, $95.52/h for "
+                           "2 nodes, $69,729.60/month; nvidia.com/gpu $5.9700/slice-h; price: "), line
+    assert "pricing page showed on 2026-07-22; a block is paid up front at the rate of the day it is bought" in line
+    cost = json.loads(run_cli("plan", "--json", "--config", str(tmp_path / "Pulumi.cost.yaml")).out)["cost"]
+    assert cost["pools"][0]["capacity"] == "capacityBlock" and cost["pools"][0]["nodeHourly"] == 47.76
+    markdown = _plan(tmp_path, raw, "--format", "markdown")
+    assert "| p5e | p5e.48xlarge | us-east-2 | Capacity Block | $47.76 | $95.52 |" in markdown
+
+
+def test_an_on_demand_p5e_pool_says_aws_publishes_no_price_and_why(tmp_path: Path) -> None:
+    pool = {**P5E_BLOCK, "capacityType": "ON_DEMAND"}
+    raw = _whole_gpus(PINNED_AWS, pool, region="us-east-2")
+    [line] = [line for line in _plan(tmp_path, raw).splitlines() if line.startswith("  pool p5e (")]
+    assert line.startswith("  pool p5e (p5e.48xlarge, us-east-2, on-demand): unknown (AWS publishes no On-Demand "
+                           "price for p5e.48xlarge in any region: it is sold through EC2 Capacity Blocks"), line
+    assert "https://github.com/tsaol/aws-gpu/blob/" in line
+
+
+def test_h200_on_aks_is_priced_where_the_snapshot_has_it(tmp_path: Path) -> None:
+    """Standard_ND96isr_H200_v5 in eastus2 at $84.80/h, which its source also gives as $10.60 per GPU-hour."""
+    pool = {"name": "h200", "size": "Standard_ND96isr_H200_v5", "count": 1}
+    raw = _whole_gpus(PINNED_AZURE, pool, location="eastus2")
+    [line] = [line for line in _plan(tmp_path, raw).splitlines() if line.startswith("  pool h200 (")]
+    assert "$84.80/h per node" in line and "nvidia.com/gpu $10.6000/slice-h" in line, line

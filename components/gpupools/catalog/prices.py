@@ -2,8 +2,10 @@
 price book written by ``gpupools prices refresh``, both in one JSON shape.
 
 Prices are list prices in USD per node-hour: no discounts, reservations or savings plans. A size, region or
-capacity type without an entry has no price ("unknown"), never 0. How the snapshot was made is in its
-``howMade`` field and the README.
+capacity type without an entry has no price ("unknown"), never 0; where the cloud publishes no price for a size
+at all (p5e On-Demand), an ``unlisted`` entry says so with its source, and the plan shows that reason. Capacity
+Block rates are the ones AWS's Capacity Blocks pricing page showed on a date: a block is charged the rate of the
+day it is bought. How the snapshot was made is in its ``howMade`` field and the README.
 """
 
 from __future__ import annotations
@@ -14,8 +16,8 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any, Literal
 
-Capacity = Literal["onDemand", "spot"]
-CAPACITIES: tuple[str, ...] = ("onDemand", "spot")
+Capacity = Literal["onDemand", "spot", "capacityBlock"]
+CAPACITIES: tuple[str, ...] = ("onDemand", "spot", "capacityBlock")
 FORMAT = "gpupools-prices/1"
 CURRENCY = "USD"
 SNAPSHOT_FILE = "price_snapshot.json"
@@ -45,6 +47,21 @@ class Price:
 
 
 @dataclass(frozen=True)
+class Unlisted:
+    """A size the cloud publishes no price for, for one capacity type in every region, with why and who says so."""
+
+    cloud: str
+    size: str
+    capacity: Capacity
+    why: str
+    source: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"cloud": self.cloud, "size": self.size, "capacity": self.capacity, "why": self.why,
+                "source": self.source}
+
+
+@dataclass(frozen=True)
 class PriceBook:
     """Prices by (size, region, capacity); ``origin`` says whether they are the snapshot or a local cache."""
 
@@ -53,6 +70,7 @@ class PriceBook:
     currency: str
     prices: tuple[Price, ...]
     how_made: str = ""
+    unlisted: tuple[Unlisted, ...] = ()
     _index: dict[tuple[str, str, str], Price] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -61,9 +79,14 @@ class PriceBook:
     def lookup(self, size: str, region: str | None, capacity: str) -> Price | None:
         return None if region is None else self._index.get((size, region, capacity))
 
+    def why_unlisted(self, size: str, capacity: str) -> Unlisted | None:
+        """Why no region has a ``capacity`` price for ``size``, when the cloud publishes none."""
+        return next((entry for entry in self.unlisted if (entry.size, entry.capacity) == (size, capacity)), None)
+
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "currency": self.currency, "retrieved": self.retrieved, "howMade": self.how_made,
+        data = {"format": FORMAT, "currency": self.currency, "retrieved": self.retrieved, "howMade": self.how_made,
                 "prices": [price.to_json() for price in self.prices]}
+        return {**data, "unlisted": [entry.to_json() for entry in self.unlisted]} if self.unlisted else data
 
 
 def read_price_book(data: Any, origin: str) -> PriceBook:
@@ -75,25 +98,40 @@ def read_price_book(data: Any, origin: str) -> PriceBook:
         raise PriceBookError(f"{origin}: currency {currency!r} is not supported; allowed: {CURRENCY}")
     if not isinstance(retrieved, str) or not isinstance(entries, list):
         raise PriceBookError(f"{origin}: needs 'retrieved' (a date) and a 'prices' list")
-    return PriceBook(origin, retrieved, currency, tuple(_price(entry, origin, i) for i, entry in enumerate(entries)),
-                     str(data.get("howMade", "")))
+    unlisted = data.get("unlisted", [])
+    if not isinstance(unlisted, list):
+        raise PriceBookError(f"{origin}: 'unlisted' is not a list")
+    prices = tuple(_price(entry, origin, i) for i, entry in enumerate(entries))
+    return PriceBook(origin, retrieved, currency, prices, str(data.get("howMade", "")),
+                     tuple(_unlisted(entry, origin, i) for i, entry in enumerate(unlisted)))
 
 
-def _price(entry: Any, origin: str, index: int) -> Price:
-    where = f"{origin}: prices[{index}]"
+def _texts(entry: Any, where: str, keys: tuple[str, ...]) -> dict[str, str]:
+    """The entry's non-empty text fields ``keys`` and its capacity; raises naming what is missing or wrong."""
     if not isinstance(entry, dict):
         raise PriceBookError(f"{where} is not an object")
-    texts = {key: entry.get(key) for key in ("cloud", "size", "region", "source", "retrieved")}
+    texts = {key: entry.get(key) for key in keys}
     missing = [key for key, value in texts.items() if not isinstance(value, str) or not value]
     if missing:
         raise PriceBookError(f"{where} lacks {', '.join(missing)}")
     if entry.get("capacity") not in CAPACITIES:
         raise PriceBookError(f"{where}: capacity {entry.get('capacity')!r}; allowed: {', '.join(CAPACITIES)}")
+    return {**texts, "capacity": entry["capacity"]}
+
+
+def _price(entry: Any, origin: str, index: int) -> Price:
+    where = f"{origin}: prices[{index}]"
+    t = _texts(entry, where, ("cloud", "size", "region", "source", "retrieved"))
     usd = entry.get("usdPerHour")
     if isinstance(usd, bool) or not isinstance(usd, (int, float)) or not math.isfinite(usd) or usd <= 0:
         raise PriceBookError(f"{where}: usdPerHour {usd!r} is not a price above 0 (a missing price is left out)")
-    return Price(texts["cloud"], texts["size"], texts["region"], entry["capacity"], float(usd), texts["source"],
-                 texts["retrieved"], entry.get("derivation"))
+    return Price(t["cloud"], t["size"], t["region"], entry["capacity"], float(usd), t["source"], t["retrieved"],
+                 entry.get("derivation"))
+
+
+def _unlisted(entry: Any, origin: str, index: int) -> Unlisted:
+    t = _texts(entry, f"{origin}: unlisted[{index}]", ("cloud", "size", "why", "source"))
+    return Unlisted(t["cloud"], t["size"], entry["capacity"], t["why"], t["source"])
 
 
 def snapshot() -> PriceBook:
@@ -102,5 +140,5 @@ def snapshot() -> PriceBook:
     return read_price_book(json.loads(text), "snapshot")
 
 
-__all__ = ["CAPACITIES", "CURRENCY", "Capacity", "Price", "PriceBook", "PriceBookError", "read_price_book",
-           "snapshot"]
+__all__ = ["CAPACITIES", "CURRENCY", "Capacity", "Price", "PriceBook", "PriceBookError", "Unlisted",
+           "read_price_book", "snapshot"]

@@ -31,7 +31,8 @@ def _pool_figures(pool: PoolCost) -> str:
         low, high = pool.monthly_range
         text += f" ({pool.min_nodes}..{pool.max_nodes} nodes: {money(low)}..{money(high)}/month)"
     slices = ", ".join(f"{name} {money(price, 4)}/slice-h" for name, price in pool.slice_hourly().items())
-    return f"{text}; {slices or 'no usable slices'}; price: {pool.source} (retrieved {pool.retrieved})"
+    caveat = f"; {pool.note}" if pool.note else ""
+    return f"{text}; {slices or 'no usable slices'}; price: {pool.source} (retrieved {pool.retrieved}){caveat}"
 
 
 def cost_lines(cost: StackCost) -> list[str]:
@@ -49,7 +50,7 @@ def markdown_cost(cost: StackCost) -> list[str]:
              " price from |", "|---|---|---|---|---|---|---|---|---|"]
     for p in cost.pools:
         slices = ", ".join(f"{name} {money(price, 4)}" for name, price in p.slice_hourly().items()) or "-"
-        source = f"{p.source} ({p.retrieved})" if p.source else p.note
+        source = f"{p.source} ({p.retrieved}){'; ' + p.note if p.note else ''}" if p.source else p.note
         month = money(p.monthly) + (f" ({money(p.monthly_range[0])}..{money(p.monthly_range[1])})"
                                     if p.monthly_range else "")
         lines.append(f"| {p.pool} | {p.size} | {p.region or '-'} | {_capacity(p)} | {money(p.node_hourly)} | "

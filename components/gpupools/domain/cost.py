@@ -21,6 +21,8 @@ from .stack import Stack
 
 HOURS_PER_MONTH = 730
 CAPACITY_BLOCK_NOTE = "Capacity Block prices are set at purchase and are not in the price list"
+CAPACITY_BLOCK_RATE_NOTE = ("the Capacity Block rate AWS's pricing page showed on {date}; a block is paid up front at "
+                            "the rate of the day it is bought, for its whole length")
 AWS_SPOT_NOTE = "EC2 Spot prices move with supply and demand and are not in the price list"
 _COMPUTE_SLICES = re.compile(r"mig-(\d+)g\.")
 
@@ -129,17 +131,21 @@ def pool_cost(pool: ResolvedPool, capacity: PoolCapacity, region: str | None, bo
     kind = capacity_type(pool)
     scaling = pool.config.autoscaling
     bounds = (scaling.min_count, scaling.max_count) if scaling else (None, None)
-    price = book.lookup(pool.size.name, region, kind) if kind != "capacityBlock" else None
+    price = book.lookup(pool.size.name, region, kind)
+    unlisted = book.why_unlisted(pool.size.name, kind)
     note = None
-    if price is None:
-        if kind == "capacityBlock":
-            note = CAPACITY_BLOCK_NOTE
-        elif kind == "spot" and pool.cloud == "aws":
-            note = AWS_SPOT_NOTE
-        elif region is None:
-            note = "the stack names no region (cluster location), so no price applies"
-        else:
-            note = f"no {kind} price for {pool.size.name} in {region} in the price book"
+    if price is not None:
+        note = CAPACITY_BLOCK_RATE_NOTE.format(date=price.retrieved) if kind == "capacityBlock" else None
+    elif unlisted is not None:
+        note = f"{unlisted.why}; source: {unlisted.source}"
+    elif kind == "capacityBlock":
+        note = CAPACITY_BLOCK_NOTE
+    elif kind == "spot" and pool.cloud == "aws":
+        note = AWS_SPOT_NOTE
+    elif region is None:
+        note = "the stack names no region (cluster location), so no price applies"
+    else:
+        note = f"no {kind} price for {pool.size.name} in {region} in the price book"
     return PoolCost(pool.name, pool.size.name, region, kind, capacity.nodes,
                     price.usd_per_hour if price else None, dict(capacity.per_node), *bounds,
                     price.source if price else None, price.retrieved if price else None, note)

@@ -34,7 +34,8 @@ def read_cache(path: Path) -> PriceBook | None:
 
 
 def current_price_book() -> PriceBook:
-    """Cache prices over the snapshot's; ``origin`` names both when the cache is used."""
+    """Cache prices over the snapshot's, and the snapshot's sizes without a list price; ``origin`` names both when
+    the cache is used."""
     packaged = snapshot()
     cached = read_cache(cache_path())
     if cached is None:
@@ -42,4 +43,4 @@ def current_price_book() -> PriceBook:
     keys = {(p.size, p.region, p.capacity) for p in cached.prices}
     merged = cached.prices + tuple(p for p in packaged.prices if (p.size, p.region, p.capacity) not in keys)
     return PriceBook(f"{cached.origin} (refreshed {cached.retrieved}), then snapshot ({packaged.retrieved})",
-                     cached.retrieved, cached.currency, merged, cached.how_made)
+                     cached.retrieved, cached.currency, merged, cached.how_made, packaged.unlisted)
