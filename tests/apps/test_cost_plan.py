@@ -30,17 +30,17 @@ def test_plan_shows_hour_month_and_slice_price_with_source(tmp_path: Path) -> No
     run = run_cli("plan", "--config", str(_stack(tmp_path, "dev", "MIG1g")))
     assert run.code == 0, run.err
     [line] = [line for line in run.out.splitlines() if line.startswith("  pool mig1g (")]
-    assert f"${NODE.usd_per_hour:,.2f}/h per node" in line and f"${NODE.usd_per_hour * 730:,.2f}/month" in line
-    assert f"nvidia.com/gpu ${NODE.usd_per_hour / 56:,.4f}/slice-h" in line
+    assert f"${NODE.per_hour:,.2f}/h per node" in line and f"${NODE.per_hour * 730:,.2f}/month" in line
+    assert f"nvidia.com/gpu ${NODE.per_hour / 56:,.4f}/slice-h" in line
     assert f"{NODE.source} (retrieved {NODE.retrieved})" in line
     assert run.out.count("no discounts, reservations or savings plans") == 1
 
 
 def test_plan_json_carries_the_same_figures_and_unknown_is_null(tmp_path: Path) -> None:
     known = json.loads(run_cli("plan", "--json", "--config", str(_stack(tmp_path, "dev", "MIG1g"))).out)["cost"]
-    assert known["pools"][0]["nodeHourly"] == NODE.usd_per_hour
-    assert known["monthly"] == pytest.approx(NODE.usd_per_hour * 730)
-    assert known["pools"][0]["sliceHourly"] == {"nvidia.com/gpu": pytest.approx(NODE.usd_per_hour / 56)}
+    assert known["pools"][0]["nodeHourly"] == NODE.per_hour
+    assert known["monthly"] == pytest.approx(NODE.per_hour * 730)
+    assert known["pools"][0]["sliceHourly"] == {"nvidia.com/gpu": pytest.approx(NODE.per_hour / 56)}
     other = tmp_path / "other"
     other.mkdir()
     unknown = json.loads(run_cli("plan", "--json", "--config", str(_stack(other, "dev", "MIG1g", "westeurope"))).out)
@@ -53,7 +53,7 @@ def test_base_diff_mig1g_to_mig3g_slice_price_and_surge(tmp_path: Path) -> None:
     base.write_text(run_cli("plan", "--json", "--config", str(_stack(tmp_path, "dev", "MIG1g"))).out)
     head = _stack(tmp_path, "head", "MIG3g")
     text = run_cli("plan", "--config", str(head), "--base", str(base)).out.splitlines()
-    node = NODE.usd_per_hour
+    node = NODE.per_hour
     assert text[0].endswith("; no change in list price")  # same node, same count: the month does not change
     [pool] = [line for line in text if line.startswith("  cost mig1g:")]
     # One slice goes from 1/56 to 1/16 of the node's price; both generations run for a while (surge).
@@ -72,11 +72,11 @@ def test_base_diff_says_adds_or_saves_per_month(tmp_path: Path) -> None:
     head = _stack(tmp_path, "two", "MIG1g")
     head.write_text(head.read_text().replace("count: 1\n      mig", "count: 2\n      mig"))
     first = run_cli("plan", "--config", str(head), "--base", str(base)).out.splitlines()[0]
-    assert first.endswith(f"; adds ${NODE.usd_per_hour * 730:,.2f}/month"), first
+    assert first.endswith(f"; adds ${NODE.per_hour * 730:,.2f}/month"), first
     shrink = run_cli("plan", "--json", "--config", str(head)).out
     (tmp_path / "two.json").write_text(shrink)
     back = run_cli("plan", "--config", str(_stack(tmp_path, "dev", "MIG1g")), "--base", str(tmp_path / "two.json"))
-    assert back.out.splitlines()[0].endswith(f"; saves ${NODE.usd_per_hour * 730:,.2f}/month")
+    assert back.out.splitlines()[0].endswith(f"; saves ${NODE.per_hour * 730:,.2f}/month")
 
 
 def _plan(tmp_path: Path, raw: dict, *args: str):

@@ -13,6 +13,7 @@ import pytest
 
 from gpupools.catalog.instances import CLOUDS, INSTANCE_SIZES
 from gpupools.catalog.prices import snapshot
+from gpupools.cli import main
 from gpupools.prices import aws, azure
 from gpupools.prices.book import current_price_book
 from gpupools.prices.errors import PriceSourceError
@@ -42,7 +43,7 @@ def test_azure_follows_next_page_link_and_keeps_linux_pay_as_you_go_and_spot() -
     prices = azure.load(fetch, "southcentralus", "2026-11-20T00:00:00Z")
     assert asked[0] == azure.query_url("southcentralus")
     assert asked[1] == json.loads(PAGE1)["NextPageLink"]  # page 2 came from the link, and nothing after it
-    got = {(p.size, p.capacity): p.usd_per_hour for p in prices}
+    got = {(p.size, p.capacity): p.per_hour for p in prices}
     # Windows (31.25), the reservation (150000), Low Priority (5.5) and DevTestConsumption (20.0) are left out.
     assert got == {("Standard_ND96asr_v4", "onDemand"): 27.5, ("Standard_ND96asr_v4", "spot"): 8.25,
                    ("Standard_NC24ads_A100_v4", "onDemand"): 3.75}
@@ -53,7 +54,7 @@ def test_azure_follows_next_page_link_and_keeps_linux_pay_as_you_go_and_spot() -
 def test_azure_keeps_only_the_sizes_asked_for() -> None:
     fetch, _ = _azure_server([PAGE1, PAGE2])
     prices = azure.load(fetch, "southcentralus", "t", sizes=["Standard_NC24ads_A100_v4"])
-    assert [(p.size, p.usd_per_hour) for p in prices] == [("Standard_NC24ads_A100_v4", 3.75)]
+    assert [(p.size, p.per_hour) for p in prices] == [("Standard_NC24ads_A100_v4", 3.75)]
 
 
 @pytest.mark.parametrize(("body", "says"), [
@@ -83,7 +84,7 @@ def test_aws_offer_file_on_demand_linux_shared_only() -> None:
     # Windows (24.9), dedicated tenancy (22.6), the reservation row (capacitystatus, 0), Reserved terms (12.0) and
     # the Capacity Block rows listed first (marketoption CapacityBlock, $0.00; p5e has only that) are left out; the
     # figures are the file's, unchanged.
-    assert [(p.size, p.region, p.capacity, p.usd_per_hour) for p in prices] == [
+    assert [(p.size, p.region, p.capacity, p.per_hour) for p in prices] == [
         ("g5.xlarge", "us-east-1", "onDemand", 1.25), ("p4d.24xlarge", "us-east-1", "onDemand", 20.5)]
     assert prices[0].source == aws.offer_url("us-east-1")
 
@@ -116,7 +117,8 @@ def test_refresh_writes_a_cache_that_plans_read_first(tmp_path: Path, monkeypatc
     pages = iter([PAGE1, PAGE2])
     path = tmp_path / "prices.json"
     now = datetime(2026, 11, 20, tzinfo=timezone.utc)
-    _, fresh = refresh(["azure"], "southcentralus", fetcher=lambda url: next(pages), now=now, path=path)
+    _, fresh, dropped = refresh(["azure"], "southcentralus", fetcher=lambda url: next(pages), now=now, path=path)
+    assert dropped == 0
     cache = json.loads(path.read_text())
     assert cache["currency"] == "USD" and cache["retrieved"] == "2026-11-20T00:00:00Z"
     assert {entry["source"] for entry in cache["prices"]} == {azure.query_url("southcentralus")}
@@ -124,7 +126,7 @@ def test_refresh_writes_a_cache_that_plans_read_first(tmp_path: Path, monkeypatc
     monkeypatch.setenv("GPUPOOLS_PRICE_CACHE", str(path))
     book = current_price_book()
     assert book.origin.startswith(f"cache {path} (refreshed 2026-11-20T00:00:00Z), then snapshot")
-    assert book.lookup("Standard_ND96asr_v4", "southcentralus", "onDemand").usd_per_hour == 27.5
+    assert book.lookup("Standard_ND96asr_v4", "southcentralus", "onDemand").per_hour == 27.5
     assert book.lookup("p4d.24xlarge", "us-east-1", "onDemand").source.startswith("https://")  # the snapshot's
 
 
@@ -132,20 +134,24 @@ def test_refresh_without_network_is_one_error(tmp_path: Path, monkeypatch: pytes
     monkeypatch.setenv("GPUPOOLS_PRICE_CACHE", str(tmp_path / "prices.json"))
     monkeypatch.setenv("https_proxy", "http://127.0.0.1:9")  # nothing listens: the request fails at once
     result = run_cli("prices", "refresh", "--cloud", "aws", "--region", "us-east-1")
-    assert result.code == 1 and result.out == ""
+    assert result.code == 2 and result.out == ""  # as verify's unreachable cluster; 1 is kept for a gpupools bug
     [line] = result.err.splitlines()
     assert line.startswith("error: cannot read https://pricing.us-east-1.amazonaws.com/") and "snapshot" in line
     assert not (tmp_path / "prices.json").exists()
 
 
-_BOOK = {"format": "gpupools-prices/1", "currency": "USD", "retrieved": "2026-11-20T00:00:00Z", "prices": []}
+_BOOK = {"format": "gpupools-prices/2", "currency": "USD", "retrieved": "2026-11-20T00:00:00Z", "prices": []}
 _PRICE = {"cloud": "azure", "size": "Standard_ND96asr_v4", "region": "southcentralus", "capacity": "onDemand",
-          "usdPerHour": 27.5, "source": "https://prices.azure.com/api/retail/prices", "retrieved": "2026-11-20"}
+          "perHour": 27.5, "source": "https://prices.azure.com/api/retail/prices", "retrieved": "2026-11-20"}
+_OLD_PRICE = {**{k: v for k, v in _PRICE.items() if k != "perHour"}, "usdPerHour": 27.5}
 
 
 @pytest.mark.parametrize(("book", "says"), [
-    ({**_BOOK, "format": "other"}, 'not a gpupools price book (expected "format": "gpupools-prices/1")'),
-    ({**_BOOK, "prices": [{**_PRICE, "usdPerHour": 0}]}, "prices[0]: usdPerHour 0 is not a price above 0"),
+    ({**_BOOK, "format": "other"}, 'not a gpupools price book (expected "format": "gpupools-prices/2")'),
+    ({**_BOOK, "prices": [{**_PRICE, "perHour": 0}]}, "prices[0]: perHour 0 is not a price above 0"),
+    ({**_BOOK, "currency": "eur"}, "currency 'eur' is not an ISO 4217 code"),
+    ({**_BOOK, "format": "gpupools-prices/1", "currency": "EUR"}, "a gpupools-prices/1 price book is in USD only"),
+    ({**_BOOK, "format": "gpupools-prices/1", "prices": [_PRICE]}, "prices[0]: usdPerHour None is not a price"),
     ({**_BOOK, "prices": [{**_PRICE, "capacity": "reserved"}]},
      "prices[0]: capacity 'reserved'; allowed: onDemand, spot, capacityBlock"),
     ({**_BOOK, "unlisted": [{"cloud": "aws", "size": "p5e.48xlarge", "capacity": "onDemand", "why": "w"}]},
@@ -170,7 +176,7 @@ def test_a_cache_keeps_the_snapshots_word_on_sizes_without_a_list_price(
     cache.write_text(json.dumps({**_BOOK, "prices": [_PRICE]}))
     monkeypatch.setenv("GPUPOOLS_PRICE_CACHE", str(cache))
     book = current_price_book()
-    assert book.lookup("Standard_ND96asr_v4", "southcentralus", "onDemand").usd_per_hour == 27.5
+    assert book.lookup("Standard_ND96asr_v4", "southcentralus", "onDemand").per_hour == 27.5
     assert book.why_unlisted("p5e.48xlarge", "onDemand") == snapshot().why_unlisted("p5e.48xlarge", "onDemand")
 
 
@@ -179,7 +185,7 @@ def test_snapshot_has_a_source_and_date_for_every_price_and_no_zero() -> None:
     assert book.currency == "USD" and book.prices
     for price in book.prices:
         assert price.size in INSTANCE_SIZES and INSTANCE_SIZES[price.size].cloud == price.cloud
-        assert price.source.startswith("https://") and len(price.retrieved) == 10 and price.usd_per_hour > 0
+        assert price.source.startswith("https://") and len(price.retrieved) == 10 and price.per_hour > 0
     # At least one priced size in a region the repository's stacks or examples use, per cloud.
     for cloud, regions in STACK_REGIONS.items():
         assert any(p.cloud == cloud and p.region in regions for p in book.prices), cloud
@@ -219,7 +225,7 @@ def test_snapshot_sources_are_described_pinned_and_consistent() -> None:
         assert price.capacity != "capacityBlock" or price.cloud == "aws", price.size
         if price.capacity == "spot":
             on_demand = book.lookup(price.size, price.region, "onDemand")
-            assert on_demand is not None and price.usd_per_hour < on_demand.usd_per_hour, price.size
+            assert on_demand is not None and price.per_hour < on_demand.per_hour, price.size
 
 
 def test_plan_dev_prices_the_dev_pool_with_source_and_date(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -231,7 +237,76 @@ def test_plan_dev_prices_the_dev_pool_with_source_and_date(monkeypatch: pytest.M
     run = run_cli("plan", "--stack", "dev")
     assert run.code == 0, run.err
     [line] = [line for line in run.out.splitlines() if line.startswith("  pool mig1g (Standard_ND96asr_v4, ")]
-    node = price.usd_per_hour
+    node = price.per_hour
     assert f"${node:,.2f}/h per node" in line and f"${node * 730:,.2f}/month" in line
     assert f"nvidia.com/gpu ${node / 56:,.4f}/slice-h" in line
     assert f"price: {price.source} (retrieved {price.retrieved})" in line
+
+
+def test_a_cache_from_an_earlier_release_is_still_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "prices.json"
+    cache.write_text(json.dumps({**_BOOK, "format": "gpupools-prices/1", "prices": [_OLD_PRICE]}))
+    monkeypatch.setenv("GPUPOOLS_PRICE_CACHE", str(cache))
+    assert current_price_book().lookup("Standard_ND96asr_v4", "southcentralus", "onDemand").per_hour == 27.5
+
+
+def _eur_page() -> bytes:
+    """The first recorded page as the API answers ``currencyCode='EUR'``: the same meters, in EUR, one page."""
+    page = json.loads(PAGE1)
+    for item in page["Items"]:
+        item["currencyCode"] = "EUR"
+    return json.dumps({**page, "BillingCurrency": "EUR", "NextPageLink": None}).encode()
+
+
+def test_refresh_in_another_currency_asks_for_it_and_the_plan_shows_it_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The currency is USD unless configured: --currency EUR asks Azure for EUR, replaces a USD cache whole, and
+    the plan prices in EUR from the cache without adding the USD snapshot to it."""
+    path = tmp_path / "prices.json"
+    path.write_text(json.dumps({**_BOOK, "prices": [{**_PRICE, "region": "eastus"}]}))
+    fetch, asked = _azure_server([_eur_page()])
+    _, fresh, dropped = refresh(["azure"], "southcentralus", fetcher=fetch, path=path, currency="EUR")
+    assert "currencyCode='EUR'" in asked[0] and dropped == 1
+    assert [(p.size, p.per_hour) for p in fresh] == [("Standard_ND96asr_v4", 27.5)]  # Windows, Reservation left out
+    assert json.loads(path.read_text())["currency"] == "EUR"
+    monkeypatch.setenv("GPUPOOLS_PRICE_CACHE", str(path))
+    monkeypatch.chdir(REPO)
+    plan = run_cli("plan", "--stack", "dev")
+    assert plan.code == 0, plan.err
+    assert "List prices in EUR from cache " in plan.out and "the USD snapshot is not used" in plan.out
+    assert "27.50 EUR/h per node" in plan.out and "nvidia.com/gpu 0.4911 EUR/slice-h" in plan.out
+    eks = run_cli("plan", "--stack", "eks")  # AWS prices exist only in the USD snapshot: not mixed in
+    assert "total: unknown" in eks.out
+
+
+def test_a_diff_across_currencies_is_unknown_not_a_wrong_figure(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    base = tmp_path / "base.json"
+    base.write_text(run_cli("plan", "--stack", "dev", "--json").out)  # the USD snapshot
+    cache = tmp_path / "prices.json"
+    cache.write_text(json.dumps({**_BOOK, "currency": "EUR", "prices": [_PRICE]}))
+    monkeypatch.setenv("GPUPOOLS_PRICE_CACHE", str(cache))
+    run = run_cli("plan", "--stack", "dev", "--base", str(base))
+    assert run.out.splitlines()[0].endswith("cost change unknown (no price for base plan (priced in USD, this one "
+                                            "in EUR))"), run.out.splitlines()[0]
+    assert "  cost total: unknown (base plan (priced in USD, this one in EUR))" in run.out.splitlines()
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["--currency", "EUR"], "error: --currency EUR: AWS publishes its EC2 price list in USD only"),
+    (["--cloud", "aws", "--currency", "EUR"], "error: --currency EUR: AWS publishes its EC2 price list in USD only"),
+])
+def test_refresh_refuses_a_currency_it_cannot_deliver_before_going_online(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], says: str) -> None:
+    monkeypatch.setenv("GPUPOOLS_PRICE_CACHE", str(tmp_path / "prices.json"))
+    monkeypatch.setenv("https_proxy", "http://127.0.0.1:9")  # a request would fail with another message
+    run = run_cli("prices", "refresh", *argv)
+    assert run.code == 2 and says in run.err and len(run.err.strip().splitlines()) == 1, run.err
+    assert not (tmp_path / "prices.json").exists()
+
+
+def test_refresh_refuses_a_currency_that_is_not_a_code(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["prices", "refresh", "--currency", "euro"])
+    assert exited.value.code == 2 and "'euro' is not a currency code" in capsys.readouterr().err

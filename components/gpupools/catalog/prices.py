@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any, Literal
 
 Capacity = Literal["onDemand", "spot", "capacityBlock"]
 CAPACITIES: tuple[str, ...] = ("onDemand", "spot", "capacityBlock")
-FORMAT = "gpupools-prices/1"
-CURRENCY = "USD"
+FORMAT = "gpupools-prices/2"  # a price per hour in "perHour", in the book's currency
+FORMAT_1 = "gpupools-prices/1"  # earlier caches: "usdPerHour", USD only; still read
+CURRENCY = "USD"  # the snapshot's and the default; a cache may hold another (Azure's API answers in several)
+_ISO_4217 = re.compile(r"[A-Z]{3}")
 SNAPSHOT_FILE = "price_snapshot.json"
 
 
@@ -29,20 +32,21 @@ class PriceBookError(ValueError):
 
 @dataclass(frozen=True)
 class Price:
-    """One node size's list price in one region, with the page or API query it came from and when."""
+    """One node size's list price in one region (in its price book's currency), with the page or API query it came
+    from and when."""
 
     cloud: str
     size: str
     region: str
     capacity: Capacity
-    usd_per_hour: float
+    per_hour: float
     source: str
     retrieved: str
     derivation: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         data = {"cloud": self.cloud, "size": self.size, "region": self.region, "capacity": self.capacity,
-                "usdPerHour": self.usd_per_hour, "source": self.source, "retrieved": self.retrieved}
+                "perHour": self.per_hour, "source": self.source, "retrieved": self.retrieved}
         return {**data, "derivation": self.derivation} if self.derivation else data
 
 
@@ -63,7 +67,8 @@ class Unlisted:
 
 @dataclass(frozen=True)
 class PriceBook:
-    """Prices by (size, region, capacity); ``origin`` says whether they are the snapshot or a local cache."""
+    """Prices by (size, region, capacity) in one currency; ``origin`` says whether they are the snapshot or a local
+    cache."""
 
     origin: str  # "snapshot" or "cache <path>"
     retrieved: str
@@ -91,17 +96,21 @@ class PriceBook:
 
 def read_price_book(data: Any, origin: str) -> PriceBook:
     """A price book from its JSON document; raises ``PriceBookError`` naming the first thing wrong."""
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, FORMAT_1):
         raise PriceBookError(f"{origin}: not a gpupools price book (expected \"format\": \"{FORMAT}\")")
     currency, retrieved, entries = data.get("currency"), data.get("retrieved"), data.get("prices")
-    if currency != CURRENCY:
-        raise PriceBookError(f"{origin}: currency {currency!r} is not supported; allowed: {CURRENCY}")
+    if data["format"] == FORMAT_1 and currency != CURRENCY:
+        raise PriceBookError(f"{origin}: a {FORMAT_1} price book is in {CURRENCY} only, not {currency!r}")
+    if not isinstance(currency, str) or not _ISO_4217.fullmatch(currency):
+        raise PriceBookError(f"{origin}: currency {currency!r} is not an ISO 4217 code (three capital letters, "
+                             f"such as {CURRENCY})")
     if not isinstance(retrieved, str) or not isinstance(entries, list):
         raise PriceBookError(f"{origin}: needs 'retrieved' (a date) and a 'prices' list")
     unlisted = data.get("unlisted", [])
     if not isinstance(unlisted, list):
         raise PriceBookError(f"{origin}: 'unlisted' is not a list")
-    prices = tuple(_price(entry, origin, i) for i, entry in enumerate(entries))
+    key = "usdPerHour" if data["format"] == FORMAT_1 else "perHour"
+    prices = tuple(_price(entry, origin, i, key) for i, entry in enumerate(entries))
     return PriceBook(origin, retrieved, currency, prices, str(data.get("howMade", "")),
                      tuple(_unlisted(entry, origin, i) for i, entry in enumerate(unlisted)))
 
@@ -119,13 +128,13 @@ def _texts(entry: Any, where: str, keys: tuple[str, ...]) -> dict[str, str]:
     return {**texts, "capacity": entry["capacity"]}
 
 
-def _price(entry: Any, origin: str, index: int) -> Price:
+def _price(entry: Any, origin: str, index: int, key: str) -> Price:
     where = f"{origin}: prices[{index}]"
     t = _texts(entry, where, ("cloud", "size", "region", "source", "retrieved"))
-    usd = entry.get("usdPerHour")
-    if isinstance(usd, bool) or not isinstance(usd, (int, float)) or not math.isfinite(usd) or usd <= 0:
-        raise PriceBookError(f"{where}: usdPerHour {usd!r} is not a price above 0 (a missing price is left out)")
-    return Price(t["cloud"], t["size"], t["region"], entry["capacity"], float(usd), t["source"], t["retrieved"],
+    hourly = entry.get(key)
+    if isinstance(hourly, bool) or not isinstance(hourly, (int, float)) or not math.isfinite(hourly) or hourly <= 0:
+        raise PriceBookError(f"{where}: {key} {hourly!r} is not a price above 0 (a missing price is left out)")
+    return Price(t["cloud"], t["size"], t["region"], entry["capacity"], float(hourly), t["source"], t["retrieved"],
                  entry.get("derivation"))
 
 

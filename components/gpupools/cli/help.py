@@ -113,12 +113,18 @@ PRICES_REFRESH = (
     """\
 Reads the Azure Retail Prices API and the EC2 offer files (the network is
 needed) and writes the prices of the GPU sizes gpupools knows into the local
-price cache.
+price cache. Prices are in USD unless --currency names another; Azure answers
+in several currencies, AWS's price list is in USD only. A cache holds one
+currency, and plan never adds prices in two currencies together.
+
+exit status: 0 written; 2 a price list that cannot be read, or a currency
+AWS does not publish (one "error:" line; the cache is left as it was).
 """,
     """\
 examples:
   gpupools prices refresh
   gpupools prices refresh --cloud aws --region us-east-1
+  gpupools prices refresh --cloud azure --region westeurope --currency EUR
 """,
 )
 

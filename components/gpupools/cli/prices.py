@@ -1,4 +1,5 @@
-"""``gpupools prices refresh [--cloud azure|aws] [--region R]``: the clouds' price lists into the local cache."""
+"""``gpupools prices refresh [--cloud azure|aws] [--region R] [--currency C]``: the clouds' price lists into the
+local cache."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import argparse
 import sys
 
 from ..catalog.instances import CLOUDS
+from ..catalog.prices import CURRENCY
 from .help import PRICES, PRICES_REFRESH, command_parser
+
+EXIT_CANNOT_READ = 2  # as verify: the price list could not be read or the request cannot be met; 1 is a bug
 
 
 def add_prices_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -17,6 +21,14 @@ def add_prices_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
     refresh = command_parser(actions, "refresh", PRICES_REFRESH)
     refresh.add_argument("--cloud", choices=CLOUDS, help="one cloud (default: both)")
     refresh.add_argument("--region", help="one region (default: the regions of this repository's stacks)")
+    refresh.add_argument("--currency", type=_currency, default=CURRENCY, metavar="CODE",
+                         help=f"ISO 4217 code of the prices (default {CURRENCY}; others from Azure only)")
+
+
+def _currency(text: str) -> str:
+    if len(text) != 3 or not text.isascii() or not text.isalpha():
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a currency code (three letters, such as EUR)")
+    return text.upper()
 
 
 def run_prices(args: argparse.Namespace) -> int:
@@ -24,9 +36,11 @@ def run_prices(args: argparse.Namespace) -> int:
     from ..prices.refresh import refresh
 
     try:
-        path, fresh = refresh([args.cloud] if args.cloud else list(CLOUDS), args.region)
+        path, fresh, dropped = refresh([args.cloud] if args.cloud else list(CLOUDS), args.region,
+                                       currency=args.currency)
     except PriceSourceError as error:
         print(f"error: {error}", file=sys.stderr)
-        return 1
-    print(f"wrote {len(fresh)} prices to {path}")
+        return EXIT_CANNOT_READ
+    replaced = f" (replacing {dropped} prices in another currency: a cache holds one)" if dropped else ""
+    print(f"wrote {len(fresh)} {args.currency} prices to {path}{replaced}")
     return 0

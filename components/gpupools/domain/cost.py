@@ -147,7 +147,7 @@ def pool_cost(pool: ResolvedPool, capacity: PoolCapacity, region: str | None, bo
     else:
         note = f"no {kind} price for {pool.size.name} in {region} in the price book"
     return PoolCost(pool.name, pool.size.name, region, kind, capacity.nodes,
-                    price.usd_per_hour if price else None, dict(capacity.per_node), *bounds,
+                    price.per_hour if price else None, dict(capacity.per_node), *bounds,
                     price.source if price else None, price.retrieved if price else None, note)
 
 

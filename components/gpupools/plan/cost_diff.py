@@ -1,8 +1,8 @@
 """What a change costs: the ``cost`` of two plan JSON documents, pool by pool, with the capacity diff's replacements.
 
 A pool missing on one side costs 0 there; a pool on a side without a price (or a base plan made before plans had
-a cost) makes the change's cost unknown rather than a wrong figure. A pool replaced by ``surge`` runs both
-generations for a while: its temporary price per hour is the old pool's plus the new one's.
+a cost, or priced in another currency) makes the change's cost unknown rather than a wrong figure. A pool replaced
+by ``surge`` runs both generations for a while: its temporary price per hour is the old pool's plus the new one's.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from .diff import CapacityDiff
 
 @dataclass(frozen=True)
 class Figure:
-    """A USD amount before and after."""
+    """An amount (in the diff's currency) before and after."""
 
     before: float
     after: float
@@ -45,16 +45,21 @@ class CostDiff:
     pools: tuple[PoolCostDiff, ...]
     monthly: Figure
     unknown: tuple[str, ...]  # pools (or "base plan") whose price is not known on a side
+    currency: str = "USD"
 
     def to_json(self) -> dict[str, Any]:
-        return {"pools": [pool.to_json() for pool in self.pools], "monthly": self.monthly.to_json(),
-                "unknown": list(self.unknown)}
+        return {"currency": self.currency, "pools": [pool.to_json() for pool in self.pools],
+                "monthly": self.monthly.to_json(), "unknown": list(self.unknown)}
 
 
 def cost_diff(base: Mapping[str, Any], head: Mapping[str, Any], capacity: CapacityDiff) -> CostDiff:
     """Each pool's monthly list price before and after, the slice prices that change, and surge overlaps."""
     before, after = _pools(base), _pools(head)
     unknown = [] if "cost" in base or not base.get("capacity") else ["base plan (made without prices)"]
+    currency, base_currency = _currency(head), _currency(base)
+    if "cost" in base and base_currency != currency:  # two currencies never add up
+        return CostDiff((), Figure(0.0, 0.0), (f"base plan (priced in {base_currency[:3]}, this one in {currency})",),
+                        currency)
     pools = []
     for change in capacity.pools:
         old, new = before.get(change.pool), after.get(change.pool)
@@ -68,7 +73,13 @@ def cost_diff(base: Mapping[str, Any], head: Mapping[str, Any], capacity: Capaci
         slices = _slice_changes(old, new)
         pools.append(PoolCostDiff(change.pool, Figure(_monthly(old), _monthly(new)), slices, surge))
     total = Figure(sum(p.monthly.before for p in pools), sum(p.monthly.after for p in pools))
-    return CostDiff(tuple(pools), total, tuple(unknown))
+    return CostDiff(tuple(pools), total, tuple(unknown), currency)
+
+
+def _currency(plan: Mapping[str, Any]) -> str:
+    cost = plan.get("cost")
+    currency = cost.get("currency") if isinstance(cost, Mapping) else None
+    return currency if isinstance(currency, str) else "USD"
 
 
 def _pools(plan: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:

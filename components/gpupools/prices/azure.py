@@ -2,7 +2,8 @@
 ``{"Items": [...], "NextPageLink": ..., "Count": n}``, each item with ``armSkuName``, ``armRegionName``,
 ``retailPrice``, ``unitOfMeasure``, ``type`` and ``skuName``.
 
-Kept: ``type`` Consumption, ``unitOfMeasure`` "1 Hour", USD, Linux meters. Spot meters (``skuName`` ends in
+Kept: ``type`` Consumption, ``unitOfMeasure`` "1 Hour", the currency asked for (``currencyCode``; USD is
+Microsoft's retail price, other currencies are "for your reference"), Linux meters. Spot meters (``skuName`` ends in
 "Spot") are the Spot price; Windows meters (``productName`` has "Windows"), Low Priority meters (Batch's, not a
 capacity AKS node pools use), Reservation and DevTestConsumption prices are left out.
 """
@@ -14,7 +15,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote
 
-from ..catalog.prices import Price
+from ..catalog.prices import CURRENCY, Price
 from .errors import PriceSourceError
 
 API = "https://prices.azure.com/api/retail/prices"
@@ -23,23 +24,23 @@ _FIELDS = ("armSkuName", "armRegionName", "retailPrice", "unitOfMeasure", "type"
            "currencyCode")
 
 
-def query_url(region: str) -> str:
-    """The first page of a region's pay-as-you-go VM meters in USD."""
+def query_url(region: str, currency: str = CURRENCY) -> str:
+    """The first page of a region's pay-as-you-go VM meters in ``currency``."""
     flt = (f"serviceName eq 'Virtual Machines' and armRegionName eq '{region}' and priceType eq 'Consumption'")
-    return f"{API}?currencyCode='USD'&$filter={quote(flt)}"
+    return f"{API}?currencyCode='{currency}'&$filter={quote(flt)}"
 
 
 def load(fetch: Callable[[str], bytes], region: str, retrieved: str, sizes: Iterable[str] | None = None,
-         ) -> list[Price]:
+         currency: str = CURRENCY) -> list[Price]:
     """Every page from ``query_url(region)`` on, following ``NextPageLink``; prices of ``sizes`` (all if None)."""
-    url: str | None = query_url(region)
+    url: str | None = query_url(region, currency)
     wanted = set(sizes) if sizes is not None else None
     found: dict[tuple[str, str, str], Price] = {}
     for _ in range(MAX_PAGES):
         if not url:
             return sorted(found.values(), key=lambda p: (p.size, p.region, p.capacity))
         items, url = read_page(fetch(url), url)
-        for price in page_prices(items, query_url(region), retrieved):
+        for price in page_prices(items, query_url(region, currency), retrieved, currency):
             if wanted is None or price.size in wanted:
                 found.setdefault((price.size, price.region, price.capacity), price)
     raise PriceSourceError(f"{API}: more than {MAX_PAGES} pages; refusing to follow NextPageLink further")
@@ -68,12 +69,12 @@ def read_page(body: bytes, url: str) -> tuple[list[dict[str, Any]], str | None]:
     return items, link or None
 
 
-def page_prices(items: list[dict[str, Any]], source: str, retrieved: str) -> list[Price]:
+def page_prices(items: list[dict[str, Any]], source: str, retrieved: str, currency: str = CURRENCY) -> list[Price]:
     """The items that are a Linux pay-as-you-go or Spot price per VM-hour, as prices."""
     prices = []
     for item in items:
         sku, product = item["skuName"], item["productName"]
-        if (item["type"] != "Consumption" or item["unitOfMeasure"] != "1 Hour" or item["currencyCode"] != "USD"
+        if (item["type"] != "Consumption" or item["unitOfMeasure"] != "1 Hour" or item["currencyCode"] != currency
                 or "Windows" in product or "Low Priority" in sku or item["retailPrice"] <= 0):
             continue
         capacity = "spot" if sku.endswith("Spot") else "onDemand"

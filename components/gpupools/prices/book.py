@@ -34,12 +34,16 @@ def read_cache(path: Path) -> PriceBook | None:
 
 
 def current_price_book() -> PriceBook:
-    """Cache prices over the snapshot's, and the snapshot's sizes without a list price; ``origin`` names both when
-    the cache is used."""
+    """Cache prices over the snapshot's (the cache alone when it is in another currency), and the snapshot's sizes
+    without a list price; ``origin`` names what was used."""
     packaged = snapshot()
     cached = read_cache(cache_path())
     if cached is None:
         return packaged
+    if cached.currency != packaged.currency:  # never add up two currencies: the cache alone
+        return PriceBook(f"{cached.origin} (refreshed {cached.retrieved}, in {cached.currency}; the "
+                         f"{packaged.currency} snapshot is not used)", cached.retrieved, cached.currency,
+                         cached.prices, cached.how_made, packaged.unlisted)
     keys = {(p.size, p.region, p.capacity) for p in cached.prices}
     merged = cached.prices + tuple(p for p in packaged.prices if (p.size, p.region, p.capacity) not in keys)
     return PriceBook(f"{cached.origin} (refreshed {cached.retrieved}), then snapshot ({packaged.retrieved})",

@@ -1,6 +1,7 @@
 """``gpupools prices refresh``: read the clouds' public price lists over the network and write the local cache.
 
 Only the catalog's sizes are kept. Without the network it stops with one error and leaves the cache as it was.
+A cache holds one currency: refreshing in another replaces it whole, since prices in two currencies never add up.
 """
 
 from __future__ import annotations
@@ -35,26 +36,32 @@ def fetch(url: str) -> bytes:
 
 
 def refresh(clouds: list[str], region: str | None, fetcher: Callable[[str], bytes] = fetch, now: datetime | None = None,
-            path: Path | None = None) -> tuple[Path, list[Price]]:
-    """Fetch the prices of ``clouds`` (in ``region`` or the default regions) and merge them into the cache."""
+            path: Path | None = None, currency: str = CURRENCY) -> tuple[Path, list[Price], int]:
+    """Fetch the prices of ``clouds`` (in ``region`` or the default regions) in ``currency`` and merge them into the
+    cache; also returns how many cached prices in another currency were dropped."""
+    if currency != CURRENCY and "aws" in clouds:
+        raise PriceSourceError(f"--currency {currency}: AWS publishes its EC2 price list in {CURRENCY} only; "
+                               f"refresh AWS in {CURRENCY}, or Azure alone (--cloud azure) in {currency}")
     retrieved = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
     fresh: list[Price] = []
     for cloud in clouds:
         for where in ([region] if region else DEFAULT_REGIONS[cloud]):
             sizes = sizes_for(cloud)
             if cloud == "azure":
-                fresh += azure.load(fetcher, where, retrieved, sizes)
+                fresh += azure.load(fetcher, where, retrieved, sizes, currency)
             else:
                 fresh += aws.parse(fetcher(aws.offer_url(where)), where, retrieved, sizes)
     target = path or cache_path()
     old = read_cache(target)
+    same = old is not None and old.currency == currency
     keys = {(p.cloud, p.region) for p in fresh}
-    kept = [p for p in (old.prices if old else ()) if (p.cloud, p.region) not in keys]
-    book = PriceBook(f"cache {target}", retrieved, CURRENCY, tuple(kept + fresh),
+    kept = [p for p in old.prices if (p.cloud, p.region) not in keys] if old and same else []
+    dropped = len(old.prices) if old and not same else 0
+    book = PriceBook(f"cache {target}", retrieved, currency, tuple(kept + fresh),
                      "Written by gpupools prices refresh from the Azure Retail Prices API and the AWS EC2 "
                      "offer files; each price names the URL it was read from.")
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_suffix(".tmp")
     temporary.write_text(json.dumps(book.to_json(), indent=1) + "\n", encoding="utf-8")
     temporary.replace(target)
-    return target, fresh
+    return target, fresh, dropped
