@@ -279,6 +279,13 @@ def test_refresh_in_another_currency_asks_for_it_and_the_plan_shows_it_alone(
     assert "total: unknown" in eks.out
 
 
+def test_a_currency_azure_does_not_answer_in_is_one_error_not_an_empty_cache(tmp_path: Path) -> None:
+    fetch, _ = _azure_server([PAGE1, PAGE2])  # the API's answer in USD, whatever was asked
+    with pytest.raises(PriceSourceError) as error:
+        refresh(["azure"], "southcentralus", fetcher=fetch, path=tmp_path / "prices.json", currency="XYZ")
+    assert "asked for XYZ, it answered in USD" in str(error.value) and not (tmp_path / "prices.json").exists()
+
+
 def test_a_diff_across_currencies_is_unknown_not_a_wrong_figure(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(REPO)

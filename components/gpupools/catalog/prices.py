@@ -1,11 +1,12 @@
 """List prices of node sizes, each with where it came from: the packaged snapshot (``price_snapshot.json``) or a
 price book written by ``gpupools prices refresh``, both in one JSON shape.
 
-Prices are list prices in USD per node-hour: no discounts, reservations or savings plans. A size, region or
-capacity type without an entry has no price ("unknown"), never 0; where the cloud publishes no price for a size
-at all (p5e On-Demand), an ``unlisted`` entry says so with its source, and the plan shows that reason. Capacity
-Block rates are the ones AWS's Capacity Blocks pricing page showed on a date: a block is charged the rate of the
-day it is bought. How the snapshot was made is in its ``howMade`` field and the README.
+Prices are list prices per node-hour in the book's one currency (USD, the snapshot's, unless a cache was refreshed
+in another): no discounts, reservations or savings plans. A size, region or capacity type without an entry has no
+price ("unknown"), never 0; where the cloud publishes no price for a size at all (p5e On-Demand), an ``unlisted``
+entry says so with its source, and the plan shows that reason. Capacity Block rates are the ones AWS's Capacity
+Blocks pricing page showed on a date: a block is charged the rate of the day it is bought. How the snapshot was
+made is in its ``howMade`` field and the README.
 """
 
 from __future__ import annotations
@@ -116,7 +117,7 @@ def read_price_book(data: Any, origin: str) -> PriceBook:
 
 
 def _texts(entry: Any, where: str, keys: tuple[str, ...]) -> dict[str, str]:
-    """The entry's non-empty text fields ``keys`` and its capacity; raises naming what is missing or wrong."""
+    """The entry's non-empty text fields ``keys``, its capacity checked; raises naming what is missing or wrong."""
     if not isinstance(entry, dict):
         raise PriceBookError(f"{where} is not an object")
     texts = {key: entry.get(key) for key in keys}
@@ -125,7 +126,7 @@ def _texts(entry: Any, where: str, keys: tuple[str, ...]) -> dict[str, str]:
         raise PriceBookError(f"{where} lacks {', '.join(missing)}")
     if entry.get("capacity") not in CAPACITIES:
         raise PriceBookError(f"{where}: capacity {entry.get('capacity')!r}; allowed: {', '.join(CAPACITIES)}")
-    return {**texts, "capacity": entry["capacity"]}
+    return texts
 
 
 def _price(entry: Any, origin: str, index: int, key: str) -> Price:

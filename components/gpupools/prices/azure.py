@@ -36,10 +36,15 @@ def load(fetch: Callable[[str], bytes], region: str, retrieved: str, sizes: Iter
     url: str | None = query_url(region, currency)
     wanted = set(sizes) if sizes is not None else None
     found: dict[tuple[str, str, str], Price] = {}
+    answered: set[str] = set()
     for _ in range(MAX_PAGES):
         if not url:
+            if answered and currency not in answered:
+                raise PriceSourceError(f"{API}: asked for {currency}, it answered in {', '.join(sorted(answered))}: "
+                                       f"{currency} is not a currency the API prices in")
             return sorted(found.values(), key=lambda p: (p.size, p.region, p.capacity))
         items, url = read_page(fetch(url), url)
+        answered.update(str(item["currencyCode"]) for item in items)
         for price in page_prices(items, query_url(region, currency), retrieved, currency):
             if wanted is None or price.size in wanted:
                 found.setdefault((price.size, price.region, price.capacity), price)
