@@ -54,6 +54,16 @@ def errors(capsys, tmp_path, content: str | bytes) -> list[str]:
     ('{"capacity": [' * 10_000 + "]}" * 10_000, "nests deeper than 64 levels"),
     (json.dumps({**base_with(), "x": nested(70)}), "nests deeper than 64 levels"),
     ("[1, 2]", "the document: Input should be a valid dictionary"),
+    # The cost diff reads the base's cost too: a price that is not a number, a list, a currency that is not a code.
+    (json.dumps({**base_with(), "cost": {"pools": [{"pool": "mig1g", "monthly": "lots"}]}}),
+     "cost.pools[0].monthly: Input should be a valid number"),
+    (json.dumps({**base_with(), "cost": {"pools": [{"pool": "mig1g", "sliceHourly": {"nvidia.com/gpu": [1]}}]}}),
+     "cost.pools[0].sliceHourly.nvidia.com/gpu: Input should be a valid number"),
+    (json.dumps({**base_with(), "cost": {"pools": [{"pool": "mig1g", "hourly": -1}]}}),
+     "cost.pools[0].hourly: Input should be greater than or equal to 0"),
+    (json.dumps({**base_with(), "cost": {"currency": "\u001b[31mEUR", "pools": []}}),
+     "cost.currency: String should match pattern"),
+    (json.dumps({**base_with(), "cost": "nope"}), "cost: Input should be a valid dictionary"),
     (b"\xff\xfe{}", "UTF-16"),
 ])
 def test_a_wrongly_typed_base_is_refused_naming_the_field(capsys, tmp_path, content, expected):
@@ -89,3 +99,20 @@ def test_a_checked_base_still_diffs(capsys, tmp_path):
     base.write_text(json.dumps(base_with(nodes=2)))
     assert main(["plan", "--stack", "dev", "--base", str(base)]) == 0
     assert "pool mig1g: changed; nodes 2 → 1, GPUs 16 → 8" in capsys.readouterr().out
+
+
+def test_a_base_with_a_null_cost_is_a_plan_made_without_prices_not_a_free_one(capsys, tmp_path):
+    """``"cost": null`` must not read as "every pool cost 0 before" (which would say the head adds its whole price)."""
+    base = tmp_path / "base.json"
+    base.write_text(json.dumps({**base_with(), "cost": None}))
+    assert main(["plan", "--stack", "dev", "--base", str(base)]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith(
+        "cost change unknown (no price for base plan (made without prices))")
+
+
+def test_a_base_pool_with_a_month_but_no_hour_is_unknown(capsys, tmp_path):
+    """Both figures or neither: the surge overlap adds the base's hourly price, which this base does not give."""
+    base = tmp_path / "base.json"
+    base.write_text(json.dumps({**base_with(), "cost": {"pools": [{"pool": "mig1g", "monthly": 100.0}]}}))
+    assert main(["plan", "--stack", "dev", "--base", str(base)]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("cost change unknown (no price for mig1g)")

@@ -3,7 +3,7 @@
 The file may come from another branch, an artifact or an attacker's pull request, so it gets what a stack file
 gets: a regular UTF-8 file of at most 1 MiB, nesting at most ``safe_yaml.MAX_DEPTH`` levels and
 ``safe_yaml.MAX_NODES`` values, no ``NaN``/``Infinity`` or huge numbers, and a pydantic schema of the fields the
-capacity diff reads (types and bounds). Every problem is one line naming ``--base`` and the field; the diff
+capacity and cost diffs read (types and bounds). Every problem is one line naming ``--base`` and the field; the diff
 then reads only checked values.
 """
 
@@ -22,9 +22,11 @@ from ..config.safe_yaml import MAX_DEPTH, MAX_NODES
 MAX_POOLS = 1000
 MAX_RESOURCES = 10_000
 MAX_COUNT = 10**9  # nodes, GPUs and slices: far above any cloud's quota
+MAX_PRICE = 1e12  # per hour or per month, in any currency: far above any bill
 
 Text = Annotated[str, StringConstraints(max_length=253)]
 Count = Annotated[int, Field(ge=0, le=MAX_COUNT)]
+Price = Annotated[float, Field(ge=0, le=MAX_PRICE, allow_inf_nan=False)]
 
 
 class _Model(BaseModel):
@@ -47,11 +49,24 @@ class Resource(_Model):
     options: dict[str, Any] = Field(default_factory=dict)
 
 
+class PoolCost(_Model):
+    pool: Text
+    hourly: Price | None = None
+    monthly: Price | None = None
+    sliceHourly: dict[Text, Price] = Field(default_factory=dict, max_length=1000)  # noqa: N815
+
+
+class Cost(_Model):
+    currency: Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")] = "USD"
+    pools: list[PoolCost] = Field(default_factory=list, max_length=MAX_POOLS)
+
+
 class BasePlan(_Model):
     stack: Text = "base"
     capacity: list[PoolCapacity] = Field(max_length=MAX_POOLS)
     resources: list[Resource] = Field(default_factory=list, max_length=MAX_RESOURCES)
     outputs: dict[str, Any] = Field(default_factory=dict)
+    cost: Cost | None = None  # absent or null: a plan made without prices
 
 
 def read_base_plan(path: Path) -> dict[str, Any]:

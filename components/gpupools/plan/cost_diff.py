@@ -55,15 +55,17 @@ class CostDiff:
 def cost_diff(base: Mapping[str, Any], head: Mapping[str, Any], capacity: CapacityDiff) -> CostDiff:
     """Each pool's monthly list price before and after, the slice prices that change, and surge overlaps."""
     before, after = _pools(base), _pools(head)
-    unknown = [] if "cost" in base or not base.get("capacity") else ["base plan (made without prices)"]
+    priced = isinstance(base.get("cost"), Mapping)
+    unknown = [] if priced or not base.get("capacity") else ["base plan (made without prices)"]
     currency, base_currency = _currency(head), _currency(base)
-    if "cost" in base and base_currency != currency:  # two currencies never add up
-        return CostDiff((), Figure(0.0, 0.0), (f"base plan (priced in {base_currency[:3]}, this one in {currency})",),
+    if priced and base_currency != currency:  # two currencies never add up
+        return CostDiff((), Figure(0.0, 0.0), (f"base plan (priced in {base_currency}, this one in {currency})",),
                         currency)
     pools = []
     for change in capacity.pools:
         old, new = before.get(change.pool), after.get(change.pool)
-        missing = [side for side in (old, new) if side is not None and side.get("monthly") is None]
+        missing = [side for side in (old, new)
+                   if side is not None and (side.get("monthly") is None or side.get("hourly") is None)]
         if missing:
             unknown.append(change.pool)
             continue
