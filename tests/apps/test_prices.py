@@ -157,6 +157,13 @@ _OLD_PRICE = {**{k: v for k, v in _PRICE.items() if k != "perHour"}, "usdPerHour
     ({**_BOOK, "unlisted": [{"cloud": "aws", "size": "p5e.48xlarge", "capacity": "onDemand", "why": "w"}]},
      "unlisted[0] lacks source"),
     ({**_BOOK, "unlisted": {"p5e.48xlarge": "w"}}, "'unlisted' is not a list"),
+    # Text that reaches the terminal and the pull request's Markdown table: no cell breaks, markup or escapes.
+    ({**_BOOK, "prices": [{**_PRICE, "source": "https://x|<b>y</b>"}]}, "prices[0]: source 'https://x|<b>y</b>' is "
+                                                                          "not the shape of a source"),
+    ({**_BOOK, "prices": [{**_PRICE, "region": "south central"}]}, "region 'south central' is not the shape"),
+    ({**_BOOK, "retrieved": "2026\x1b[2J"}, "'retrieved' '2026\\x1b[2J' is not a date"),
+    ({**_BOOK, "unlisted": [{"cloud": "aws", "size": "p5e.48xlarge", "capacity": "onDemand", "why": "a\u202eb",
+                             "source": "https://x"}]}, "unlisted[0]: why"),
 ])
 def test_a_price_cache_that_is_not_a_price_book_stops_the_plan_with_one_line(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, book: dict, says: str) -> None:

@@ -24,6 +24,16 @@ FORMAT = "gpupools-prices/2"  # a price per hour in "perHour", in the book's cur
 FORMAT_1 = "gpupools-prices/1"  # earlier caches: "usdPerHour", USD only; still read
 CURRENCY = "USD"  # the snapshot's and the default; a cache may hold another (Azure's API answers in several)
 _ISO_4217 = re.compile(r"[A-Z]{3}")
+# What a price book's text fields may hold: they reach the terminal and the pull request's Markdown table, so a
+# cache someone edited (or a price API that answered oddly) cannot break a cell, add markup or move the cursor.
+_FIELD_SHAPES = {
+    "cloud": re.compile(r"[a-z]{2,10}"),
+    "size": re.compile(r"[A-Za-z0-9_.-]{1,80}"),
+    "region": re.compile(r"[a-z0-9-]{2,40}"),
+    "retrieved": re.compile(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?"),
+    "source": re.compile(r"https://[!#-;=?-\[\]-_a-{}~]{1,500}"),  # printable ASCII but for space " | < > ` \\
+    "why": re.compile(r"[^|<>`\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]{1,500}"),
+}
 SNAPSHOT_FILE = "price_snapshot.json"
 
 
@@ -107,6 +117,8 @@ def read_price_book(data: Any, origin: str) -> PriceBook:
                              f"such as {CURRENCY})")
     if not isinstance(retrieved, str) or not isinstance(entries, list):
         raise PriceBookError(f"{origin}: needs 'retrieved' (a date) and a 'prices' list")
+    if not _FIELD_SHAPES["retrieved"].fullmatch(retrieved):
+        raise PriceBookError(f"{origin}: 'retrieved' {retrieved[:40]!r} is not a date (YYYY-MM-DD or an ISO UTC time)")
     unlisted = data.get("unlisted", [])
     if not isinstance(unlisted, list):
         raise PriceBookError(f"{origin}: 'unlisted' is not a list")
@@ -124,6 +136,9 @@ def _texts(entry: Any, where: str, keys: tuple[str, ...]) -> dict[str, str]:
     missing = [key for key, value in texts.items() if not isinstance(value, str) or not value]
     if missing:
         raise PriceBookError(f"{where} lacks {', '.join(missing)}")
+    odd = [key for key, value in texts.items() if not _FIELD_SHAPES[key].fullmatch(value)]
+    if odd:
+        raise PriceBookError(f"{where}: {odd[0]} {texts[odd[0]][:40]!r} is not the shape of a {odd[0]}")
     if entry.get("capacity") not in CAPACITIES:
         raise PriceBookError(f"{where}: capacity {entry.get('capacity')!r}; allowed: {', '.join(CAPACITIES)}")
     return texts
