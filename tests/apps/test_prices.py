@@ -71,6 +71,14 @@ def test_azure_refuses_a_malformed_or_truncated_page_with_one_error(body: bytes,
     assert says in str(error.value) and "\n" not in str(error.value)
 
 
+def test_azure_keeps_only_the_region_asked_for() -> None:
+    """A meter of another region in the answer (the filter names one) is not that region's price, nor cached."""
+    page = json.loads(PAGE1)
+    page["Items"][0]["armRegionName"] = "South Central US"  # a display name, not the armRegionName asked for
+    fetch, _ = _azure_server([json.dumps({**page, "NextPageLink": None}).encode()])
+    assert azure.load(fetch, "southcentralus", "t") == []
+
+
 def test_azure_refuses_a_price_that_is_not_a_number() -> None:
     page = json.loads(PAGE2)
     page["Items"][0]["retailPrice"] = "8.25"

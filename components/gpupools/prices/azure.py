@@ -46,7 +46,7 @@ def load(fetch: Callable[[str], bytes], region: str, retrieved: str, sizes: Iter
         items, url = read_page(fetch(url), url)
         answered.update(str(item["currencyCode"]) for item in items)
         for price in page_prices(items, query_url(region, currency), retrieved, currency):
-            if wanted is None or price.size in wanted:
+            if (wanted is None or price.size in wanted) and price.region == region:  # what was asked, nothing else
                 found.setdefault((price.size, price.region, price.capacity), price)
     raise PriceSourceError(f"{API}: more than {MAX_PAGES} pages; refusing to follow NextPageLink further")
 
