@@ -290,6 +290,9 @@ def test_refresh_in_another_currency_asks_for_it_and_the_plan_shows_it_alone(
     assert plan.code == 0, plan.err
     assert "List prices in EUR from cache " in plan.out and "the USD snapshot is not used" in plan.out
     assert "27.50 EUR/h per node" in plan.out and "nvidia.com/gpu 0.4911 EUR/slice-h" in plan.out
+    markdown = run_cli("plan", "--stack", "dev", "--format", "markdown").out
+    assert "| EUR/h per node | EUR/h | EUR/month | EUR/slice-h |" in markdown
+    assert "| 27.50 EUR | 27.50 EUR |" in markdown
     eks = run_cli("plan", "--stack", "eks")  # AWS prices exist only in the USD snapshot: not mixed in
     assert "total: unknown" in eks.out
 

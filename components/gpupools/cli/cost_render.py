@@ -53,8 +53,10 @@ def cost_lines(cost: StackCost) -> list[str]:
 
 
 def markdown_cost(cost: StackCost) -> list[str]:
-    lines = [f"_{basis(cost)}_", "", "| pool | size | region | capacity | $/h per node | $/h | $/month | $/slice-h |"
-             " price from |", "|---|---|---|---|---|---|---|---|---|"]
+    unit = "$" if cost.currency == "USD" else cost.currency
+    lines = [f"_{basis(cost)}_", "", f"| pool | size | region | capacity | {unit}/h per node | {unit}/h | "
+             f"{unit}/month | {unit}/slice-h | price from |", "|---|---|---|---|---|---|---|---|---|"]
+
     def cash(value: float | None, places: int = 2) -> str:
         return money(value, places, cost.currency)
     for p in cost.pools:
