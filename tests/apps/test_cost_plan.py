@@ -1,5 +1,6 @@
 """Cost in ``gpupools plan`` and in the ``--base`` diff, from the packaged snapshot (tests/conftest.py keeps any
-local price cache out): the dev stack moved to eastus, where the snapshot prices Standard_ND96asr_v4."""
+local price cache out): the dev stack moved to eastus, where the snapshot prices Standard_ND96asr_v4; a p5e
+Capacity Block and an on-demand p5e pool in us-east-2; an H200 pool in eastus2."""
 
 from __future__ import annotations
 
