@@ -10,22 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from .diff import CapacityDiff
+from .diff import BeforeAfter, CapacityDiff
 
 
-@dataclass(frozen=True)
-class Figure:
-    """An amount (in the diff's currency) before and after."""
-
-    before: float
-    after: float
-
-    @property
-    def delta(self) -> float:
-        return self.after - self.before
-
-    def to_json(self) -> dict[str, float]:
-        return {"before": self.before, "after": self.after, "delta": self.delta}
+Figure = BeforeAfter[float]  # an amount in the diff's currency
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ pool before deleting the old, ``recreate`` deletes first.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Literal, Mapping, Sequence
+from typing import Any, Generic, Iterable, Literal, Mapping, Sequence, TypeVar
 
 from ..catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, FixedAtCreation
 from ..catalog.labels import POOL_LABEL
@@ -21,22 +21,28 @@ from .in_place import InPlaceEffect, in_place_effect
 Change = Literal["added", "removed", "replaced", "changed", "unchanged"]
 
 
+N = TypeVar("N", int, float)
+
+
 @dataclass(frozen=True)
-class Count:
+class BeforeAfter(Generic[N]):
     """One figure before and after; ``None`` never appears, a missing side counts as zero."""
 
-    before: int
-    after: int
+    before: N
+    after: N
 
     @property
-    def delta(self) -> int:
+    def delta(self) -> N:
         return self.after - self.before
 
-    def to_json(self) -> dict[str, int]:
+    def to_json(self) -> dict[str, N]:
         return {"before": self.before, "after": self.after, "delta": self.delta}
 
     def __str__(self) -> str:
         return f"{self.before} → {self.after}" if self.delta else str(self.after)
+
+
+Count = BeforeAfter[int]  # nodes, GPUs and slices
 
 
 @dataclass(frozen=True)
