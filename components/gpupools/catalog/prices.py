@@ -23,7 +23,7 @@ CAPACITIES: tuple[str, ...] = ("onDemand", "spot", "capacityBlock")
 FORMAT = "gpupools-prices/2"  # a price per hour in "perHour", in the book's currency
 FORMAT_1 = "gpupools-prices/1"  # earlier caches: "usdPerHour", USD only; still read
 CURRENCY = "USD"  # the snapshot's and the default; a cache may hold another (Azure's API answers in several)
-_ISO_4217 = re.compile(r"[A-Z]{3}")
+CURRENCY_CODE = re.compile(r"[A-Z]{3}")  # ISO 4217
 # What a price book's text fields may hold: they reach the terminal and the pull request's Markdown table, so a
 # cache someone edited (or a price API that answered oddly) cannot break a cell, add markup or move the cursor.
 _FIELD_SHAPES = {
@@ -112,7 +112,7 @@ def read_price_book(data: Any, origin: str) -> PriceBook:
     currency, retrieved, entries = data.get("currency"), data.get("retrieved"), data.get("prices")
     if data["format"] == FORMAT_1 and currency != CURRENCY:
         raise PriceBookError(f"{origin}: a {FORMAT_1} price book is in {CURRENCY} only, not {currency!r}")
-    if not isinstance(currency, str) or not _ISO_4217.fullmatch(currency):
+    if not isinstance(currency, str) or not CURRENCY_CODE.fullmatch(currency):
         raise PriceBookError(f"{origin}: currency {currency!r} is not an ISO 4217 code (three capital letters, "
                              f"such as {CURRENCY})")
     if not isinstance(retrieved, str) or not isinstance(entries, list):
@@ -165,5 +165,5 @@ def snapshot() -> PriceBook:
     return read_price_book(json.loads(text), "snapshot")
 
 
-__all__ = ["CAPACITIES", "CURRENCY", "Capacity", "Price", "PriceBook", "PriceBookError", "Unlisted",
+__all__ = ["CAPACITIES", "CURRENCY", "CURRENCY_CODE", "Capacity", "Price", "PriceBook", "PriceBookError", "Unlisted",
            "read_price_book", "snapshot"]

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from ..catalog.prices import CURRENCY
 from ..domain.cost import HOURS_PER_MONTH, PoolCost, StackCost
 from ..plan.cost_diff import CostDiff
 
 UNKNOWN = "unknown"
 
 
-def money(value: float | None, places: int = 2, currency: str = "USD") -> str:
+def money(value: float | None, places: int = 2, currency: str = CURRENCY) -> str:
     """``$1,234.56`` in USD, ``1,234.56 EUR`` in another currency, or ``unknown``."""
     if value is None:
         return UNKNOWN
-    return f"${value:,.{places}f}" if currency == "USD" else f"{value:,.{places}f} {currency}"
+    return f"${value:,.{places}f}" if currency == CURRENCY else f"{value:,.{places}f} {currency}"
 
 
 def basis(cost: StackCost) -> str:
@@ -53,7 +54,7 @@ def cost_lines(cost: StackCost) -> list[str]:
 
 
 def markdown_cost(cost: StackCost) -> list[str]:
-    unit = "$" if cost.currency == "USD" else cost.currency
+    unit = "$" if cost.currency == CURRENCY else cost.currency
     lines = [f"_{basis(cost)}_", "", f"| pool | size | region | capacity | {unit}/h per node | {unit}/h | "
              f"{unit}/month | {unit}/slice-h | price from |", "|---|---|---|---|---|---|---|---|---|"]
 

@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from ..catalog.instances import CLOUDS
-from ..catalog.prices import CURRENCY
+from ..catalog.prices import CURRENCY, CURRENCY_CODE
 from .help import PRICES, PRICES_REFRESH, command_parser
 
 EXIT_CANNOT_READ = 2  # as verify: the price list could not be read or the request cannot be met; 1 is a bug
@@ -26,9 +26,10 @@ def add_prices_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def _currency(text: str) -> str:
-    if len(text) != 3 or not text.isascii() or not text.isalpha():
+    code = text.upper()
+    if not CURRENCY_CODE.fullmatch(code):
         raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a currency code (three letters, such as EUR)")
-    return text.upper()
+    return code
 
 
 def run_prices(args: argparse.Namespace) -> int:

@@ -14,6 +14,7 @@ from typing import Annotated, Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
+from ..catalog.prices import CURRENCY, CURRENCY_CODE
 from ..config.errors import ConfigError, Problem
 from ..config.loading import decode_utf8, read_limited
 from ..config.safe_json import strict_loads
@@ -57,7 +58,7 @@ class PoolCost(_Model):
 
 
 class Cost(_Model):
-    currency: Annotated[str, StringConstraints(pattern=r"^[A-Z]{3}$")] = "USD"
+    currency: Annotated[str, StringConstraints(pattern=rf"^{CURRENCY_CODE.pattern}$")] = CURRENCY
     pools: list[PoolCost] = Field(default_factory=list, max_length=MAX_POOLS)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from ..catalog.prices import CURRENCY
 from .diff import BeforeAfter, CapacityDiff
 
 
@@ -33,7 +34,7 @@ class CostDiff:
     pools: tuple[PoolCostDiff, ...]
     monthly: Figure
     unknown: tuple[str, ...]  # pools (or "base plan") whose price is not known on a side
-    currency: str = "USD"
+    currency: str = CURRENCY
 
     def to_json(self) -> dict[str, Any]:
         return {"currency": self.currency, "pools": [pool.to_json() for pool in self.pools],
@@ -69,7 +70,7 @@ def cost_diff(base: Mapping[str, Any], head: Mapping[str, Any], capacity: Capaci
 def _currency(plan: Mapping[str, Any]) -> str:
     cost = plan.get("cost")
     currency = cost.get("currency") if isinstance(cost, Mapping) else None
-    return currency if isinstance(currency, str) else "USD"
+    return currency if isinstance(currency, str) else CURRENCY
 
 
 def _pools(plan: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:

@@ -33,7 +33,8 @@ def query_url(region: str, currency: str = CURRENCY) -> str:
 def load(fetch: Callable[[str], bytes], region: str, retrieved: str, sizes: Iterable[str] | None = None,
          currency: str = CURRENCY) -> list[Price]:
     """Every page from ``query_url(region)`` on, following ``NextPageLink``; prices of ``sizes`` (all if None)."""
-    url: str | None = query_url(region, currency)
+    first = query_url(region, currency)  # every price names the query, not the page it was on
+    url: str | None = first
     wanted = set(sizes) if sizes is not None else None
     found: dict[tuple[str, str, str], Price] = {}
     answered: set[str] = set()
@@ -45,7 +46,7 @@ def load(fetch: Callable[[str], bytes], region: str, retrieved: str, sizes: Iter
             return sorted(found.values(), key=lambda p: (p.size, p.region, p.capacity))
         items, url = read_page(fetch(url), url)
         answered.update(str(item["currencyCode"]) for item in items)
-        for price in page_prices(items, query_url(region, currency), retrieved, currency):
+        for price in page_prices(items, first, retrieved, currency):
             if (wanted is None or price.size in wanted) and price.region == region:  # what was asked, nothing else
                 found.setdefault((price.size, price.region, price.capacity), price)
     raise PriceSourceError(f"{API}: more than {MAX_PAGES} pages; refusing to follow NextPageLink further")
