@@ -16,7 +16,7 @@ from .config.models import StackConfig
 from .domain.capacity import PoolCapacity, advertised_resources, pool_capacity, stack_capacity
 from .domain.pools import MigPlan, ResolvedPool
 from .domain.stack import Stack
-from .resolve.stack import load_stack
+from .resolve.stack_loader import load_stack
 
 __all__ = [
     "GPU_TAINT", "ConfigError", "MigPlan", "PoolCapacity", "ResolvedPool", "Stack", "StackConfig", "__version__",

@@ -14,7 +14,7 @@ from .domain.pools import ResolvedPool as ResolvedPool
 from .domain.stack import Stack as Stack
 from .platform import GpuPlatform as GpuPlatform
 from .platform import GpuPlatformArgs as GpuPlatformArgs
-from .resolve.stack import load_stack as load_stack
+from .resolve.stack_loader import load_stack as load_stack
 
 __all__ = [
     "GPU_TAINT", "ConfigError", "MigPlan", "PoolCapacity", "ResolvedPool", "Stack", "StackConfig", "__version__",

@@ -18,7 +18,7 @@ from .aws.gpu_node_group import EksGpuNodeGroup
 from .azure.cluster import AksCluster
 from .azure.gpu_pool import AksGpuPool
 from .kubernetes.dcgm_exporter import NvidiaDcgmExporter
-from .kubernetes.nvidia_charts import NvidiaDevicePlugin, NvidiaDraDriver, NvidiaGpuOperator
+from .kubernetes.nvidia_releases import NvidiaDevicePlugin, NvidiaDraDriver, NvidiaGpuOperator
 from .kubernetes.smoke_test import GpuSmokeTest
 from .kubernetes.cluster_autoscaler import ClusterAutoscaler
 from .platform.component import GpuPlatform

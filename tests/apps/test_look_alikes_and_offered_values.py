@@ -12,7 +12,7 @@ import copy
 import pytest
 
 from gpupools.config import ConfigError
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from support.base_configs import AWS, AZURE
 from support.resources import component_refusal
 

@@ -42,7 +42,7 @@ PLATFORM = REFUSE + textwrap.dedent("""\
     from gpupools.config import read_stack_file
     from gpupools.platform import GpuPlatform
     from gpupools.platform.inputs import args_from_config
-    from gpupools.resolve.stack import load_stack
+    from gpupools.resolve.stack_loader import load_stack
     from gpupools.testing import RecordingMocks, run_program
 
     stack = load_stack(read_stack_file(sys.argv[1]).config)

@@ -14,10 +14,10 @@ import pytest
 from gpupools.catalog.instances import CLOUDS, INSTANCE_SIZES
 from gpupools.catalog.prices import snapshot
 from gpupools.cli import main
-from gpupools.prices import aws, azure
-from gpupools.prices.book import current_price_book
-from gpupools.prices.errors import PriceSourceError
-from gpupools.prices.refresh import refresh
+from gpupools.price_lists import aws, azure
+from gpupools.price_lists.book import current_price_book
+from gpupools.price_lists.errors import PriceSourceError
+from gpupools.price_lists.refresh import refresh
 from support.cli import run_cli
 
 RECORDED = Path(__file__).parent / "recorded_prices"

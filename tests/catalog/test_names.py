@@ -13,7 +13,7 @@ import copy
 import pytest
 
 from gpupools.config import ConfigError
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from gpupools.catalog.names import label_key_problem, reserved_label_domain
 
 from support.base_configs import AWS, AZURE

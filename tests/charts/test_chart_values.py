@@ -22,7 +22,7 @@ from gpupools.charts.mig_parted import mig_parted_config, mig_parted_configmap_d
 from gpupools.catalog.installers import installer
 from gpupools.config import ConfigError
 from gpupools.domain.stack import Stack
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from gpupools.catalog.labels import MIG_CONFIG_LABEL
 from gpupools.resolve.scheduling import matches_affinity, tolerates
 

@@ -16,7 +16,7 @@ from gpupools.charts.dcgm_exporter import dcgm_exporter_values
 from gpupools.catalog.chart_defaults import DCGM_EXPORTER_DEFAULTS
 from gpupools.charts.values import addon_chart_values, chart_values
 from gpupools.config import ConfigError
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from gpupools.domain.stack import PLAIN_POD
 from gpupools.resolve.scheduling import placement_problems, placements
 from support.resources import one as _one, run_mocked as _run

@@ -15,7 +15,7 @@ from gpupools.aws import EksCluster, EksGpuNodeGroup
 from gpupools.azure import AksCluster, AksGpuPool
 from gpupools.kubernetes import GpuSmokeTest, NvidiaDcgmExporter, NvidiaDevicePlugin, NvidiaGpuOperator
 from gpupools.kubernetes.cluster_autoscaler import ClusterAutoscaler
-from gpupools.kubernetes.nvidia_charts import NvidiaDraDriver
+from gpupools.kubernetes.nvidia_releases import NvidiaDraDriver
 from gpupools.platform import GpuPlatform
 
 COMPONENTS = [AksCluster, AksGpuPool, EksCluster, EksGpuNodeGroup, GpuSmokeTest, NvidiaDcgmExporter, NvidiaDevicePlugin,

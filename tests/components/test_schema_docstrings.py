@@ -16,7 +16,7 @@ from typing import get_args
 import pytest
 
 from gpupools.catalog import clouds
-from gpupools.catalog.charts import CLUSTER_AUTOSCALER_EXPANDERS, DEFAULT_EXPANDER
+from gpupools.catalog.chart_refs import CLUSTER_AUTOSCALER_EXPANDERS, DEFAULT_EXPANDER
 from gpupools.catalog.installers import INSTALLERS
 from gpupools.config.models import GpuPoolConfig, GpuSoftware, MigStrategy, Rotation
 

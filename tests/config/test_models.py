@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import get_args
 
-from gpupools.catalog.charts import CLUSTER_AUTOSCALER_EXPANDERS
+from gpupools.catalog.chart_refs import CLUSTER_AUTOSCALER_EXPANDERS
 from gpupools.config import models
 
 

@@ -20,7 +20,7 @@ import yaml
 from support.autoscaler_double import aws_discovered, aws_template, azure_template, fits, parse_quantity
 from gpupools.domain import node_templates as autoscaling
 from gpupools.config import ConfigError
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from gpupools.testing import run_program
 from gpupools.domain.workloads import gpu_toleration, pool_node_selector, slice_workload
 

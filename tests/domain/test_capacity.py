@@ -22,7 +22,7 @@ from gpupools.domain.capacity import stack_capacity
 from gpupools.catalog import INSTANCE_SIZES, sizes_for
 from gpupools.config import ConfigError, read_stack_file
 from gpupools.domain.stack import Stack
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from support.base_configs import PINNED_AWS, PINNED_AZURE
 
 REPO_ROOT = Path(__file__).resolve().parents[2]

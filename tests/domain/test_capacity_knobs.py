@@ -15,7 +15,7 @@ from gpupools.domain.capacity import stack_capacity, usable_resources
 from gpupools.charts.values import chart_values
 from gpupools.cli.render import capacity_lines
 from gpupools.config import ConfigError
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from gpupools.catalog.labels import AKS_SPOT_TAINT, GPU_TAINT
 from gpupools.resolve.scheduling import placement_problems
 from gpupools.domain.workloads import slice_workload

@@ -10,7 +10,7 @@ import pytest
 from gpupools.catalog.prices import Price, PriceBook
 from gpupools.domain.capacity import stack_capacity
 from gpupools.domain.cost import AWS_SPOT_NOTE, CAPACITY_BLOCK_NOTE, HOURS_PER_MONTH, stack_cost
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from support.base_configs import PINNED_AWS, PINNED_AZURE, config
 
 NODE = 28.0  # USD per node-hour: test data

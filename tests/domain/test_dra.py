@@ -21,7 +21,7 @@ from gpupools.domain.stack import Stack
 from gpupools.domain.workloads import WorkloadError, slice_workload
 from gpupools.resolve.dra_rules import publisher_problems
 from gpupools.resolve.scheduling import placements
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from gpupools.charts.dra_driver import operator_beside_dra_values
 from gpupools.catalog.chart_defaults import GPU_OPERATOR_DEFAULTS
 from support.dra_slices import cel_device, gpu_device, mig_device, node_slice, vfio_device

@@ -8,7 +8,7 @@ from typing import Any
 
 from gpupools.domain.capacity import advertised_resources, stack_capacity
 from gpupools.domain.node_templates import pool_node_template
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 
 
 def _stack(cloud: str, pool: dict[str, Any], installer: str = "dra-driver", **software: Any):

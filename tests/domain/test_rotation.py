@@ -22,7 +22,7 @@ from support.base_configs import AWS, AZURE, config
 from gpupools.plan.diff import diff_plans
 from gpupools.cli.render import diff_lines, markdown_diff
 from gpupools.config import ConfigError
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from gpupools.catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP
 from gpupools.platform.aws import NODE_GROUP_TYPE
 from gpupools.domain.pools import aks_fixed_fields, eks_fixed_fields

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from gpupools.domain.workloads import WorkloadError, slice_workload
 
 CLUSTER = {"name": "c", "resourceGroup": "rg", "location": "westus", "systemPool": {"size": "Standard_D4s_v5"}}

@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "components" / "gpupools"
 LAYERS = [
     "_version", "catalog", "config", "domain", "charts", "resolve",
     "component_args", "azure", "aws", "kubernetes", "platform",
-    "testing", "prices", "plan", "verify", "provider", "cli",
+    "testing", "price_lists", "plan", "verify", "provider", "cli",
 ]
 # Import paths users know, kept as thin re-exports at the top: they may import from any layer, and nothing in the
 # package may import them.

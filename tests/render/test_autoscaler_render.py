@@ -14,7 +14,7 @@ import json
 
 import pytest
 
-from gpupools.catalog.charts import CLUSTER_AUTOSCALER
+from gpupools.catalog.chart_refs import CLUSTER_AUTOSCALER
 from gpupools.charts.cluster_autoscaler import cluster_autoscaler_values
 from gpupools.testing import run_program
 

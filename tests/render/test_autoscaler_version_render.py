@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from gpupools.catalog.charts import CLUSTER_AUTOSCALER
+from gpupools.catalog.chart_refs import CLUSTER_AUTOSCALER
 from gpupools.config import ConfigError
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from gpupools.testing import run_program
 
 from support.base_configs import VALID_AWS

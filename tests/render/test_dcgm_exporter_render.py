@@ -25,11 +25,11 @@ from support.base_configs import AWS, AZURE, config  # noqa: E402
 from gpupools.charts.dcgm_exporter import dcgm_exporter_values  # noqa: E402
 from gpupools.catalog.chart_defaults import DCGM_EXPORTER_DEFAULTS  # noqa: E402
 from gpupools.charts.gpu_operator import gpu_operator_values  # noqa: E402
-from gpupools.catalog.charts import (
+from gpupools.catalog.chart_refs import (
     DCGM_EXPORTER, DCGM_EXPORTER_IMAGE, DCGM_EXPORTER_IMAGE_TAG, GPU_OPERATOR,
 )  # noqa: E402
 from gpupools.domain.stack import Stack  # noqa: E402
-from gpupools.resolve.stack import load_stack  # noqa: E402
+from gpupools.resolve.stack_loader import load_stack  # noqa: E402
 from gpupools.catalog.labels import CLOUD_GPU_LABELS  # noqa: E402
 from gpupools.resolve.scheduling import matches_affinity, tolerates  # noqa: E402
 

@@ -19,7 +19,7 @@ from gpupools.charts.values import chart_values
 from gpupools.domain.dra import dra_classes
 from gpupools.domain.workloads import slice_workload
 from gpupools.resolve.scheduling import matches_affinity, placements, tolerates
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from support.helm_render import chart_folder, find_helm, named, of_kind, pod_placement
 
 KUBERNETES = "1.34"

@@ -18,7 +18,7 @@ if not CHARTS.is_dir():
 
 from support.chart_variants import MODE_VARIANTS, Rendered, plan_and_render, variant_stack_file  # noqa: E402
 from gpupools.config.models import Mps  # noqa: E402
-from gpupools.resolve.stack import load_stack  # noqa: E402
+from gpupools.resolve.stack_loader import load_stack  # noqa: E402
 
 __all__ = ["renderer"]
 

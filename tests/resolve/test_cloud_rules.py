@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 
 from support.base_configs import AWS, AZURE, config, messages_at
 

@@ -11,7 +11,7 @@ from typing import Any, Callable
 import pytest
 
 from gpupools.config import ConfigError, Problem
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 
 
 @pytest.fixture

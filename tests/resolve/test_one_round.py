@@ -16,7 +16,7 @@ import yaml
 
 from gpupools.config import read_stack_file
 from gpupools.config.errors import ConfigError
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRST_TRY = """\

@@ -18,7 +18,7 @@ from gpupools.charts.device_plugin import device_plugin_values
 from gpupools.charts.gpu_operator import gpu_operator_values
 from gpupools.config import read_stack_file
 from gpupools.domain.stack import Stack
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from gpupools.catalog.labels import Taint
 from gpupools.domain.stack import PLAIN_POD
 from gpupools.resolve.scheduling import matches_affinity, placement_problems, placements, tolerates

@@ -14,7 +14,7 @@ import pytest
 from support.helm_render import CHARTS, REPO, HelmRenderer, Object, chart_folder, of_kind
 from gpupools.config import read_stack_file
 from gpupools.domain.stack import Stack
-from gpupools.resolve.stack import load_stack
+from gpupools.resolve.stack_loader import load_stack
 from gpupools.config.loading import StackFile
 from gpupools.plan.offline import Plan, plan_stack
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
-from .charts import DCGM_EXPORTER, DEVICE_PLUGIN, DRA_DRIVER, GPU_OPERATOR, ChartRef
+from .chart_refs import DCGM_EXPORTER, DEVICE_PLUGIN, DRA_DRIVER, GPU_OPERATOR, ChartRef
 from .labels import GPU_PRESENT_LABEL, MPS_CAPABLE_LABEL, NFD_GPU_LABEL
 
 # What a daemonset does for a pool; the placement check decides from it where the daemonset belongs.

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from ..catalog.autoscaler_versions import autoscaler_image_tag
-from ..catalog.charts import CLUSTER_AUTOSCALER_SERVICE_ACCOUNT, DEFAULT_EXPANDER
+from ..catalog.chart_refs import CLUSTER_AUTOSCALER_SERVICE_ACCOUNT, DEFAULT_EXPANDER
 
 IRSA_ROLE_ANNOTATION = "eks.amazonaws.com/role-arn"
 
@@ -33,7 +33,7 @@ def cluster_autoscaler_values(
 
     Thresholds left at None keep the autoscaler's defaults (0.5 each, cluster-autoscaler 1.35.0 flags.go).
     ``kubernetes_version`` (``major.minor``) picks the image of the same minor (``image.tag``); None keeps the
-    chart's appVersion. A version the table lacks is refused before this (``resolve.autoscaler_versions``).
+    chart's appVersion. A version the table lacks is refused before this (``resolve.autoscaler_version_rule``).
     """
     extra_args: dict[str, Any] = {"expander": expander}
     if scale_down_utilization_threshold is not None:

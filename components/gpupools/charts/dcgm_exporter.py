@@ -11,7 +11,7 @@ What we set and why:
 * ``serviceMonitor.enabled``: our ``metrics.serviceMonitor`` (default false). The chart defaults to true,
   and a ServiceMonitor needs the Prometheus Operator's CRDs (``monitoring.coreos.com/v1``): without
   them Helm refuses the whole release ("no matches for kind ServiceMonitor").
-* ``image.tag``: the tag chart 4.8.2 ships (``catalog.charts.DCGM_EXPORTER_IMAGE_TAG``), written out so the values
+* ``image.tag``: the tag chart 4.8.2 ships (``catalog.chart_refs.DCGM_EXPORTER_IMAGE_TAG``), written out so the values
   alone say what runs.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..catalog.charts import DCGM_EXPORTER_IMAGE_TAG
+from ..catalog.chart_refs import DCGM_EXPORTER_IMAGE_TAG
 from ..catalog.labels import GPU_PRESENT_LABEL, GPU_TAINT
 from ..domain.stack import Stack
 from .device_plugin import cloud_taint_tolerations

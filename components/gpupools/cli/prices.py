@@ -33,8 +33,8 @@ def _currency(text: str) -> str:
 
 
 def run_prices(args: argparse.Namespace) -> int:
-    from ..prices.errors import PriceSourceError
-    from ..prices.refresh import refresh
+    from ..price_lists.errors import PriceSourceError
+    from ..price_lists.refresh import refresh
 
     try:
         path, fresh, dropped = refresh([args.cloud] if args.cloud else list(CLOUDS), args.region,

@@ -13,7 +13,7 @@ from ..config import models as config
 from ..catalog.instances import EFA_INTERFACES
 from ..catalog.labels import GPUPOOLS_NODE_LABELS
 from ..resolve import aws_rules
-from ..resolve.pools import duplicate_taint_problems, reserved_label_problem
+from ..resolve.pool_rules import duplicate_taint_problems, reserved_label_problem
 from ..resolve.versions import kubernetes_version_problem
 from .fields import (Count, Rule, TaintEffect, Tags, _Args, _checked, _input, _labels_but_ours, _like, _matching,
                      _one_of, _pulumi_object, _size, _tag_problems, is_deferred)

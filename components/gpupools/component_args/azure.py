@@ -12,7 +12,7 @@ from ..catalog.instances import INSTANCE_SIZES
 from ..catalog.labels import GPUPOOLS_NODE_LABELS
 from ..resolve import azure_rules
 from ..resolve.mig_rules import size_mig_problem
-from ..resolve.pools import duplicate_taint_problems, reserved_label_problem
+from ..resolve.pool_rules import duplicate_taint_problems, reserved_label_problem
 from ..resolve.versions import kubernetes_version_problem
 from ..config import models as config
 from .fields import (Count, MaxPods, Rule, Tags, _Args, _checked, _cidr, _input, _labels_but_ours, _like, _matching,

@@ -97,7 +97,7 @@ def _size(cloud: str) -> Any:
 
 def _labels_but_ours(ours: frozenset[str], problem: Any) -> Any:
     """Node labels: Kubernetes syntax, and no reserved domain but for the labels gpupools sets itself (``problem``:
-    ``resolve.pools.reserved_label_problem``)."""
+    ``resolve.pool_rules.reserved_label_problem``)."""
     def check(labels: Any) -> Any:
         if isinstance(labels, Mapping):
             found = [f"{key!r}: {why}" for key in labels if isinstance(key, str) for why in [problem(key, ours)] if why]

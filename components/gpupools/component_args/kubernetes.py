@@ -8,12 +8,12 @@ from typing import Annotated, Any, Optional
 import pydantic
 from pydantic import AfterValidator, Field, ValidationInfo, model_validator
 
-from ..catalog.charts import DCGM_EXPORTER, DEFAULT_EXPANDER, ChartRef
+from ..catalog.chart_refs import DCGM_EXPORTER, DEFAULT_EXPANDER, ChartRef
 from ..catalog.installers import installer
 from ..config import models as config
 from ..catalog import names
 from ..resolve import aws_rules
-from ..resolve.autoscaler_versions import autoscaler_version_problem, priorities_problems
+from ..resolve.autoscaler_version_rule import autoscaler_version_problem, priorities_problems
 from .fields import Labels, Rule, Tags, _Args, _checked, _dns_label, _input, _like, _matching, is_deferred
 
 

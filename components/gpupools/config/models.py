@@ -13,7 +13,7 @@ from typing import Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
-from ..catalog.charts import (
+from ..catalog.chart_refs import (
     CLUSTER_AUTOSCALER, CLUSTER_AUTOSCALER_NAMESPACE, DEFAULT_EXPANDER, DIGITS_VERSION,
 )
 from ..catalog.dra_driver import AlphaGate
@@ -96,7 +96,7 @@ class SystemPool(Strict):
     count: int = Field(default=2, ge=1, le=100)  # AKS system pools and EKS node groups: our bound
 
 
-# catalog.charts lists them (CLUSTER_AUTOSCALER_EXPANDERS); spelled out so type checkers read it, and
+# catalog.chart_refs lists them (CLUSTER_AUTOSCALER_EXPANDERS); spelled out so type checkers read it, and
 # tests/config/test_models.py keeps the two equal.
 Expander = Literal["least-waste", "most-pods", "random", "priority"]
 
@@ -128,7 +128,7 @@ class ClusterAutoscalerConfig(Strict):
         problem = expander_problem(self.expander, self.priorities)
         if problem:
             raise ValueError(problem)
-        return self  # keys and patterns: resolve.autoscaler_versions.priorities_problems
+        return self  # keys and patterns: resolve.autoscaler_version_rule.priorities_problems
 
 
 class ClusterConfig(Strict):

@@ -2,7 +2,7 @@
 device plugin, and a GPU smoke test Job."""
 
 from .dcgm_exporter import NvidiaDcgmExporter, NvidiaDcgmExporterArgs
-from .nvidia_charts import (
+from .nvidia_releases import (
     NvidiaChartArgs, NvidiaDevicePlugin, NvidiaGpuOperator,
 )
 from .smoke_test import GpuSmokeTest, GpuSmokeTestArgs

@@ -12,7 +12,7 @@ from typing import NotRequired, Optional, TypedDict
 
 import pulumi
 
-from ..catalog.charts import CLUSTER_AUTOSCALER, CLUSTER_AUTOSCALER_NAMESPACE, CLUSTER_AUTOSCALER_SERVICE_ACCOUNT
+from ..catalog.chart_refs import CLUSTER_AUTOSCALER, CLUSTER_AUTOSCALER_NAMESPACE, CLUSTER_AUTOSCALER_SERVICE_ACCOUNT
 from ..charts.cluster_autoscaler import cluster_autoscaler_values
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import ClusterAutoscalerArgsModel

@@ -10,7 +10,7 @@ from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
 
-from ..catalog.charts import DCGM_EXPORTER
+from ..catalog.chart_refs import DCGM_EXPORTER
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import NvidiaDcgmExporterArgsModel
 from .release import pinned_release

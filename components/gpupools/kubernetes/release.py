@@ -5,7 +5,7 @@ from typing import Any, Mapping
 import pulumi
 import pulumi_kubernetes as k8s
 
-from ..catalog.charts import ChartRef
+from ..catalog.chart_refs import ChartRef
 
 DEFAULT_TIMEOUT_SECONDS = 600
 

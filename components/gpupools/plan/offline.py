@@ -20,7 +20,7 @@ from ..domain.capacity import PoolCapacity, stack_capacity
 from ..domain.capacity_inputs import CapacityInputs, stack_capacity_inputs
 from ..domain.cost import StackCost, stack_cost
 from ..domain.dra import DraDevice, published_by_pool
-from ..resolve.stack import load_stack
+from ..resolve.stack_loader import load_stack
 from ..config.errors import NAMESPACE
 from ..config.loading import StackFile
 from ..domain.stack import Placement
@@ -80,7 +80,7 @@ def plan_stack(stack_file: StackFile) -> Plan:
             config=pulumi_config_values(stack_file.config),
             secret_keys=stack_file.secret_keys,
         )
-    from ..prices.book import current_price_book  # the local price cache, else the packaged snapshot
+    from ..price_lists.book import current_price_book  # the local price cache, else the packaged snapshot
 
     capacity = stack_capacity(stack.pools)
     return Plan(

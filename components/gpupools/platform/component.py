@@ -18,7 +18,7 @@ from ..catalog.installers import installer
 from ..component_args.fields import ComponentArgsError
 from ..config.errors import ConfigError
 from ..domain.stack import Stack
-from ..resolve.stack import load_stack
+from ..resolve.stack_loader import load_stack
 from ..domain.workloads import gpu_toleration, pool_node_selector, pool_tolerations
 from . import dra_objects, nvidia
 from .args import GpuPlatformArgs

@@ -7,13 +7,13 @@ import pulumi_kubernetes as k8s
 
 from ..domain.capacity import advertised_resources
 from ..charts.dcgm_exporter import dcgm_exporter_values
-from ..catalog.charts import DCGM_EXPORTER
+from ..catalog.chart_refs import DCGM_EXPORTER
 from ..charts.values import chart_values
 from ..domain.stack import Stack
 from ..kubernetes.dcgm_exporter import NvidiaDcgmExporter
 from ..charts.dra_driver import operator_beside_dra, operator_beside_dra_values
-from ..catalog.charts import GPU_OPERATOR
-from ..kubernetes.nvidia_charts import NvidiaDevicePlugin, NvidiaDraDriver, NvidiaGpuOperator
+from ..catalog.chart_refs import GPU_OPERATOR
+from ..kubernetes.nvidia_releases import NvidiaDevicePlugin, NvidiaDraDriver, NvidiaGpuOperator
 from ..kubernetes.smoke_test import GpuSmokeTest
 from ..catalog.labels import GPU_TAINT_KEY
 from ..domain.workloads import pool_node_selector

@@ -10,7 +10,7 @@ import pulumi
 
 from ..catalog.extras import MissingExtraError
 from ..config.errors import ConfigError
-from ..resolve.stack import load_stack
+from ..resolve.stack_loader import load_stack
 from .inputs import args_from_config
 from .stack_config import read_pulumi_config, secret_config_values
 

@@ -4,6 +4,6 @@
 arguments, the rule functions of this package), so they refuse the same configs.
 """
 
-from .stack import load_stack
+from .stack_loader import load_stack
 
 __all__ = ["load_stack"]

@@ -18,7 +18,7 @@ import sys
 import time
 from typing import Callable, Mapping
 
-from ..resolve.stack import load_stack
+from ..resolve.stack_loader import load_stack
 from ..config.loading import StackFile
 from ..config.errors import shown
 from .cluster import ClusterError, ClusterReader, observe, resolve_kubeconfig

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ..domain.capacity import stack_capacity
 from ..catalog.chart_defaults import DRA_DRIVER_DEFAULTS
-from ..catalog.charts import DEVICE_PLUGIN, DRA_DRIVER
+from ..catalog.chart_refs import DEVICE_PLUGIN, DRA_DRIVER
 from ..domain.stack import Stack
 from ..catalog.labels import POOL_LABEL
 

@@ -14,7 +14,7 @@ from typing import Any, Mapping
 
 import pydantic
 
-from .autoscaler_versions import cluster_autoscaler_problems
+from .autoscaler_version_rule import cluster_autoscaler_problems
 from ..catalog.gpus import GPU_MODELS
 from ..catalog.instances import INSTANCE_SIZES, InstanceSize, cloud_of_size_name
 from ..catalog.installers import installer
@@ -29,7 +29,7 @@ from ..domain.stack import Stack
 from ..charts.values import addon_chart_values
 from . import aws_rules, azure_rules, dra_rules
 from .daemonsets import place_daemonsets
-from .pools import CLOUD_RULES, resolve_pool
+from .pool_rules import CLOUD_RULES, resolve_pool
 
 
 def load_stack(raw: Mapping[str, Any]) -> Stack:

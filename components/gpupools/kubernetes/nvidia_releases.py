@@ -8,7 +8,7 @@ from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
 
-from ..catalog.charts import ChartRef, DEVICE_PLUGIN, DRA_DRIVER, GPU_OPERATOR
+from ..catalog.chart_refs import ChartRef, DEVICE_PLUGIN, DRA_DRIVER, GPU_OPERATOR
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import NvidiaChartArgsModel
 from .release import pinned_release
