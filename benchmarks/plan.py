@@ -56,12 +56,19 @@ def unjudged(repeat: int, warmup: bool, pool_counts: list[int]) -> dict[str, str
     """Why the ratio and the slope cannot be judged from this measurement (None: they can)."""
     runs = None
     if repeat < MIN_REPEAT_FOR_VERDICT or not warmup:
-        runs = (f"{repeat} {'warmed-up' if warmup else 'unwarmed'} run(s) per point; a verdict needs the median of "
-                f"at least {MIN_REPEAT_FOR_VERDICT} warmed-up runs")
+        runs = (
+            f"{repeat} {'warmed-up' if warmup else 'unwarmed'} run(s) per point; a verdict needs the median of "
+            f"at least {MIN_REPEAT_FOR_VERDICT} warmed-up runs"
+        )
     span = pool_counts[-1] - pool_counts[0]
-    slope = runs or (f"a slope over {span} pool(s) is noise; a verdict needs a span of at least "
-                     f"{MIN_POOL_SPAN_FOR_SLOPE}" if len(pool_counts) > 1 and span < MIN_POOL_SPAN_FOR_SLOPE else None)
+    slope = runs or (
+        f"a slope over {span} pool(s) is noise; a verdict needs a span of at least {MIN_POOL_SPAN_FOR_SLOPE}"
+        if len(pool_counts) > 1 and span < MIN_POOL_SPAN_FOR_SLOPE
+        else None
+    )
     return {"ratio": runs, "slope": slope}
+
+
 DEFAULT_POOLS = (1, 10, 50)
 MAX_POOLS = 50  # gpupools:gpuPools allows at most 50 pools
 
@@ -71,21 +78,33 @@ EKS_LAYOUTS = ("all-balanced", "all-1g.5gb", "all-3g.20gb")
 
 # --- stack configs ---------------------------------------------------------------------------------------
 
+
 def aks_config(pools: int) -> dict[str, Any]:
     return {
         "azure-native:location": "southcentralus",
         "gpupools:cloud": "azure",
         "gpupools:cluster": {
-            "name": "gpu-bench", "create": True, "resourceGroup": "gpu-bench-rg", "location": "southcentralus",
-            "kubernetesVersion": "1.33", "systemPool": {"size": "Standard_D4s_v5", "count": 2},
+            "name": "gpu-bench",
+            "create": True,
+            "resourceGroup": "gpu-bench-rg",
+            "location": "southcentralus",
+            "kubernetesVersion": "1.33",
+            "systemPool": {"size": "Standard_D4s_v5", "count": 2},
         },
         "gpupools:gpuPools": [
-            {"name": f"pool{i}", "size": "Standard_ND96asr_v4", "count": 1,
-             "mig": {"profile": AKS_PROFILES[i % len(AKS_PROFILES)]}}
+            {
+                "name": f"pool{i}",
+                "size": "Standard_ND96asr_v4",
+                "count": 1,
+                "mig": {"profile": AKS_PROFILES[i % len(AKS_PROFILES)]},
+            }
             for i in range(pools)
         ],
         "gpupools:gpuSoftware": {
-            "installer": "device-plugin", "version": "0.20.0", "migStrategy": "mixed", "gfd": True,
+            "installer": "device-plugin",
+            "version": "0.20.0",
+            "migStrategy": "mixed",
+            "gfd": True,
         },
     }
 
@@ -95,16 +114,26 @@ def eks_config(pools: int) -> dict[str, Any]:
         "aws:region": "us-east-1",
         "gpupools:cloud": "aws",
         "gpupools:cluster": {
-            "name": "gpu-bench", "create": True, "region": "us-east-1", "kubernetesVersion": "1.33",
+            "name": "gpu-bench",
+            "create": True,
+            "region": "us-east-1",
+            "kubernetesVersion": "1.33",
             "systemPool": {"size": "m6i.large", "count": 2},
         },
         "gpupools:gpuPools": [
-            {"name": f"pool{i}", "size": "p4d.24xlarge", "count": 1,
-             "mig": {"layout": EKS_LAYOUTS[i % len(EKS_LAYOUTS)]}}
+            {
+                "name": f"pool{i}",
+                "size": "p4d.24xlarge",
+                "count": 1,
+                "mig": {"layout": EKS_LAYOUTS[i % len(EKS_LAYOUTS)]},
+            }
             for i in range(pools)
         ],
         "gpupools:gpuSoftware": {
-            "installer": "gpu-operator", "version": "v26.7.0", "migStrategy": "mixed", "gfd": True,
+            "installer": "gpu-operator",
+            "version": "v26.7.0",
+            "migStrategy": "mixed",
+            "gfd": True,
         },
     }
 
@@ -120,6 +149,7 @@ def write_stack(folder: Path, stack: str, pools: int) -> Path:
 
 
 # --- the measured subprocesses -------------------------------------------------------------------------
+
 
 def _peak_rss_kib() -> int:
     import resource
@@ -148,8 +178,11 @@ def _loaded_modules(prefix: str) -> list[str]:
     ``type()`` (unlike ``isinstance``) does not touch the module's attributes, so it does not load a lazy one.
     """
     lazy = _lazy_module_types()
-    return sorted(name for name, module in list(sys.modules.items())
-                  if name.startswith(prefix) and module is not None and type(module) not in lazy)
+    return sorted(
+        name
+        for name, module in list(sys.modules.items())
+        if name.startswith(prefix) and module is not None and type(module) not in lazy
+    )
 
 
 def _profiled(func):
@@ -206,10 +239,17 @@ def child_plan(stack_path: str, out: str, profile_out: str | None) -> None:
     from gpupools.plan.offline import program_location
 
     _, program = program_location(Path(stack_path))
-    Path(out).write_text(json.dumps({
-        "wall_ms": wall * 1000, "peak_rss_kib": rss, "resources": len(result.resources),
-        "program": _program_name(program), "sdk_modules": _loaded_modules("pulumi_"),
-    }))
+    Path(out).write_text(
+        json.dumps(
+            {
+                "wall_ms": wall * 1000,
+                "peak_rss_kib": rss,
+                "resources": len(result.resources),
+                "program": _program_name(program),
+                "sdk_modules": _loaded_modules("pulumi_"),
+            }
+        )
+    )
 
 
 def _program_name(program: Any) -> str:
@@ -244,7 +284,9 @@ def run_child(args: list[str], work: Path) -> dict[str, Any]:
     out = Path(tempfile.mkstemp(dir=work, suffix=".json")[1])
     proc = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), "--child", *args, "--out", str(out)],
-        capture_output=True, text=True, cwd=work,
+        capture_output=True,
+        text=True,
+        cwd=work,
     )
     if proc.returncode != 0 or not out.stat().st_size:
         raise SystemExit(f"benchmark subprocess failed ({' '.join(args)}):\n{proc.stderr[-4000:]}")
@@ -252,6 +294,7 @@ def run_child(args: list[str], work: Path) -> dict[str, Any]:
 
 
 # --- orchestration ---------------------------------------------------------------------------------------
+
 
 def measure(pool_counts: list[int], repeat: int, work: Path, log, warmup: bool = True) -> dict[str, Any]:
     stacks = {(stack, n): write_stack(work, stack, n) for stack in STACKS for n in pool_counts}
@@ -280,21 +323,31 @@ def measure(pool_counts: list[int], repeat: int, work: Path, log, warmup: bool =
             floors[stack].append(run_child(["floor", str(work / f"modules-{stack}.json")], work))
 
     not_judged = unjudged(repeat, warmup, pool_counts)
-    results: dict[str, Any] = {"repeat": repeat, "pools": pool_counts, "warmup": warmup, "targets": {
-        "max_ratio": MAX_RATIO, "max_slope_ms": MAX_SLOPE_MS}, "not_judged": not_judged,
-        "python": sys.version.split()[0], "stacks": {}}
+    results: dict[str, Any] = {
+        "repeat": repeat,
+        "pools": pool_counts,
+        "warmup": warmup,
+        "targets": {"max_ratio": MAX_RATIO, "max_slope_ms": MAX_SLOPE_MS},
+        "not_judged": not_judged,
+        "python": sys.version.split()[0],
+        "stacks": {},
+    }
     for stack in STACKS:
         floor_ms = statistics.median(r["wall_ms"] for r in floors[stack])
         rows = []
         for n in pool_counts:
             runs = plans[(stack, n)]
             wall = statistics.median(r["wall_ms"] for r in runs)
-            rows.append({
-                "pools": n, "resources": runs[0]["resources"], "plan_ms": wall,
-                "plan_ms_runs": [r["wall_ms"] for r in runs],
-                "peak_rss_mib": max(r["peak_rss_kib"] for r in runs) / 1024,
-                "ratio": wall / floor_ms,
-            })
+            rows.append(
+                {
+                    "pools": n,
+                    "resources": runs[0]["resources"],
+                    "plan_ms": wall,
+                    "plan_ms_runs": [r["wall_ms"] for r in runs],
+                    "peak_rss_mib": max(r["peak_rss_kib"] for r in runs) / 1024,
+                    "ratio": wall / floor_ms,
+                }
+            )
         base, top = rows[0], rows[-1]
         slope = (top["plan_ms"] - base["plan_ms"]) / (top["pools"] - base["pools"]) if len(rows) > 1 else None
         ratio_ok = None if not_judged["ratio"] else base["ratio"] <= MAX_RATIO
@@ -308,7 +361,8 @@ def measure(pool_counts: list[int], repeat: int, work: Path, log, warmup: bool =
             "floor_packages": sorted({m.split(".")[0] for m in modules[stack]}),
             "rows": rows,
             "slope_ms_per_pool": slope,
-            "ratio_ok": ratio_ok, "slope_ok": slope_ok,
+            "ratio_ok": ratio_ok,
+            "slope_ok": slope_ok,
             "pass": None if ratio_ok is None or slope_ok is None else ratio_ok and slope_ok,
         }
     verdicts = [s["pass"] for s in results["stacks"].values()]
@@ -328,12 +382,21 @@ def render(results: dict[str, Any]) -> str:
             if i == len(rows) - 1 and data["slope_ms_per_pool"] is not None:
                 target = (target + ", " if target else "") + f"slope {_verdict(data['slope_ok'])}"
             slope = data["slope_ms_per_pool"]
-            lines.append((
-                stack, str(row["pools"]), str(row["resources"]), f"{row['plan_ms']:.0f}", f"{row['peak_rss_mib']:.0f}",
-                f"{data['floor_ms']:.0f}", f"{row['ratio']:.2f}",
-                f"{slope:.1f}" if slope is not None and i == len(rows) - 1 else "", target,
-            ))
+            lines.append(
+                (
+                    stack,
+                    str(row["pools"]),
+                    str(row["resources"]),
+                    f"{row['plan_ms']:.0f}",
+                    f"{row['peak_rss_mib']:.0f}",
+                    f"{data['floor_ms']:.0f}",
+                    f"{row['ratio']:.2f}",
+                    f"{slope:.1f}" if slope is not None and i == len(rows) - 1 else "",
+                    target,
+                )
+            )
     widths = [max(len(r[c]) for r in [head, *lines]) for c in range(len(head))]
+
     def fmt(row: tuple[str, ...]) -> str:  # text columns (stack, target) left-aligned, numbers right-aligned
         return "  ".join(v.ljust(w) if c in (0, 8) else v.rjust(w) for c, (v, w) in enumerate(zip(row, widths)))
 
@@ -341,8 +404,12 @@ def render(results: dict[str, Any]) -> str:
     pools = results["pools"]
     for stack, data in results["stacks"].items():
         slope = data["slope_ms_per_pool"]
-        slope_text = (f"slope {slope:.1f} ms/pool ((t{pools[-1]} - t{pools[0]}) / {pools[-1] - pools[0]}, "
-                      f"target < {MAX_SLOPE_MS:.0f})" if slope is not None else "slope n/a (one pool count)")
+        slope_text = (
+            f"slope {slope:.1f} ms/pool ((t{pools[-1]} - t{pools[0]}) / {pools[-1] - pools[0]}, "
+            f"target < {MAX_SLOPE_MS:.0f})"
+            if slope is not None
+            else "slope n/a (one pool count)"
+        )
         out.append(
             f"{stack}: {_verdict(data['pass'])}  "
             f"ratio {data['rows'][0]['ratio']:.2f} at {pools[0]} pool(s) "
@@ -404,20 +471,29 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="fresh subprocesses per measurement (median; default 3)")
-    parser.add_argument("--pools", type=parse_pools, default=list(DEFAULT_POOLS),
-                        help="comma-separated pool counts to measure (default 1,10,50)")
+    parser.add_argument(
+        "--pools",
+        type=parse_pools,
+        default=list(DEFAULT_POOLS),
+        help="comma-separated pool counts to measure (default 1,10,50)",
+    )
     parser.add_argument("--json", action="store_true", help="print the results as JSON instead of a table")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
-    parser.add_argument("--profile", action="store_true",
-                        help="also cProfile one plan per cloud at the largest pool count and print the top functions")
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="also cProfile one plan per cloud at the largest pool count and print the top functions",
+    )
     parser.add_argument("--no-warmup", action="store_true", help="skip the unmeasured warm-up plan per cloud")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     args = parser.parse_args(argv)
     if args.repeat < 1:
         parser.error("--repeat must be at least 1")
     if args.strict and any(unjudged(args.repeat, not args.no_warmup, args.pools).values()):
-        parser.error("--strict needs a measurement that is judged: " + "; ".join(
-            why for why in unjudged(args.repeat, not args.no_warmup, args.pools).values() if why))
+        parser.error(
+            "--strict needs a measurement that is judged: "
+            + "; ".join(why for why in unjudged(args.repeat, not args.no_warmup, args.pools).values() if why)
+        )
 
     log = (lambda message: None) if args.quiet else (lambda message: print(message, file=sys.stderr, flush=True))
     started = time.perf_counter()

@@ -19,8 +19,14 @@ TESTS = Path(__file__).resolve().parent
 # Plans price pools from the packaged snapshot, never from a price cache this machine may have.
 os.environ["GPUPOOLS_PRICE_CACHE"] = str(TESTS / "no-price-cache.json")
 MARKER_OF_FOLDER = {
-    "catalog": "pure", "config": "pure", "domain": "pure", "charts": "pure", "resolve": "pure",
-    "components": "program", "platform": "program", "apps": "program",
+    "catalog": "pure",
+    "config": "pure",
+    "domain": "pure",
+    "charts": "pure",
+    "resolve": "pure",
+    "components": "program",
+    "platform": "program",
+    "apps": "program",
     "render": "render",
     "release": "release",
 }
@@ -39,5 +45,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         else:
             item.add_marker(marker)
     if misplaced:
-        raise pytest.UsageError(f"test modules outside the layer folders ({', '.join(sorted(MARKER_OF_FOLDER))}): "
-                                f"{', '.join(sorted(misplaced))}")
+        raise pytest.UsageError(
+            f"test modules outside the layer folders ({', '.join(sorted(MARKER_OF_FOLDER))}): "
+            f"{', '.join(sorted(misplaced))}"
+        )

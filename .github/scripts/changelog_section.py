@@ -23,7 +23,7 @@ def section(changelog: str, version: str) -> str | None:
     if start is None:
         return None
     body: list[str] = []
-    for line in lines[start + 1:]:
+    for line in lines[start + 1 :]:
         if line.startswith("## ") or LINK_DEFINITION.match(line):
             break
         body.append(line)

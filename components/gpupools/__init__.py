@@ -19,8 +19,20 @@ from .domain.stack import Stack
 from .resolve.stack_loader import load_stack
 
 __all__ = [
-    "GPU_TAINT", "ConfigError", "MigPlan", "PoolCapacity", "ResolvedPool", "Stack", "StackConfig", "__version__",
-    "advertised_resources", "load_stack", "pool_capacity", "stack_capacity", "GpuPlatform", "GpuPlatformArgs",
+    "GPU_TAINT",
+    "ConfigError",
+    "MigPlan",
+    "PoolCapacity",
+    "ResolvedPool",
+    "Stack",
+    "StackConfig",
+    "__version__",
+    "advertised_resources",
+    "load_stack",
+    "pool_capacity",
+    "stack_capacity",
+    "GpuPlatform",
+    "GpuPlatformArgs",
 ]
 
 

@@ -17,6 +17,18 @@ from .platform import GpuPlatformArgs as GpuPlatformArgs
 from .resolve.stack_loader import load_stack as load_stack
 
 __all__ = [
-    "GPU_TAINT", "ConfigError", "MigPlan", "PoolCapacity", "ResolvedPool", "Stack", "StackConfig", "__version__",
-    "advertised_resources", "load_stack", "pool_capacity", "stack_capacity", "GpuPlatform", "GpuPlatformArgs",
+    "GPU_TAINT",
+    "ConfigError",
+    "MigPlan",
+    "PoolCapacity",
+    "ResolvedPool",
+    "Stack",
+    "StackConfig",
+    "__version__",
+    "advertised_resources",
+    "load_stack",
+    "pool_capacity",
+    "stack_capacity",
+    "GpuPlatform",
+    "GpuPlatformArgs",
 ]

@@ -25,8 +25,17 @@ from .platform.component import GpuPlatform
 
 PACKAGE_NAME = "gpupools"
 COMPONENTS: list[type[pulumi.ComponentResource]] = [
-    AksCluster, AksGpuPool, EksCluster, EksGpuNodeGroup, NvidiaDevicePlugin, NvidiaGpuOperator, NvidiaDraDriver,
-    NvidiaDcgmExporter, GpuSmokeTest, ClusterAutoscaler, GpuPlatform,
+    AksCluster,
+    AksGpuPool,
+    EksCluster,
+    EksGpuNodeGroup,
+    NvidiaDevicePlugin,
+    NvidiaGpuOperator,
+    NvidiaDraDriver,
+    NvidiaDcgmExporter,
+    GpuSmokeTest,
+    ClusterAutoscaler,
+    GpuPlatform,
 ]
 
 
@@ -37,7 +46,11 @@ def package_schema() -> dict[str, Any]:
 
     analyzed = Analyzer(PACKAGE_NAME).analyze(COMPONENTS)
     spec = generate_schema(
-        PACKAGE_NAME, __version__, None, analyzed["component_definitions"], analyzed["type_definitions"],
+        PACKAGE_NAME,
+        __version__,
+        None,
+        analyzed["component_definitions"],
+        analyzed["type_definitions"],
         analyzed["dependencies"],
     )
     return finish_schema(spec.to_json() if hasattr(spec, "to_json") else spec)
@@ -47,11 +60,16 @@ def package_schema() -> dict[str, Any]:
 # enums only from Python ``Enum`` classes (a ``Literal`` is not read; Enum args would change the Python API, where
 # plain strings are passed), so the schema it generates is finished here, and the provider serves the same.
 SECRET_OUTPUTS: dict[str, tuple[str, ...]] = {
-    "AksCluster": ("kubeconfig",), "EksCluster": ("kubeconfig",), "GpuPlatform": ("kubeconfig",)}
+    "AksCluster": ("kubeconfig",),
+    "EksCluster": ("kubeconfig",),
+    "GpuPlatform": ("kubeconfig",),
+}
 # Python objects (pulumi-eks/pulumi-aws resources) only a Python program can pass or read: other languages get the
 # string links instead (clusterName, nodeRoleArn), and the package needs no eks/aws SDK for them.
 PYTHON_ONLY: dict[str, tuple[str, tuple[str, ...]]] = {
-    "EksGpuNodeGroup": ("inputProperties", ("cluster", "nodeRole")), "EksCluster": ("properties", ("nodeRole",))}
+    "EksGpuNodeGroup": ("inputProperties", ("cluster", "nodeRole")),
+    "EksCluster": ("properties", ("nodeRole",)),
+}
 
 
 def _literal(model: Any, field: str) -> tuple[str, ...]:

@@ -13,20 +13,27 @@ config = pulumi.Config()
 platform = pulumi.StackReference(config.require("clusterStack"))
 pool_name = config.require("poolName")
 
-team = GpuPlatform("team", {
-    "cloud": "azure",
-    # Names another stack produced: outputs are fine here; sizes, profiles and counts below must be plain.
-    "cluster": {
-        "name": platform.require_output("clusterName"),
-        "resource_group": platform.require_output("resourceGroupName"),
-        "create": False,
+team = GpuPlatform(
+    "team",
+    {
+        "cloud": "azure",
+        # Names another stack produced: outputs are fine here; sizes, profiles and counts below must be plain.
+        "cluster": {
+            "name": platform.require_output("clusterName"),
+            "resource_group": platform.require_output("resourceGroupName"),
+            "create": False,
+        },
+        "gpu_pools": [
+            {
+                "name": pool_name,
+                "size": config.require("vmSize"),
+                "count": config.require_int("nodes"),
+                "mig": {"profile": config.require("migProfile")},
+            }
+        ],
+        "gpu_software": {"installer": "device-plugin", "version": "0.20.0", "mig_strategy": "single"},
     },
-    "gpu_pools": [{
-        "name": pool_name, "size": config.require("vmSize"), "count": config.require_int("nodes"),
-        "mig": {"profile": config.require("migProfile")},
-    }],
-    "gpu_software": {"installer": "device-plugin", "version": "0.20.0", "mig_strategy": "single"},
-})
+)
 
 pulumi.export("slices", team.resources_total.apply(lambda totals: totals[pool_name]))
 pulumi.export("nodeSelector", team.node_selectors.apply(lambda selectors: selectors[pool_name]))

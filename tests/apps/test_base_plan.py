@@ -12,8 +12,7 @@ import pytest
 
 from gpupools.cli import main
 
-POOL = {"pool": "mig1g", "size": "Standard_ND96asr_v4", "nodes": 1, "gpusPerNode": 8,
-        "total": {"nvidia.com/gpu": 56}}
+POOL = {"pool": "mig1g", "size": "Standard_ND96asr_v4", "nodes": 1, "gpusPerNode": 8, "total": {"nvidia.com/gpu": 56}}
 
 
 def base_with(**changes) -> dict:
@@ -37,35 +36,46 @@ def errors(capsys, tmp_path, content: str | bytes) -> list[str]:
     return lines
 
 
-@pytest.mark.parametrize("content, expected", [
-    (json.dumps(base_with(nodes="many")), "capacity[0].nodes: Input should be a valid integer"),
-    (json.dumps(base_with(nodes=True)), "capacity[0].nodes: Input should be a valid integer"),
-    (json.dumps(base_with(nodes=1.5)), "capacity[0].nodes: Input should be a valid integer"),
-    (json.dumps(base_with(nodes=-1)), "capacity[0].nodes: Input should be greater than or equal to 0"),
-    (json.dumps(base_with(total=[56])), "capacity[0].total: Input should be a valid dictionary"),
-    (json.dumps(base_with(total={"nvidia.com/gpu": "56"})), "capacity[0].total.nvidia.com/gpu"),
-    (json.dumps(base_with()).replace("56", "NaN"), "NaN is not a JSON number"),
-    (json.dumps(base_with()).replace("56", "Infinity"), "Infinity is not a JSON number"),
-    (json.dumps(base_with()).replace("56", "9" * 5000), "a number of 5000 digits"),
-    (json.dumps({"capacity": {"pool": "x"}}), "capacity: Input should be a valid list"),
-    (json.dumps({**base_with(), "resources": {"a": 1}}), "resources: Input should be a valid list"),
-    (json.dumps({**base_with(), "resources": ["x"]}), "resources[0]: Input should be a valid dictionary"),
-    (json.dumps({**base_with(), "resources": [{"type": "t", "inputs": []}]}), "resources[0].inputs"),
-    ('{"capacity": [' * 10_000 + "]}" * 10_000, "nests deeper than 64 levels"),
-    (json.dumps({**base_with(), "x": nested(70)}), "nests deeper than 64 levels"),
-    ("[1, 2]", "the document: Input should be a valid dictionary"),
-    # The cost diff reads the base's cost too: a price that is not a number, a list, a currency that is not a code.
-    (json.dumps({**base_with(), "cost": {"pools": [{"pool": "mig1g", "monthly": "lots"}]}}),
-     "cost.pools[0].monthly: Input should be a valid number"),
-    (json.dumps({**base_with(), "cost": {"pools": [{"pool": "mig1g", "sliceHourly": {"nvidia.com/gpu": [1]}}]}}),
-     "cost.pools[0].sliceHourly.nvidia.com/gpu: Input should be a valid number"),
-    (json.dumps({**base_with(), "cost": {"pools": [{"pool": "mig1g", "hourly": -1}]}}),
-     "cost.pools[0].hourly: Input should be greater than or equal to 0"),
-    (json.dumps({**base_with(), "cost": {"currency": "\u001b[31mEUR", "pools": []}}),
-     "cost.currency: String should match pattern"),
-    (json.dumps({**base_with(), "cost": "nope"}), "cost: Input should be a valid dictionary"),
-    (b"\xff\xfe{}", "UTF-16"),
-])
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        (json.dumps(base_with(nodes="many")), "capacity[0].nodes: Input should be a valid integer"),
+        (json.dumps(base_with(nodes=True)), "capacity[0].nodes: Input should be a valid integer"),
+        (json.dumps(base_with(nodes=1.5)), "capacity[0].nodes: Input should be a valid integer"),
+        (json.dumps(base_with(nodes=-1)), "capacity[0].nodes: Input should be greater than or equal to 0"),
+        (json.dumps(base_with(total=[56])), "capacity[0].total: Input should be a valid dictionary"),
+        (json.dumps(base_with(total={"nvidia.com/gpu": "56"})), "capacity[0].total.nvidia.com/gpu"),
+        (json.dumps(base_with()).replace("56", "NaN"), "NaN is not a JSON number"),
+        (json.dumps(base_with()).replace("56", "Infinity"), "Infinity is not a JSON number"),
+        (json.dumps(base_with()).replace("56", "9" * 5000), "a number of 5000 digits"),
+        (json.dumps({"capacity": {"pool": "x"}}), "capacity: Input should be a valid list"),
+        (json.dumps({**base_with(), "resources": {"a": 1}}), "resources: Input should be a valid list"),
+        (json.dumps({**base_with(), "resources": ["x"]}), "resources[0]: Input should be a valid dictionary"),
+        (json.dumps({**base_with(), "resources": [{"type": "t", "inputs": []}]}), "resources[0].inputs"),
+        ('{"capacity": [' * 10_000 + "]}" * 10_000, "nests deeper than 64 levels"),
+        (json.dumps({**base_with(), "x": nested(70)}), "nests deeper than 64 levels"),
+        ("[1, 2]", "the document: Input should be a valid dictionary"),
+        # The cost diff reads the base's cost too: a price that is not a number, a list, a currency that is not a code.
+        (
+            json.dumps({**base_with(), "cost": {"pools": [{"pool": "mig1g", "monthly": "lots"}]}}),
+            "cost.pools[0].monthly: Input should be a valid number",
+        ),
+        (
+            json.dumps({**base_with(), "cost": {"pools": [{"pool": "mig1g", "sliceHourly": {"nvidia.com/gpu": [1]}}]}}),
+            "cost.pools[0].sliceHourly.nvidia.com/gpu: Input should be a valid number",
+        ),
+        (
+            json.dumps({**base_with(), "cost": {"pools": [{"pool": "mig1g", "hourly": -1}]}}),
+            "cost.pools[0].hourly: Input should be greater than or equal to 0",
+        ),
+        (
+            json.dumps({**base_with(), "cost": {"currency": "\u001b[31mEUR", "pools": []}}),
+            "cost.currency: String should match pattern",
+        ),
+        (json.dumps({**base_with(), "cost": "nope"}), "cost: Input should be a valid dictionary"),
+        (b"\xff\xfe{}", "UTF-16"),
+    ],
+)
 def test_a_wrongly_typed_base_is_refused_naming_the_field(capsys, tmp_path, content, expected):
     lines = errors(capsys, tmp_path, content)
     assert any(expected in line for line in lines), lines
@@ -106,8 +116,11 @@ def test_a_base_with_a_null_cost_is_a_plan_made_without_prices_not_a_free_one(ca
     base = tmp_path / "base.json"
     base.write_text(json.dumps({**base_with(), "cost": None}))
     assert main(["plan", "--stack", "dev", "--base", str(base)]) == 0
-    assert capsys.readouterr().out.splitlines()[0].endswith(
-        "cost change unknown (no price for base plan (made without prices))")
+    assert (
+        capsys.readouterr()
+        .out.splitlines()[0]
+        .endswith("cost change unknown (no price for base plan (made without prices))")
+    )
 
 
 def test_a_base_pool_with_a_month_but_no_hour_is_unknown(capsys, tmp_path):

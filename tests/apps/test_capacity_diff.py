@@ -42,8 +42,9 @@ def plans(tmp_path_factory) -> dict[str, dict]:
         config["gpupools:gpuPools"][0]["count"] = 2
 
     def second_pool(config):
-        config["gpupools:gpuPools"].append({"name": "mig7g", "size": "Standard_ND96asr_v4",
-                                            "mig": {"profile": "MIG7g"}})
+        config["gpupools:gpuPools"].append(
+            {"name": "mig7g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG7g"}}
+        )
 
     return {
         "base": plan_file(REPO / "Pulumi.dev.yaml").to_json(),
@@ -91,8 +92,14 @@ def test_the_same_plan_changes_nothing(plans):
 def test_plan_base_puts_the_diff_first_in_every_format(plans, tmp_path, capsys):
     base = tmp_path / "base.json"
     base.write_text(json.dumps(plans["base"]))
-    head = _stack(tmp_path, "head", lambda c: c["gpupools:gpuPools"][0].update(mig={"profile": "MIG3g"})
-                  or c["gpupools:gpuSoftware"].update(migStrategy="mixed"))
+    head = _stack(
+        tmp_path,
+        "head",
+        lambda c: (
+            c["gpupools:gpuPools"][0].update(mig={"profile": "MIG3g"})
+            or c["gpupools:gpuSoftware"].update(migStrategy="mixed")
+        ),
+    )
     assert main(["plan", "--config", str(head), "--base", str(base)]) == 0
     assert capsys.readouterr().out.startswith("This change REMOVES GPU capacity: nvidia.com/gpu 56 → 0")
     assert main(["plan", "--config", str(head), "--base", str(base), "--format", "markdown"]) == 0
@@ -127,18 +134,32 @@ def test_the_pull_request_comment_leads_with_capacity_removed(tmp_path):
     (base / "Pulumi.eks.yaml").write_text("config:\n  gpupools:cloud: gcp\n")
     (base / ".venv" / "bin").mkdir(parents=True)
     (base / ".venv" / "bin" / "gpupools").symlink_to(gpupools)
-    run = subprocess.run(["bash", str(REPO / ".github" / "scripts" / "plan_stacks.sh"), str(base)], cwd=REPO,
-                         capture_output=True, text=True, timeout=120, env={**os.environ, "GPUPOOLS": str(gpupools)})
+    run = subprocess.run(
+        ["bash", str(REPO / ".github" / "scripts" / "plan_stacks.sh"), str(base)],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "GPUPOOLS": str(gpupools)},
+    )
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     assert lines[0].startswith("**:warning: This pull request REMOVES GPU capacity in: dev**")
     # Beside capacity, what each compared stack costs: one dev node fewer at the snapshot's southcentralus price;
     # `existing` names no region, so no price applies.
     node = snapshot().lookup("Standard_ND96asr_v4", "southcentralus", "onDemand").per_hour
-    assert lines[0].endswith(f" List price: dev saves ${node * 730:,.2f}/month, "
-                             "existing cost change unknown (no price for mig1g, mig3g)."), lines[0]
-    assert any(line.startswith("**:warning: This change REMOVES GPU capacity: nvidia.com/gpu 112 → 56; ")
-               and f"saves ${node * 730:,.2f}/month" in line for line in lines), lines
+    assert lines[0].endswith(
+        f" List price: dev saves ${node * 730:,.2f}/month, existing cost change unknown (no price for mig1g, mig3g)."
+    ), lines[0]
+    assert any(
+        line.startswith("**:warning: This change REMOVES GPU capacity: nvidia.com/gpu 112 → 56; ")
+        and f"saves ${node * 730:,.2f}/month" in line
+        for line in lines
+    ), lines
     assert any(line.startswith("_The base commit could not plan `eks`") for line in lines)
-    assert any(line.startswith("**This change adds GPU capacity: nvidia.com/mig-1g.5gb 0 → 56, nvidia.com/mig-3g.20gb "
-                               "0 → 16; ") for line in lines)
+    assert any(
+        line.startswith(
+            "**This change adds GPU capacity: nvidia.com/mig-1g.5gb 0 → 56, nvidia.com/mig-3g.20gb 0 → 16; "
+        )
+        for line in lines
+    )

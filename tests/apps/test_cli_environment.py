@@ -19,8 +19,15 @@ RUN = "import sys; from gpupools.cli import main; sys.exit(main())"
 
 
 def gpupools(*argv: str, env: dict[str, str] | None = None, timeout: float = 120, **kwargs):
-    return subprocess.run([sys.executable, "-c", RUN, *argv], cwd=ROOT, env={**os.environ, **(env or {})},
-                          capture_output=True, text=True, timeout=timeout, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-c", RUN, *argv],
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        **kwargs,
+    )
 
 
 def clean(result) -> None:
@@ -37,12 +44,20 @@ def test_engine_config_variables_do_not_reach_an_offline_plan(value):
 
 def test_ascii_only_locale_escapes_a_refused_non_ascii_size(tmp_path):
     stack = tmp_path / "Pulumi.cyr.yaml"
-    text = (ROOT / "Pulumi.dev.yaml").read_text(encoding="utf-8").replace(
-        "size: Standard_ND96asr_v4", "size: Standard_ND96\u0430sr_v4")
-    stack.write_text(text.replace("config:\n", "config:\n  gpupools:customSizes:\n"
-                                  "    Standard_ND96\u0430sr_v4: {gpu: A100-40GB, gpus: 8}\n", 1), encoding="utf-8")
-    result = gpupools("check", "--config", str(stack),
-                      env={"LANG": "C", "LC_ALL": "C", "PYTHONIOENCODING": "ascii"})
+    text = (
+        (ROOT / "Pulumi.dev.yaml")
+        .read_text(encoding="utf-8")
+        .replace("size: Standard_ND96asr_v4", "size: Standard_ND96\u0430sr_v4")
+    )
+    stack.write_text(
+        text.replace(
+            "config:\n",
+            "config:\n  gpupools:customSizes:\n    Standard_ND96\u0430sr_v4: {gpu: A100-40GB, gpus: 8}\n",
+            1,
+        ),
+        encoding="utf-8",
+    )
+    result = gpupools("check", "--config", str(stack), env={"LANG": "C", "LC_ALL": "C", "PYTHONIOENCODING": "ascii"})
     clean(result)
     # Refused (sizes are ASCII, like the clouds'), and the error line shows the look-alike escaped.
     assert result.returncode == 2 and "Standard_ND96\\u0430sr_v4" in result.stderr, result.stderr
@@ -50,9 +65,15 @@ def test_ascii_only_locale_escapes_a_refused_non_ascii_size(tmp_path):
 
 def test_closed_stdout_is_not_a_traceback():
     for closed in ({"stdout": subprocess.DEVNULL}, {}):
-        process = subprocess.run([sys.executable, "-c", "import os; os.close(1); " + RUN, "check", "--stack", "dev"],
-                                 cwd=ROOT, capture_output=False, stderr=subprocess.PIPE, text=True, timeout=60,
-                                 **closed)
+        process = subprocess.run(
+            [sys.executable, "-c", "import os; os.close(1); " + RUN, "check", "--stack", "dev"],
+            cwd=ROOT,
+            capture_output=False,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=60,
+            **closed,
+        )
         assert process.returncode == 0 and "Traceback" not in process.stderr, process.stderr
 
 

@@ -47,7 +47,7 @@ def test_help_has_examples_the_parser_accepts(command, monkeypatch) -> None:
     examples = text.split("\nexamples:\n", 1)[1].split("\n\n")[0].splitlines()
     prefix = ("gpupools", *command)
     commands = [shlex.split(line.split(">")[0]) for line in examples]
-    assert commands and all(tuple(argv[:len(prefix)]) == prefix for argv in commands), examples
+    assert commands and all(tuple(argv[: len(prefix)]) == prefix for argv in commands), examples
     for argv in commands:
         _parser().parse_args(argv[1:])  # a usage error would exit 2
 
@@ -55,9 +55,14 @@ def test_help_has_examples_the_parser_accepts(command, monkeypatch) -> None:
 @pytest.mark.parametrize("command", [(), *STACK_COMMANDS], ids=lambda c: " ".join(c) or "gpupools")
 def test_help_says_where_stack_looks_and_what_format_prints(command, monkeypatch) -> None:
     text = " ".join(help_text(command, monkeypatch).split())
-    assert "--stack NAME reads Pulumi.NAME.yaml in the project root: the nearest folder at or above the current " \
-           "one that holds Pulumi.yaml" in text
+    assert (
+        "--stack NAME reads Pulumi.NAME.yaml in the project root: the nearest folder at or above the current "
+        "one that holds Pulumi.yaml" in text
+    )
     assert "--config PATH reads the stack file at PATH" in text
-    for line in ("text for people (the default)", "json for scripts; --json is short for --format json",
-                 "markdown for pull request comments and job summaries"):
+    for line in (
+        "text for people (the default)",
+        "json for scripts; --json is short for --format json",
+        "markdown for pull request comments and job summaries",
+    ):
         assert line in text

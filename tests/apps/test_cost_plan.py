@@ -93,8 +93,14 @@ def _whole_gpus(base: dict, pool: dict, **cluster: str) -> dict:
     return raw
 
 
-P5E_BLOCK = {"name": "p5e", "size": "p5e.48xlarge", "count": 2, "capacityType": "CAPACITY_BLOCK",
-             "capacityReservation": "cr-0123456789abcdef0", "subnetIds": ["subnet-0aaa1111"]}
+P5E_BLOCK = {
+    "name": "p5e",
+    "size": "p5e.48xlarge",
+    "count": 2,
+    "capacityType": "CAPACITY_BLOCK",
+    "capacityReservation": "cr-0123456789abcdef0",
+    "subnetIds": ["subnet-0aaa1111"],
+}
 
 
 def test_capacity_block_pool_is_priced_at_the_published_rate_with_its_caveat(tmp_path: Path) -> None:
@@ -102,8 +108,10 @@ def test_capacity_block_pool_is_priced_at_the_published_rate_with_its_caveat(tmp
     two nodes, eight H200 each."""
     raw = _whole_gpus(PINNED_AWS, P5E_BLOCK, region="us-east-2")
     [line] = [line for line in _plan(tmp_path, raw).splitlines() if line.startswith("  pool p5e (")]
-    assert line.startswith("  pool p5e (p5e.48xlarge, us-east-2, Capacity Block): $47.76/h per node, $95.52/h for "
-                           "2 nodes, $69,729.60/month; nvidia.com/gpu $5.9700/slice-h; price: "), line
+    assert line.startswith(
+        "  pool p5e (p5e.48xlarge, us-east-2, Capacity Block): $47.76/h per node, $95.52/h for "
+        "2 nodes, $69,729.60/month; nvidia.com/gpu $5.9700/slice-h; price: "
+    ), line
     assert "pricing page showed on 2026-07-22; a block is paid up front at the rate of the day it is bought" in line
     cost = json.loads(run_cli("plan", "--json", "--config", str(tmp_path / "Pulumi.cost.yaml")).out)["cost"]
     assert cost["pools"][0]["capacity"] == "capacityBlock" and cost["pools"][0]["nodeHourly"] == 47.76
@@ -115,8 +123,10 @@ def test_an_on_demand_p5e_pool_says_aws_publishes_no_price_and_why(tmp_path: Pat
     pool = {**P5E_BLOCK, "capacityType": "ON_DEMAND"}
     raw = _whole_gpus(PINNED_AWS, pool, region="us-east-2")
     [line] = [line for line in _plan(tmp_path, raw).splitlines() if line.startswith("  pool p5e (")]
-    assert line.startswith("  pool p5e (p5e.48xlarge, us-east-2, on-demand): unknown (AWS publishes no On-Demand "
-                           "price for p5e.48xlarge in any region: it is sold through EC2 Capacity Blocks"), line
+    assert line.startswith(
+        "  pool p5e (p5e.48xlarge, us-east-2, on-demand): unknown (AWS publishes no On-Demand "
+        "price for p5e.48xlarge in any region: it is sold through EC2 Capacity Blocks"
+    ), line
     assert "https://github.com/tsaol/aws-gpu/blob/" in line
 
 

@@ -17,8 +17,10 @@ from support.base_configs import AZURE
 from support.cli import run_cli
 from support.stack_files import plan_config, write_stack_file
 
-GROUP = "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/gpu-capacity/providers/" \
-        "Microsoft.Compute/capacityReservationGroups/"
+GROUP = (
+    "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/gpu-capacity/providers/"
+    "Microsoft.Compute/capacityReservationGroups/"
+)
 
 
 def _config(**pool) -> dict:
@@ -48,8 +50,11 @@ def test_a_group_added_to_a_regional_pool_with_nodes_takes_its_capacity_offline(
 
 def test_moving_an_autoscaled_regional_pool_to_another_group_counts_its_largest_size(tmp_path):
     bounds = {"autoscaling": {"minCount": 1, "maxCount": 3}}
-    diff = _diff(tmp_path, _config(capacityReservationGroupId=GROUP + "old", **bounds),
-                 _config(capacityReservationGroupId=GROUP + "new", **bounds))
+    diff = _diff(
+        tmp_path,
+        _config(capacityReservationGroupId=GROUP + "old", **bounds),
+        _config(capacityReservationGroupId=GROUP + "new", **bounds),
+    )
     (pool,) = diff.pools
     assert pool.outage
     assert "old → new on a regional pool with up to 3 nodes" in pool.effect.what
@@ -84,10 +89,13 @@ def test_a_replaced_pool_gets_its_group_at_creation(tmp_path):
     assert pool.change == "replaced" and pool.effect is None and not pool.outage
 
 
-@pytest.mark.parametrize("output, first", [
-    ("text", "This change takes GPU capacity OFFLINE: nd96 (16 GPUs) must first be scaled to zero"),
-    ("markdown", "**:warning: This change takes GPU capacity OFFLINE: nd96 (16 GPUs) must first be scaled to zero"),
-])
+@pytest.mark.parametrize(
+    "output, first",
+    [
+        ("text", "This change takes GPU capacity OFFLINE: nd96 (16 GPUs) must first be scaled to zero"),
+        ("markdown", "**:warning: This change takes GPU capacity OFFLINE: nd96 (16 GPUs) must first be scaled to zero"),
+    ],
+)
 def test_plan_base_leads_with_the_outage(tmp_path, output, first):
     base = tmp_path / "base.json"
     base.write_text(json.dumps(plan_config(tmp_path, _config(), "base").to_json()))

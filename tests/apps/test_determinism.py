@@ -53,8 +53,17 @@ def repo_stacks() -> list[str]:
 
 def test_every_stack_and_format_is_byte_identical_run_after_run_and_in_parallel(repo_stacks):
     # Two processes at once, each planning every stack and format twice: four runs per stack and format.
-    processes = [subprocess.Popen([sys.executable, "-c", EVERY_FORMAT_TWICE, *repo_stacks], cwd=ROOT, env=_env(seed),
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for seed in (1, 2)]
+    processes = [
+        subprocess.Popen(
+            [sys.executable, "-c", EVERY_FORMAT_TWICE, *repo_stacks],
+            cwd=ROOT,
+            env=_env(seed),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for seed in (1, 2)
+    ]
     results = [process.communicate(timeout=240) for process in processes]
     for process, (_, err) in zip(processes, results):
         assert process.returncode == 0, err[-2000:]
@@ -69,21 +78,35 @@ def test_every_stack_and_format_is_byte_identical_run_after_run_and_in_parallel(
 def test_the_executable_gives_the_same_bytes_in_parallel(repo_stacks):
     # One format per stack, two executables at once per stack.
     jobs = [(stack, FORMATS[index % len(FORMATS)]) for index, stack in enumerate(repo_stacks)]
-    processes = {(stack, output, seed): subprocess.Popen(
-        [str(GPUPOOLS), "plan", "--config", stack, "--format", output], cwd=ROOT, env=_env(seed),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE) for stack, output in jobs for seed in (3, 4)}
+    processes = {
+        (stack, output, seed): subprocess.Popen(
+            [str(GPUPOOLS), "plan", "--config", stack, "--format", output],
+            cwd=ROOT,
+            env=_env(seed),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for stack, output in jobs
+        for seed in (3, 4)
+    }
     outputs = {key: process.communicate(timeout=240) for key, process in processes.items()}
     for (stack, output, seed), (out, err) in outputs.items():
         assert processes[(stack, output, seed)].returncode == 0, err.decode()[-2000:]
-        assert out and hashlib.sha256(out).digest() == hashlib.sha256(outputs[(stack, output, 3)][0]).digest(), \
+        assert out and hashlib.sha256(out).digest() == hashlib.sha256(outputs[(stack, output, 3)][0]).digest(), (
             f"{stack} {output} differs between two parallel runs"
+        )
 
 
 @pytest.mark.skipif(not GPUPOOLS.exists(), reason="the gpupools executable is not installed beside this Python")
 def test_a_closed_pipe_ends_quietly(repo_stacks):
     # gpupools plan --json | head -1: the reader leaves after one line.
-    plan = subprocess.Popen([str(GPUPOOLS), "plan", "--config", repo_stacks[0], "--json"], cwd=ROOT, env=_env(5),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    plan = subprocess.Popen(
+        [str(GPUPOOLS), "plan", "--config", repo_stacks[0], "--json"],
+        cwd=ROOT,
+        env=_env(5),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     assert plan.stdout is not None
     first = plan.stdout.readline()
     plan.stdout.close()
@@ -100,8 +123,9 @@ def test_a_fifo_is_refused_without_blocking(tmp_path):
     fifo = tmp_path / "Pulumi.fifo.yaml"
     os.mkfifo(fifo)  # nobody ever writes: a blocking open would hang forever
     start = time.monotonic()
-    done = subprocess.run([str(GPUPOOLS), "check", "--config", str(fifo)], env=_env(6), capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [str(GPUPOOLS), "check", "--config", str(fifo)], env=_env(6), capture_output=True, text=True, timeout=60
+    )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith("error: ") and "is a FIFO" in done.stderr and len(done.stderr.splitlines()) == 1
     assert time.monotonic() - start < 30

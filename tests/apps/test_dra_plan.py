@@ -18,15 +18,32 @@ from gpupools.cli import main
 from gpupools.plan.diff import diff_plans
 from support.stack_files import plan_file
 
-AKS = {"cloud": "azure", "cluster": {"name": "gpu-dra", "resourceGroup": "rg", "location": "southcentralus",
-                                      "kubernetesVersion": "1.34", "systemPool": {"size": "Standard_D4s_v5"}},
-       "gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}],
-       "gpuSoftware": {"installer": "dra-driver"}}
-EKS = {"cloud": "aws", "cluster": {"name": "gpu-dra", "region": "us-east-1", "kubernetesVersion": "1.34",
-                                    "systemPool": {"size": "m6i.large"}},
-       "gpuPools": [{"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}},
-                    {"name": "whole", "size": "g6.12xlarge"}],
-       "gpuSoftware": {"installer": "dra-driver"}}
+AKS = {
+    "cloud": "azure",
+    "cluster": {
+        "name": "gpu-dra",
+        "resourceGroup": "rg",
+        "location": "southcentralus",
+        "kubernetesVersion": "1.34",
+        "systemPool": {"size": "Standard_D4s_v5"},
+    },
+    "gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}],
+    "gpuSoftware": {"installer": "dra-driver"},
+}
+EKS = {
+    "cloud": "aws",
+    "cluster": {
+        "name": "gpu-dra",
+        "region": "us-east-1",
+        "kubernetesVersion": "1.34",
+        "systemPool": {"size": "m6i.large"},
+    },
+    "gpuPools": [
+        {"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}},
+        {"name": "whole", "size": "g6.12xlarge"},
+    ],
+    "gpuSoftware": {"installer": "dra-driver"},
+}
 
 
 def _write(folder: Path, name: str, config: dict[str, Any]) -> Path:
@@ -44,18 +61,24 @@ def stacks(tmp_path_factory) -> dict[str, Path]:
     fewer["gpuPools"][0]["mig"] = {"layout": "all-3g.20gb"}
     plain = json.loads(json.dumps(EKS))
     plain["gpuSoftware"] = {"installer": "gpu-operator", "migStrategy": "mixed"}
-    return {name: _write(folder, name, config) for name, config in
-            {"aks": AKS, "eks": EKS, "two": two, "fewer": fewer, "plain": plain}.items()}
+    return {
+        name: _write(folder, name, config)
+        for name, config in {"aks": AKS, "eks": EKS, "two": two, "fewer": fewer, "plain": plain}.items()
+    }
 
 
 def test_plan_json_lists_the_devices_each_node_publishes(stacks) -> None:
     assert plan_file(stacks["aks"]).to_json()["draDevices"] == {
-        "mig1g": [{"kind": "mig", "profile": "1g.5gb", "perNode": 56, "memoryGB": 5}]}
+        "mig1g": [{"kind": "mig", "profile": "1g.5gb", "perNode": 56, "memoryGB": 5}]
+    }
     assert plan_file(stacks["eks"]).to_json()["draDevices"] == {
-        "balanced": [{"kind": "mig", "profile": "1g.5gb", "perNode": 16, "memoryGB": 5},
-                     {"kind": "mig", "profile": "2g.10gb", "perNode": 8, "memoryGB": 10},
-                     {"kind": "mig", "profile": "3g.20gb", "perNode": 8, "memoryGB": 20}],
-        "whole": [{"kind": "gpu", "profile": None, "perNode": 4, "memoryGB": 24}]}
+        "balanced": [
+            {"kind": "mig", "profile": "1g.5gb", "perNode": 16, "memoryGB": 5},
+            {"kind": "mig", "profile": "2g.10gb", "perNode": 8, "memoryGB": 10},
+            {"kind": "mig", "profile": "3g.20gb", "perNode": 8, "memoryGB": 20},
+        ],
+        "whole": [{"kind": "gpu", "profile": None, "perNode": 4, "memoryGB": 24}],
+    }
 
 
 def test_a_stack_without_the_dra_driver_has_no_dra_section(stacks, capsys) -> None:
@@ -68,10 +91,13 @@ def test_plan_text_and_markdown_show_the_published_devices(stacks, capsys) -> No
     assert main(["plan", "--config", str(stacks["eks"])]) == 0
     text = capsys.readouterr().out.splitlines()
     start = text.index("Devices the DRA driver publishes per node (ResourceSlices, resource.k8s.io/v1):")
-    assert [line.split() for line in text[start + 1:start + 6]] == [
+    assert [line.split() for line in text[start + 1 : start + 6]] == [
         ["POOL", "KIND", "PROFILE", "PER", "NODE", "MEMORY"],
-        ["balanced", "mig", "1g.5gb", "16", "5", "GB"], ["balanced", "mig", "2g.10gb", "8", "10", "GB"],
-        ["balanced", "mig", "3g.20gb", "8", "20", "GB"], ["whole", "gpu", "-", "4", "24", "GB"]]
+        ["balanced", "mig", "1g.5gb", "16", "5", "GB"],
+        ["balanced", "mig", "2g.10gb", "8", "10", "GB"],
+        ["balanced", "mig", "3g.20gb", "8", "20", "GB"],
+        ["whole", "gpu", "-", "4", "24", "GB"],
+    ]
     assert main(["plan", "--config", str(stacks["aks"]), "--format", "markdown"]) == 0
     assert "| mig1g | mig | 1g.5gb | 56 | 5 GB |" in capsys.readouterr().out.splitlines()
 

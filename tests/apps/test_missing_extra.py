@@ -71,9 +71,14 @@ PROGRAM = REFUSE + textwrap.dedent("""\
 
 
 def run(script: str, refused: tuple[str, ...], *argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-c", script, ",".join(refused), *argv], cwd=ROOT,
-                          env={**os.environ, "PYTHONPATH": str(ROOT / "components")}, capture_output=True, text=True,
-                          timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", script, ",".join(refused), *argv],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT / "components")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def expected(cloud: str, needed_by: str) -> str:
@@ -84,8 +89,10 @@ def expected(cloud: str, needed_by: str) -> str:
 def test_the_extras_are_the_ones_pyproject_declares() -> None:
     declared = PYPROJECT["project"]["optional-dependencies"]
     for cloud, extra in CLOUD_EXTRAS.items():
-        distributions = {requirement.split(">")[0].split("<")[0].split("=")[0].strip().replace("-", "_")
-                         for requirement in declared[extra.name]}
+        distributions = {
+            requirement.split(">")[0].split("<")[0].split("=")[0].strip().replace("-", "_")
+            for requirement in declared[extra.name]
+        }
         assert distributions == set(extra.modules), cloud
 
 
@@ -108,8 +115,9 @@ def test_check_needs_no_cloud_sdk(cloud) -> None:
 def test_gpu_platform_names_the_missing_extra_before_registering(cloud) -> None:
     result = run(PLATFORM, CLOUD_EXTRAS[cloud].modules, STACKS[cloud])
     message = expected(cloud, f"GpuPlatform 'platform' on {cloud}")
-    assert json.loads(result.stdout) == {"type": "MissingExtraError", "registered": 0, "message": message}, \
+    assert json.loads(result.stdout) == {"type": "MissingExtraError", "registered": 0, "message": message}, (
         result.stderr
+    )
 
 
 @pytest.mark.parametrize("cloud", sorted(STACKS))

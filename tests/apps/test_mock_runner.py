@@ -58,7 +58,9 @@ def test_children_are_recorded_under_their_component_with_their_inputs():
 
     dump = dump_resources(run)
     assert [(item["name"], item["parent"]) for item in dump] == [
-        ("sw", None), ("sw-ns", "sw"), ("sw-release", "sw"),
+        ("sw", None),
+        ("sw-ns", "sw"),
+        ("sw-release", "sw"),
     ]
     assert dump[2]["inputs"]["values"]["replicas"] == 2 and isinstance(dump[2]["inputs"]["values"]["replicas"], int)
     json.dumps(dump)
@@ -80,7 +82,10 @@ def test_secrets_never_come_back_in_clear():
     everything = json.dumps([run.outputs, dump_resources(run), [call.args for call in run.calls]])
     assert "hunter2" not in everything and "HUNTER2" not in everything and "s3cr3t" not in everything
     assert run.outputs == {
-        "password": SECRET, "nested": {"user": "admin", "password": SECRET}, "derived": SECRET, "configured": SECRET,
+        "password": SECRET,
+        "nested": {"user": "admin", "password": SECRET},
+        "derived": SECRET,
+        "configured": SECRET,
     }
     # Only the secret leaf is masked; its non-secret sibling stays readable.
     assert _by_name(run)["creds"].inputs["data"] == {"password": SECRET, "user": "admin"}
@@ -117,7 +122,8 @@ def test_eks_program_runs_repeatedly_with_independent_records():
         assert resources["gpu-eks"].urn == f"urn:pulumi:eks{attempt}::proj::eks:index:Cluster::gpu-eks"
         assert run.outputs == {"kubeconfig": MOCK_KUBECONFIG, "account": "123456789012"}
         assert sorted(call.token for call in run.calls) == [
-            "aws:index/getCallerIdentity:getCallerIdentity", "eks:index:Cluster/getKubeconfig",
+            "aws:index/getCallerIdentity:getCallerIdentity",
+            "eks:index:Cluster/getKubeconfig",
         ]
 
 
@@ -168,7 +174,8 @@ def test_program_errors_propagate_without_stray_tracebacks(caplog):
 
 def test_config_objects_and_program_directories(tmp_path):
     (tmp_path / "naming.py").write_text("def pool_name(pool):\n    return f\"{pool['name']}-{pool['size']}\"\n")
-    (tmp_path / "__main__.py").write_text(textwrap.dedent("""\
+    (tmp_path / "__main__.py").write_text(
+        textwrap.dedent("""\
         import pulumi
         import pulumi_kubernetes as k8s
         from naming import pool_name
@@ -179,20 +186,29 @@ def test_config_objects_and_program_directories(tmp_path):
         pulumi.export("cloud", config.require("cloud"))
         pulumi.export("replicas", config.require_int("replicas"))
         pulumi.export("gfd", config.require_bool("gfd"))
-        """))
+        """)
+    )
     first = run_program(
         tmp_path,
         project="proj",
         stack="dev",
-        config={"proj:cloud": "azure", "proj:gpuPools": [{"name": "mig", "size": "nd96", "count": 2}], "replicas": 4,
-                "gfd": True},
+        config={
+            "proj:cloud": "azure",
+            "proj:gpuPools": [{"name": "mig", "size": "nd96", "count": 2}],
+            "replicas": 4,
+            "gfd": True,
+        },
     )
     second = run_program(
         tmp_path / "__main__.py",
         project="proj",
         stack="prod",
-        config={"proj:cloud": "aws", "proj:gpuPools": [{"name": "a", "size": "p4d", "count": 1}], "replicas": 1,
-                "gfd": False},
+        config={
+            "proj:cloud": "aws",
+            "proj:gpuPools": [{"name": "a", "size": "p4d", "count": 1}],
+            "replicas": 1,
+            "gfd": False,
+        },
     )
 
     assert first.outputs == {"cloud": "azure", "replicas": 4, "gfd": True}
@@ -208,11 +224,25 @@ def test_dumped_inputs_have_sorted_keys_and_keep_list_order():
 
     inputs = {"zeta": 1.0, "alpha": {"z": [3, 1, {"b": 2.5, "a": 2.0}], "a": None}, "mid": "x"}
     run = ProgramRun(
-        resources=[RecordedResource(type="t:m:R", name="r", urn="urn:r", parent=None, inputs=inputs, provider=None,
-                                    custom=True, options={"providers": {"kubernetes": "k", "aws": "a"}})],
-        outputs={}, calls=[], errors=[], warnings=[],
+        resources=[
+            RecordedResource(
+                type="t:m:R",
+                name="r",
+                urn="urn:r",
+                parent=None,
+                inputs=inputs,
+                provider=None,
+                custom=True,
+                options={"providers": {"kubernetes": "k", "aws": "a"}},
+            )
+        ],
+        outputs={},
+        calls=[],
+        errors=[],
+        warnings=[],
     )
     (dumped,) = dump_resources(run)
-    assert json.dumps(dumped["inputs"]) == ('{"alpha": {"a": null, "z": [3, 1, {"a": 2, "b": 2.5}]}, '
-                                            '"mid": "x", "zeta": 1}')
+    assert json.dumps(dumped["inputs"]) == (
+        '{"alpha": {"a": null, "z": [3, 1, {"a": 2, "b": 2.5}]}, "mid": "x", "zeta": 1}'
+    )
     assert list(dumped["options"]["providers"]) == ["aws", "kubernetes"]

@@ -30,8 +30,9 @@ def test_check_and_plan_say_what_they_read(command) -> None:
     run = run_cli(command, "--config", str(stack))
     assert (run.code, run.out) == (2, ""), run.err
     [line] = run.lines
-    assert line.startswith(f"error: {stack}: has no gpupools:* keys; check, plan and verify read stacks of the "
-                           "gpupools program")
+    assert line.startswith(
+        f"error: {stack}: has no gpupools:* keys; check, plan and verify read stacks of the gpupools program"
+    )
     assert "gpupools.testing.run_program" in line and HEADING.lstrip("# ") in line
 
 

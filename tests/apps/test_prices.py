@@ -35,6 +35,7 @@ def _azure_server(pages: list[bytes]):
     def fetch(url: str) -> bytes:
         asked.append(url)
         return pages[len(asked) - 1]
+
     return fetch, asked
 
 
@@ -45,8 +46,11 @@ def test_azure_follows_next_page_link_and_keeps_linux_pay_as_you_go_and_spot() -
     assert asked[1] == json.loads(PAGE1)["NextPageLink"]  # page 2 came from the link, and nothing after it
     got = {(p.size, p.capacity): p.per_hour for p in prices}
     # Windows (31.25), the reservation (150000), Low Priority (5.5) and DevTestConsumption (20.0) are left out.
-    assert got == {("Standard_ND96asr_v4", "onDemand"): 27.5, ("Standard_ND96asr_v4", "spot"): 8.25,
-                   ("Standard_NC24ads_A100_v4", "onDemand"): 3.75}
+    assert got == {
+        ("Standard_ND96asr_v4", "onDemand"): 27.5,
+        ("Standard_ND96asr_v4", "spot"): 8.25,
+        ("Standard_NC24ads_A100_v4", "onDemand"): 3.75,
+    }
     assert {p.source for p in prices} == {azure.query_url("southcentralus")}
     assert "armRegionName%20eq%20%27southcentralus%27" in asked[0] and "Consumption" in asked[0]
 
@@ -57,13 +61,16 @@ def test_azure_keeps_only_the_sizes_asked_for() -> None:
     assert [(p.size, p.per_hour) for p in prices] == [("Standard_NC24ads_A100_v4", 3.75)]
 
 
-@pytest.mark.parametrize(("body", "says"), [
-    (PAGE1[: len(PAGE1) // 2], "not a complete JSON page"),
-    (b'{"Items": [], "Count": 3, "NextPageLink": null}', "'Count' is 3 but the page holds 0 items"),
-    (b'{"items": []}', "no 'Items' list"),
-    (json.dumps({"Items": [{"armSkuName": "Standard_ND96asr_v4"}], "Count": 1}).encode(), "Items[0] lacks"),
-    (json.dumps({"Items": [], "NextPageLink": "https://example.com/x"}).encode(), "does not lead to"),
-])
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (PAGE1[: len(PAGE1) // 2], "not a complete JSON page"),
+        (b'{"Items": [], "Count": 3, "NextPageLink": null}', "'Count' is 3 but the page holds 0 items"),
+        (b'{"items": []}', "no 'Items' list"),
+        (json.dumps({"Items": [{"armSkuName": "Standard_ND96asr_v4"}], "Count": 1}).encode(), "Items[0] lacks"),
+        (json.dumps({"Items": [], "NextPageLink": "https://example.com/x"}).encode(), "does not lead to"),
+    ],
+)
 def test_azure_refuses_a_malformed_or_truncated_page_with_one_error(body: bytes, says: str) -> None:
     fetch, _ = _azure_server([body])
     with pytest.raises(PriceSourceError) as error:
@@ -93,7 +100,9 @@ def test_aws_offer_file_on_demand_linux_shared_only() -> None:
     # the Capacity Block rows listed first (marketoption CapacityBlock, $0.00; p5e has only that) are left out; the
     # figures are the file's, unchanged.
     assert [(p.size, p.region, p.capacity, p.per_hour) for p in prices] == [
-        ("g5.xlarge", "us-east-1", "onDemand", 1.25), ("p4d.24xlarge", "us-east-1", "onDemand", 20.5)]
+        ("g5.xlarge", "us-east-1", "onDemand", 1.25),
+        ("p4d.24xlarge", "us-east-1", "onDemand", 20.5),
+    ]
     assert prices[0].source == aws.offer_url("us-east-1")
 
 
@@ -103,18 +112,38 @@ def test_aws_never_takes_a_capacity_block_row_as_a_price(fee: str) -> None:
     rows carry $0.00) is not the size's on-demand price."""
     offer = json.loads(OFFER)
     offer["terms"]["OnDemand"]["SKU8P5EBLOCK"]["SKU8P5EBLOCK.JRTCKXETXF"]["priceDimensions"][
-        "SKU8P5EBLOCK.JRTCKXETXF.6YS6EN2CT7"]["pricePerUnit"]["USD"] = fee
+        "SKU8P5EBLOCK.JRTCKXETXF.6YS6EN2CT7"
+    ]["pricePerUnit"]["USD"] = fee
     assert "p5e.48xlarge" not in {p.size for p in aws.parse(json.dumps(offer).encode(), "us-east-1", "t")}
 
 
-@pytest.mark.parametrize(("body", "says"), [
-    (OFFER[:5000], "not a complete JSON offer file"),
-    (b'{"products": {}}', "needs 'products' and 'terms.OnDemand'"),
-    (json.dumps({"products": {"S": {"productFamily": "Compute Instance", "attributes": {
-        "instanceType": "g5.xlarge", "operatingSystem": "Linux", "tenancy": "Shared", "preInstalledSw": "NA",
-        "capacitystatus": "Used"}}}, "terms": {"OnDemand": {"S": {"a": {"priceDimensions": {}}}}}}).encode(),
-     "terms.OnDemand[S] is not one offer with one hourly USD price"),
-])
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        (OFFER[:5000], "not a complete JSON offer file"),
+        (b'{"products": {}}', "needs 'products' and 'terms.OnDemand'"),
+        (
+            json.dumps(
+                {
+                    "products": {
+                        "S": {
+                            "productFamily": "Compute Instance",
+                            "attributes": {
+                                "instanceType": "g5.xlarge",
+                                "operatingSystem": "Linux",
+                                "tenancy": "Shared",
+                                "preInstalledSw": "NA",
+                                "capacitystatus": "Used",
+                            },
+                        }
+                    },
+                    "terms": {"OnDemand": {"S": {"a": {"priceDimensions": {}}}}},
+                }
+            ).encode(),
+            "terms.OnDemand[S] is not one offer with one hourly USD price",
+        ),
+    ],
+)
 def test_aws_refuses_a_malformed_or_truncated_offer_file(body: bytes, says: str) -> None:
     with pytest.raises(PriceSourceError) as error:
         aws.parse(body, "us-east-1", "t")
@@ -149,32 +178,62 @@ def test_refresh_without_network_is_one_error(tmp_path: Path, monkeypatch: pytes
 
 
 _BOOK = {"format": "gpupools-prices/2", "currency": "USD", "retrieved": "2026-11-20T00:00:00Z", "prices": []}
-_PRICE = {"cloud": "azure", "size": "Standard_ND96asr_v4", "region": "southcentralus", "capacity": "onDemand",
-          "perHour": 27.5, "source": "https://prices.azure.com/api/retail/prices", "retrieved": "2026-11-20"}
+_PRICE = {
+    "cloud": "azure",
+    "size": "Standard_ND96asr_v4",
+    "region": "southcentralus",
+    "capacity": "onDemand",
+    "perHour": 27.5,
+    "source": "https://prices.azure.com/api/retail/prices",
+    "retrieved": "2026-11-20",
+}
 _OLD_PRICE = {**{k: v for k, v in _PRICE.items() if k != "perHour"}, "usdPerHour": 27.5}
 
 
-@pytest.mark.parametrize(("book", "says"), [
-    ({**_BOOK, "format": "other"}, 'not a gpupools price book (expected "format": "gpupools-prices/2")'),
-    ({**_BOOK, "prices": [{**_PRICE, "perHour": 0}]}, "prices[0]: perHour 0 is not a price above 0"),
-    ({**_BOOK, "currency": "eur"}, "currency 'eur' is not an ISO 4217 code"),
-    ({**_BOOK, "format": "gpupools-prices/1", "currency": "EUR"}, "a gpupools-prices/1 price book is in USD only"),
-    ({**_BOOK, "format": "gpupools-prices/1", "prices": [_PRICE]}, "prices[0]: usdPerHour None is not a price"),
-    ({**_BOOK, "prices": [{**_PRICE, "capacity": "reserved"}]},
-     "prices[0]: capacity 'reserved'; allowed: onDemand, spot, capacityBlock"),
-    ({**_BOOK, "unlisted": [{"cloud": "aws", "size": "p5e.48xlarge", "capacity": "onDemand", "why": "w"}]},
-     "unlisted[0] lacks source"),
-    ({**_BOOK, "unlisted": {"p5e.48xlarge": "w"}}, "'unlisted' is not a list"),
-    # Text that reaches the terminal and the pull request's Markdown table: no cell breaks, markup or escapes.
-    ({**_BOOK, "prices": [{**_PRICE, "source": "https://x|<b>y</b>"}]}, "prices[0]: source 'https://x|<b>y</b>' is "
-                                                                          "not the shape of a source"),
-    ({**_BOOK, "prices": [{**_PRICE, "region": "south central"}]}, "region 'south central' is not the shape"),
-    ({**_BOOK, "retrieved": "2026\x1b[2J"}, "'retrieved' '2026\\x1b[2J' is not a date"),
-    ({**_BOOK, "unlisted": [{"cloud": "aws", "size": "p5e.48xlarge", "capacity": "onDemand", "why": "a\u202eb",
-                             "source": "https://x"}]}, "unlisted[0]: why"),
-])
+@pytest.mark.parametrize(
+    ("book", "says"),
+    [
+        ({**_BOOK, "format": "other"}, 'not a gpupools price book (expected "format": "gpupools-prices/2")'),
+        ({**_BOOK, "prices": [{**_PRICE, "perHour": 0}]}, "prices[0]: perHour 0 is not a price above 0"),
+        ({**_BOOK, "currency": "eur"}, "currency 'eur' is not an ISO 4217 code"),
+        ({**_BOOK, "format": "gpupools-prices/1", "currency": "EUR"}, "a gpupools-prices/1 price book is in USD only"),
+        ({**_BOOK, "format": "gpupools-prices/1", "prices": [_PRICE]}, "prices[0]: usdPerHour None is not a price"),
+        (
+            {**_BOOK, "prices": [{**_PRICE, "capacity": "reserved"}]},
+            "prices[0]: capacity 'reserved'; allowed: onDemand, spot, capacityBlock",
+        ),
+        (
+            {**_BOOK, "unlisted": [{"cloud": "aws", "size": "p5e.48xlarge", "capacity": "onDemand", "why": "w"}]},
+            "unlisted[0] lacks source",
+        ),
+        ({**_BOOK, "unlisted": {"p5e.48xlarge": "w"}}, "'unlisted' is not a list"),
+        # Text that reaches the terminal and the pull request's Markdown table: no cell breaks, markup or escapes.
+        (
+            {**_BOOK, "prices": [{**_PRICE, "source": "https://x|<b>y</b>"}]},
+            "prices[0]: source 'https://x|<b>y</b>' is not the shape of a source",
+        ),
+        ({**_BOOK, "prices": [{**_PRICE, "region": "south central"}]}, "region 'south central' is not the shape"),
+        ({**_BOOK, "retrieved": "2026\x1b[2J"}, "'retrieved' '2026\\x1b[2J' is not a date"),
+        (
+            {
+                **_BOOK,
+                "unlisted": [
+                    {
+                        "cloud": "aws",
+                        "size": "p5e.48xlarge",
+                        "capacity": "onDemand",
+                        "why": "a\u202eb",
+                        "source": "https://x",
+                    }
+                ],
+            },
+            "unlisted[0]: why",
+        ),
+    ],
+)
 def test_a_price_cache_that_is_not_a_price_book_stops_the_plan_with_one_line(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, book: dict, says: str) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, book: dict, says: str
+) -> None:
     """A wrong or partial price must not reach a plan: exit 2 (the user's file), one line naming it and the fix."""
     cache = tmp_path / "prices.json"
     cache.write_text(json.dumps(book))
@@ -186,7 +245,8 @@ def test_a_price_cache_that_is_not_a_price_book_stops_the_plan_with_one_line(
 
 
 def test_a_cache_keeps_the_snapshots_word_on_sizes_without_a_list_price(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     cache = tmp_path / "prices.json"
     cache.write_text(json.dumps({**_BOOK, "prices": [_PRICE]}))
     monkeypatch.setenv("GPUPOOLS_PRICE_CACHE", str(cache))
@@ -274,7 +334,8 @@ def _eur_page() -> bytes:
 
 
 def test_refresh_in_another_currency_asks_for_it_and_the_plan_shows_it_alone(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The currency is USD unless configured: --currency EUR asks Azure for EUR, replaces a USD cache whole, and
     the plan prices in EUR from the cache without adding the USD snapshot to it."""
     path = tmp_path / "prices.json"
@@ -305,7 +366,8 @@ def test_a_currency_azure_does_not_answer_in_is_one_error_not_an_empty_cache(tmp
 
 
 def test_a_diff_across_currencies_is_unknown_not_a_wrong_figure(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(REPO)
     base = tmp_path / "base.json"
     base.write_text(run_cli("plan", "--stack", "dev", "--json").out)  # the USD snapshot
@@ -313,17 +375,25 @@ def test_a_diff_across_currencies_is_unknown_not_a_wrong_figure(
     cache.write_text(json.dumps({**_BOOK, "currency": "EUR", "prices": [_PRICE]}))
     monkeypatch.setenv("GPUPOOLS_PRICE_CACHE", str(cache))
     run = run_cli("plan", "--stack", "dev", "--base", str(base))
-    assert run.out.splitlines()[0].endswith("cost change unknown (no price for base plan (priced in USD, this one "
-                                            "in EUR))"), run.out.splitlines()[0]
+    assert run.out.splitlines()[0].endswith(
+        "cost change unknown (no price for base plan (priced in USD, this one in EUR))"
+    ), run.out.splitlines()[0]
     assert "  cost total: unknown (base plan (priced in USD, this one in EUR))" in run.out.splitlines()
 
 
-@pytest.mark.parametrize(("argv", "says"), [
-    (["--currency", "EUR"], "error: --currency EUR: AWS publishes its EC2 price list in USD only"),
-    (["--cloud", "aws", "--currency", "EUR"], "error: --currency EUR: AWS publishes its EC2 price list in USD only"),
-])
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--currency", "EUR"], "error: --currency EUR: AWS publishes its EC2 price list in USD only"),
+        (
+            ["--cloud", "aws", "--currency", "EUR"],
+            "error: --currency EUR: AWS publishes its EC2 price list in USD only",
+        ),
+    ],
+)
 def test_refresh_refuses_a_currency_it_cannot_deliver_before_going_online(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], says: str) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str], says: str
+) -> None:
     monkeypatch.setenv("GPUPOOLS_PRICE_CACHE", str(tmp_path / "prices.json"))
     monkeypatch.setenv("https_proxy", "http://127.0.0.1:9")  # a request would fail with another message
     run = run_cli("prices", "refresh", *argv)

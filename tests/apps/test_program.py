@@ -115,12 +115,16 @@ def test_dev_stack(dev):
 def test_charts_wait_for_gpu_pools_and_use_the_cluster_provider(stack, request):
     plan = request.getfixturevalue(stack)
     (provider,) = _of_type(plan, "pulumi:providers:kubernetes")
-    (software,) = [r for r in plan.resources if r["type"] in ("gpupools:index:NvidiaDevicePlugin",
-                                                                "gpupools:index:NvidiaGpuOperator")]
+    (software,) = [
+        r
+        for r in plan.resources
+        if r["type"] in ("gpupools:index:NvidiaDevicePlugin", "gpupools:index:NvidiaGpuOperator")
+    ]
     # GPU pools, not the EKS system node group (a sibling of the provider under the cluster component).
     pools = [r for r in plan.resources if r["type"] in (AGENT_POOL, NODE_GROUP) and r["parent"] != provider["parent"]]
-    assert pools and all(any(dep.endswith(f"::{p['name']}") for dep in software["options"]["dependencies"])
-                         for p in pools)
+    assert pools and all(
+        any(dep.endswith(f"::{p['name']}") for dep in software["options"]["dependencies"]) for p in pools
+    )
     for resource in plan.resources:
         if resource["type"].startswith("kubernetes:"):
             assert f"pulumi:providers:kubernetes::{provider['name']}::" in resource["options"]["provider"]
@@ -143,7 +147,9 @@ def test_eks_stack(eks):
     assert values["driver"]["enabled"] is False  # the NVIDIA AMI ships the driver
     assert values["toolkit"]["enabled"] is False
     assert eks.outputs["gpuPools"]["p4d-balanced"]["resourcesPerNode"] == {
-        "nvidia.com/mig-1g.5gb": 16, "nvidia.com/mig-2g.10gb": 8, "nvidia.com/mig-3g.20gb": 8,
+        "nvidia.com/mig-1g.5gb": 16,
+        "nvidia.com/mig-2g.10gb": 8,
+        "nvidia.com/mig-3g.20gb": 8,
     }
     assert eks.outputs["kubeconfig"] == "[secret]" and not [r for r in eks.resources if r["type"].startswith("azure")]
 
@@ -217,12 +223,18 @@ def test_bad_config_registers_nothing(tmp_path, monkeypatch):
     # The program itself refuses it too (as under `pulumi up`), before registering anything.
     mocks = RecordingMocks()
     with pytest.raises(pulumi.RunError, match="invalid gpupools config"):
-        run_program(ROOT / "infra", project="gpupools", stack="bad", mocks=mocks,
-                    config=pulumi_config_values(read_stack_file(path).config))
+        run_program(
+            ROOT / "infra",
+            project="gpupools",
+            stack="bad",
+            mocks=mocks,
+            config=pulumi_config_values(read_stack_file(path).config),
+        )
     assert mocks.resources == [] and mocks.calls == []
 
 
-ISOLATION = textwrap.dedent("""\
+ISOLATION = textwrap.dedent(
+    """\
     import sys
     from pathlib import Path
     from gpupools.config import read_stack_file
@@ -230,14 +242,23 @@ ISOLATION = textwrap.dedent("""\
     plan_stack(read_stack_file(Path(sys.argv[1])))
     print(sorted({m.split(".")[0] for m in sys.modules """
     """if m.startswith(("pulumi_aws", "pulumi_eks", "pulumi_azure_native"))}))
-    """)
+    """
+)
 
 
 def test_each_cloud_imports_only_its_own_sdks():
     env = {**os.environ, "PYTHONPATH": str(ROOT / "components")}
-    runs = {stack: subprocess.Popen([sys.executable, "-c", ISOLATION, str(ROOT / f"Pulumi.{stack}.yaml")], cwd=ROOT,
-                                    env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            for stack in ("dev", "eks")}
+    runs = {
+        stack: subprocess.Popen(
+            [sys.executable, "-c", ISOLATION, str(ROOT / f"Pulumi.{stack}.yaml")],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for stack in ("dev", "eks")
+    }
     results = {stack: process.communicate(timeout=120) for stack, process in runs.items()}
     for stack, process in runs.items():
         assert process.returncode == 0, results[stack][1]
@@ -278,14 +299,24 @@ def test_cli_bad_config_exits_2(tmp_path, capsys):
 
 
 def test_only_gpupools_values_and_plain_provider_settings_reach_the_program():
-    values = pulumi_config_values({
-        "gpupools:cloud": "aws", "gpupools:gpuPools": [{"name": "p4d"}], "azure-native:location": "eastus",
-        "aws:maxRetries": 5, "aws:skipCredentialsValidation": True, "myapp:nested": {"deep": [1, 2]}, "myapp:list": [1],
-        "myapp:nothing": None,
-    })
+    values = pulumi_config_values(
+        {
+            "gpupools:cloud": "aws",
+            "gpupools:gpuPools": [{"name": "p4d"}],
+            "azure-native:location": "eastus",
+            "aws:maxRetries": 5,
+            "aws:skipCredentialsValidation": True,
+            "myapp:nested": {"deep": [1, 2]},
+            "myapp:list": [1],
+            "myapp:nothing": None,
+        }
+    )
     assert values == {
-        "gpupools:cloud": "aws", "gpupools:gpuPools": '[{"name": "p4d"}]', "azure-native:location": "eastus",
-        "aws:maxRetries": "5", "aws:skipCredentialsValidation": "true",
+        "gpupools:cloud": "aws",
+        "gpupools:gpuPools": '[{"name": "p4d"}]',
+        "azure-native:location": "eastus",
+        "aws:maxRetries": "5",
+        "aws:skipCredentialsValidation": "true",
     }
 
 
@@ -297,8 +328,9 @@ def test_plan_never_serialises_other_namespaces(tmp_path, monkeypatch):
 
     encoded = []
     real_dumps = offline_plan.json.dumps
-    monkeypatch.setattr(offline_plan.json, "dumps",
-                        lambda value, *a, **k: encoded.append(value) or real_dumps(value, *a, **k))
+    monkeypatch.setattr(
+        offline_plan.json, "dumps", lambda value, *a, **k: encoded.append(value) or real_dumps(value, *a, **k)
+    )
     plan = plan_stack(read_stack_file(path))
     assert plan.cloud == "aws"
     assert not [value for value in encoded if isinstance(value, dict) and "items" in value]

@@ -92,8 +92,10 @@ def test_a_project_without_any_program_is_refused(tmp_path) -> None:
 def test_a_project_in_another_language_is_refused(tmp_path) -> None:
     stack = project(tmp_path, None, runtime="nodejs")
     (tmp_path / "index.ts").write_text("")
-    assert refused(stack) == (f"error: {tmp_path / 'Pulumi.yaml'}: runtime: is 'nodejs'; gpupools plan runs Python "
-                              "programs only (runtime: python)")
+    assert refused(stack) == (
+        f"error: {tmp_path / 'Pulumi.yaml'}: runtime: is 'nodejs'; gpupools plan runs Python "
+        "programs only (runtime: python)"
+    )
 
 
 def test_a_lone_stack_file_plans_the_packaged_program(tmp_path) -> None:

@@ -26,9 +26,12 @@ class PlatformStackMocks(RecordingMocks):
 
 def run_example(**config: str):
     settings = {
-        "gpu-team-pool:clusterStack": "platform/gpupools/existing", "gpu-team-pool:poolName": "team3g",
-        "gpu-team-pool:vmSize": "Standard_ND96asr_v4", "gpu-team-pool:migProfile": "MIG3g",
-        "gpu-team-pool:nodes": "2", **config,
+        "gpu-team-pool:clusterStack": "platform/gpupools/existing",
+        "gpu-team-pool:poolName": "team3g",
+        "gpu-team-pool:vmSize": "Standard_ND96asr_v4",
+        "gpu-team-pool:migProfile": "MIG3g",
+        "gpu-team-pool:nodes": "2",
+        **config,
     }
     mocks = PlatformStackMocks()
     return run_program(EXAMPLE, project="gpu-team-pool", stack="team", config=settings, mocks=mocks), mocks
@@ -47,8 +50,11 @@ def test_example_adds_a_mig_pool_to_the_referenced_cluster() -> None:
     assert run.outputs["slices"] == {"nvidia.com/gpu": 2 * 8 * 2}
     assert run.outputs["nodeSelector"] == {"gpupools.io/pool": "team3g"}
     # An existing cluster: GpuPlatform looks it up, it creates neither cluster nor resource group.
-    assert not [r for r in run.resources if r.type in ("azure-native:containerservice:ManagedCluster",
-                                                       "azure-native:resources:ResourceGroup")]
+    assert not [
+        r
+        for r in run.resources
+        if r.type in ("azure-native:containerservice:ManagedCluster", "azure-native:resources:ResourceGroup")
+    ]
 
 
 def test_example_never_sends_the_validation_placeholders() -> None:
@@ -76,9 +82,13 @@ def test_example_rejects_a_profile_the_vm_lacks_before_creating_anything() -> No
     from gpupools.component_args import ComponentArgsError
 
     mocks = PlatformStackMocks()
-    settings = {"gpu-team-pool:clusterStack": "platform/gpupools/existing", "gpu-team-pool:poolName": "team3g",
-                "gpu-team-pool:vmSize": "Standard_ND96asr_v4", "gpu-team-pool:migProfile": "MIG5g",
-                "gpu-team-pool:nodes": "2"}
+    settings = {
+        "gpu-team-pool:clusterStack": "platform/gpupools/existing",
+        "gpu-team-pool:poolName": "team3g",
+        "gpu-team-pool:vmSize": "Standard_ND96asr_v4",
+        "gpu-team-pool:migProfile": "MIG5g",
+        "gpu-team-pool:nodes": "2",
+    }
     with pytest.raises(ComponentArgsError, match=r"GpuPlatform\('team'\) args\.gpu_pools\[0\]\.mig\.profile: 'MIG5g'"):
         run_program(EXAMPLE, project="gpu-team-pool", stack="team", config=settings, mocks=mocks)
     assert not [r.type for r in mocks.resources if r.type != "pulumi:pulumi:StackReference"]
@@ -92,6 +102,7 @@ def test_example_requirements_install_the_library_like_a_user() -> None:
 
 # --- component package for other languages ---------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def schema() -> dict[str, Any]:
     from gpupools.provider import package_schema
@@ -100,30 +111,70 @@ def schema() -> dict[str, Any]:
 
 
 EXPECTED_COMPONENTS = {
-    "AksCluster": ({"name": "string", "resourceGroupName": "string", "location": "string", "create": "boolean",
-                    "systemPoolCount": "integer", "systemPoolMaxPods": "integer", "podCidr": "string"},
-                   {"clusterName": "string", "kubeconfig": "string"}),
-    "AksGpuPool": ({"clusterName": "string", "vmSize": "string", "count": "integer", "nodeLabels": "object",
-                    "nodeTaints": "array", "maxPods": "integer", "availabilityZones": "array",
-                    "capacityReservationGroupId": "string", "spotMaxPrice": "number"},
-                   {"poolName": "string", "vmSize": "string"}),
-    "EksCluster": ({"name": "string", "systemNodeCount": "integer", "subnetIds": "array", "vpcId": "string"},
-                   {"clusterName": "string", "kubeconfig": "string"}),
-    "EksGpuNodeGroup": ({"nodeGroupName": "string", "instanceType": "string", "desiredSize": "integer",
-                         "taints": "array", "capacityReservation": "string",
-                         "efa": "boolean", "efaInterfaces": "integer"}, {"nodeGroupName": "string"}),
-    "NvidiaDevicePlugin": ({"version": "string", "namespace": "string", "values": "object",
-                            "createNamespace": "boolean"},
-                           {"releaseName": "string", "chartVersion": "string", "namespace": "string"}),
-    "NvidiaGpuOperator": ({"version": "string", "namespace": "string", "values": "object"},
-                          {"chartVersion": "string"}),
-    "NvidiaDraDriver": ({"version": "string", "namespace": "string", "values": "object", "createNamespace": "boolean"},
-                        {"releaseName": "string", "chartVersion": "string", "namespace": "string"}),
+    "AksCluster": (
+        {
+            "name": "string",
+            "resourceGroupName": "string",
+            "location": "string",
+            "create": "boolean",
+            "systemPoolCount": "integer",
+            "systemPoolMaxPods": "integer",
+            "podCidr": "string",
+        },
+        {"clusterName": "string", "kubeconfig": "string"},
+    ),
+    "AksGpuPool": (
+        {
+            "clusterName": "string",
+            "vmSize": "string",
+            "count": "integer",
+            "nodeLabels": "object",
+            "nodeTaints": "array",
+            "maxPods": "integer",
+            "availabilityZones": "array",
+            "capacityReservationGroupId": "string",
+            "spotMaxPrice": "number",
+        },
+        {"poolName": "string", "vmSize": "string"},
+    ),
+    "EksCluster": (
+        {"name": "string", "systemNodeCount": "integer", "subnetIds": "array", "vpcId": "string"},
+        {"clusterName": "string", "kubeconfig": "string"},
+    ),
+    "EksGpuNodeGroup": (
+        {
+            "nodeGroupName": "string",
+            "instanceType": "string",
+            "desiredSize": "integer",
+            "taints": "array",
+            "capacityReservation": "string",
+            "efa": "boolean",
+            "efaInterfaces": "integer",
+        },
+        {"nodeGroupName": "string"},
+    ),
+    "NvidiaDevicePlugin": (
+        {"version": "string", "namespace": "string", "values": "object", "createNamespace": "boolean"},
+        {"releaseName": "string", "chartVersion": "string", "namespace": "string"},
+    ),
+    "NvidiaGpuOperator": ({"version": "string", "namespace": "string", "values": "object"}, {"chartVersion": "string"}),
+    "NvidiaDraDriver": (
+        {"version": "string", "namespace": "string", "values": "object", "createNamespace": "boolean"},
+        {"releaseName": "string", "chartVersion": "string", "namespace": "string"},
+    ),
     "GpuSmokeTest": ({"poolName": "string", "resources": "array", "nodeSelector": "object"}, {"jobName": "string"}),
-    "GpuPlatform": ({"cloud": "string", "gpuPools": "array", "customSizes": "object", "tags": "object"},
-                    {"clusterName": "string", "kubeconfig": "string", "gpuToleration": "object",
-                     "resourcesPerNode": "object", "resourcesTotal": "object", "nodeSelectors": "object",
-                     "draClasses": "object"}),
+    "GpuPlatform": (
+        {"cloud": "string", "gpuPools": "array", "customSizes": "object", "tags": "object"},
+        {
+            "clusterName": "string",
+            "kubeconfig": "string",
+            "gpuToleration": "object",
+            "resourcesPerNode": "object",
+            "resourcesTotal": "object",
+            "nodeSelectors": "object",
+            "draClasses": "object",
+        },
+    ),
 }
 
 
@@ -174,8 +225,18 @@ def _types_reached(schema: dict[str, Any], token: str) -> dict[str, dict[str, An
 
 def test_platform_schema_is_typed_through_pools_mig_and_sharing(schema: dict[str, Any]) -> None:
     types = _types_reached(schema, "gpupools:index:GpuPlatform")
-    assert {"ClusterArgs", "GpuPoolArgs", "MigArgs", "SharingArgs", "TimeSlicingArgs", "MpsArgs",
-            "GpuSoftwareArgs", "PoolAutoscalingArgs", "CustomSizeArgs", "SystemPoolArgs"} <= set(types)
+    assert {
+        "ClusterArgs",
+        "GpuPoolArgs",
+        "MigArgs",
+        "SharingArgs",
+        "TimeSlicingArgs",
+        "MpsArgs",
+        "GpuSoftwareArgs",
+        "PoolAutoscalingArgs",
+        "CustomSizeArgs",
+        "SystemPoolArgs",
+    } <= set(types)
     platform = schema["resources"]["gpupools:index:GpuPlatform"]
     assert "pulumi.json#/Any" not in json.dumps([platform["inputProperties"], types])
     assert types["MigArgs"]["properties"]["layoutMix"]["additionalProperties"]["type"] == "integer"

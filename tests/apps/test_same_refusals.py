@@ -20,31 +20,62 @@ from support.stack_files import write_stack_file
 SUBNET, SUBNET_B = "subnet-0123456789abcdef0", "subnet-89abcdef"
 VPC = "vpc-0123456789abcdef0"
 GROUP_ARN = "arn:aws:resource-groups:us-east-1:123456789012:group/p5-blocks"
-NODE_GROUP = {"cluster_name": "gpu-eks", "subnet_ids": [SUBNET], "node_group_name": "p4d",
-              "instance_type": "p4d.24xlarge", "desired_size": 1,
-              "node_role_arn": "arn:aws:iam::123456789012:role/gpu-eks-nodes"}
+NODE_GROUP = {
+    "cluster_name": "gpu-eks",
+    "subnet_ids": [SUBNET],
+    "node_group_name": "p4d",
+    "instance_type": "p4d.24xlarge",
+    "desired_size": 1,
+    "node_role_arn": "arn:aws:iam::123456789012:role/gpu-eks-nodes",
+}
 
 # (id, change to the stack's first pool, change to its cluster, component, component args, field, arg)
 CASES = [
-    ("capacity-block-with-group-arn",
-     {"capacityType": "CAPACITY_BLOCK", "capacityReservation": GROUP_ARN, "subnetIds": [SUBNET]}, {},
-     "EksGpuNodeGroup", {**NODE_GROUP, "capacity_type": "CAPACITY_BLOCK", "capacity_reservation": GROUP_ARN},
-     "gpuPools[0].capacityReservation", "capacity_reservation"),
-    ("capacity-block-without-reservation",
-     {"capacityType": "CAPACITY_BLOCK", "subnetIds": [SUBNET]}, {},
-     "EksGpuNodeGroup", {**NODE_GROUP, "capacity_type": "CAPACITY_BLOCK"},
-     "gpuPools[0].capacityReservation", "capacity_reservation"),
-    ("reservation-not-an-id-or-arn",
-     {"capacityReservation": "my-reservation", "subnetIds": [SUBNET]}, {},
-     "EksGpuNodeGroup", {**NODE_GROUP, "capacity_reservation": "my-reservation"},
-     "gpuPools[0].capacityReservation", "capacity_reservation"),
-    ("efa-across-two-subnets",
-     {"efa": True, "subnetIds": [SUBNET, SUBNET_B]}, {"subnetIds": [SUBNET, SUBNET_B], "vpcId": VPC},
-     "EksGpuNodeGroup", {**NODE_GROUP, "subnet_ids": [SUBNET, SUBNET_B], "efa": True, "efa_interfaces": 4},
-     "gpuPools[0].subnetIds", "subnet_ids"),
-    ("vpc-without-subnets", {}, {"vpcId": VPC},
-     "EksCluster", {"name": "gpu-eks", "vpc_id": VPC},
-     "cluster.vpcId", "vpc_id"),
+    (
+        "capacity-block-with-group-arn",
+        {"capacityType": "CAPACITY_BLOCK", "capacityReservation": GROUP_ARN, "subnetIds": [SUBNET]},
+        {},
+        "EksGpuNodeGroup",
+        {**NODE_GROUP, "capacity_type": "CAPACITY_BLOCK", "capacity_reservation": GROUP_ARN},
+        "gpuPools[0].capacityReservation",
+        "capacity_reservation",
+    ),
+    (
+        "capacity-block-without-reservation",
+        {"capacityType": "CAPACITY_BLOCK", "subnetIds": [SUBNET]},
+        {},
+        "EksGpuNodeGroup",
+        {**NODE_GROUP, "capacity_type": "CAPACITY_BLOCK"},
+        "gpuPools[0].capacityReservation",
+        "capacity_reservation",
+    ),
+    (
+        "reservation-not-an-id-or-arn",
+        {"capacityReservation": "my-reservation", "subnetIds": [SUBNET]},
+        {},
+        "EksGpuNodeGroup",
+        {**NODE_GROUP, "capacity_reservation": "my-reservation"},
+        "gpuPools[0].capacityReservation",
+        "capacity_reservation",
+    ),
+    (
+        "efa-across-two-subnets",
+        {"efa": True, "subnetIds": [SUBNET, SUBNET_B]},
+        {"subnetIds": [SUBNET, SUBNET_B], "vpcId": VPC},
+        "EksGpuNodeGroup",
+        {**NODE_GROUP, "subnet_ids": [SUBNET, SUBNET_B], "efa": True, "efa_interfaces": 4},
+        "gpuPools[0].subnetIds",
+        "subnet_ids",
+    ),
+    (
+        "vpc-without-subnets",
+        {},
+        {"vpcId": VPC},
+        "EksCluster",
+        {"name": "gpu-eks", "vpc_id": VPC},
+        "cluster.vpcId",
+        "vpc_id",
+    ),
 ]
 
 
@@ -84,8 +115,11 @@ def test_the_component_refuses_it(kind, args, arg):
 
 
 def test_a_capacity_block_with_its_reservation_id_is_still_accepted(tmp_path):
-    path = _stack_file(tmp_path, {"capacityType": "CAPACITY_BLOCK", "capacityReservation": "cr-02168da1478b509e0",
-                                  "subnetIds": [SUBNET]}, {})
+    path = _stack_file(
+        tmp_path,
+        {"capacityType": "CAPACITY_BLOCK", "capacityReservation": "cr-02168da1478b509e0", "subnetIds": [SUBNET]},
+        {},
+    )
     for command in ("check", "plan"):
         run = run_cli(command, "--config", str(path))
         assert run.code == 0, run.err

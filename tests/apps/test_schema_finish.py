@@ -25,8 +25,12 @@ def test_kubeconfig_outputs_are_secret(schema: dict[str, Any], component: str) -
 
 
 def test_no_other_output_is_marked_secret(schema: dict[str, Any]) -> None:
-    secret = {(token, name) for token, resource in schema["resources"].items()
-              for name, prop in resource["properties"].items() if prop.get("secret")}
+    secret = {
+        (token, name)
+        for token, resource in schema["resources"].items()
+        for name, prop in resource["properties"].items()
+        if prop.get("secret")
+    }
     assert {name for _, name in secret} == {"kubeconfig"}
 
 
@@ -67,8 +71,9 @@ def _tables() -> dict[tuple[str, str, str], set[str]]:
 
 
 @pytest.mark.parametrize("where", sorted(_tables()), ids=lambda where: ".".join(where[1:]))
-def test_enumerated_values_are_schema_enums_equal_to_their_table(schema: dict[str, Any],
-                                                                 where: tuple[str, str, str]) -> None:
+def test_enumerated_values_are_schema_enums_equal_to_their_table(
+    schema: dict[str, Any], where: tuple[str, str, str]
+) -> None:
     kind, owner, name = where
     holder = schema[kind][f"gpupools:index:{owner}"]
     prop = (holder["inputProperties"] if kind == "resources" else holder["properties"])[name]

@@ -16,12 +16,21 @@ EKS_CLUSTER = {"name": "gpu", "region": "us-east-1", "systemPool": {"size": "m6i
 
 
 def plan(tmp_path: Path, pools: list[dict[str, Any]], software: dict[str, Any], cloud: str = "aws") -> Plan:
-    cluster = EKS_CLUSTER if cloud == "aws" else {
-        "name": "gpu", "resourceGroup": "rg", "location": "westus", "systemPool": {"size": "Standard_D4s_v5"}}
-    return plan_config(tmp_path, {
-        "gpupools:cloud": cloud, "gpupools:cluster": cluster, "gpupools:gpuPools": pools,
-        "gpupools:gpuSoftware": software,
-    }, "share")
+    cluster = (
+        EKS_CLUSTER
+        if cloud == "aws"
+        else {"name": "gpu", "resourceGroup": "rg", "location": "westus", "systemPool": {"size": "Standard_D4s_v5"}}
+    )
+    return plan_config(
+        tmp_path,
+        {
+            "gpupools:cloud": cloud,
+            "gpupools:cluster": cluster,
+            "gpupools:gpuPools": pools,
+            "gpupools:gpuSoftware": software,
+        },
+        "share",
+    )
 
 
 def release_values(result: Plan) -> dict[str, Any]:
@@ -33,8 +42,10 @@ def node_labels(result: Plan, pool: str) -> dict[str, str]:
         # Found by the pool label: the cloud name carries a generation suffix (rotation: surge).
         if resource["type"] == "eks:index:ManagedNodeGroup" and resource["inputs"]["labels"].get(POOL_LABEL) == pool:
             return resource["inputs"]["labels"]
-        if (resource["type"] == "azure-native:containerservice:AgentPool"
-                and resource["inputs"]["nodeLabels"].get(POOL_LABEL) == pool):
+        if (
+            resource["type"] == "azure-native:containerservice:AgentPool"
+            and resource["inputs"]["nodeLabels"].get(POOL_LABEL) == pool
+        ):
             return resource["inputs"]["nodeLabels"]
     raise AssertionError(f"no node group for {pool}")
 
@@ -45,9 +56,14 @@ def capacity(result: Plan, pool: str) -> dict[str, int]:
 
 def test_custom_mig_mix_becomes_a_mig_manager_configmap_and_a_node_label(tmp_path: Path) -> None:
     mix = {"1g.5gb": 3, "2g.10gb": 2}  # 3 + 4 = 7 compute slices, 3 + 4 = 7 of 8 memory slices on an A100 40GB
-    result = plan(tmp_path, [{"name": "custom", "size": "p4d.24xlarge", "mig": {"layout": mix}},
-                             {"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}],
-                  {"installer": "gpu-operator", "migStrategy": "mixed"})
+    result = plan(
+        tmp_path,
+        [
+            {"name": "custom", "size": "p4d.24xlarge", "mig": {"layout": mix}},
+            {"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}},
+        ],
+        {"installer": "gpu-operator", "migStrategy": "mixed"},
+    )
     manager = release_values(result)["migManager"]
     assert manager["enabled"] is True
     assert manager["config"]["create"] is True
@@ -64,9 +80,18 @@ def test_custom_mig_mix_becomes_a_mig_manager_configmap_and_a_node_label(tmp_pat
 
 
 def test_time_slicing_mig_devices_under_the_operator(tmp_path: Path) -> None:
-    result = plan(tmp_path, [{"name": "sliced", "size": "p4d.24xlarge", "mig": {"layout": "all-3g.20gb"},
-                              "sharing": {"timeSlicing": {"replicas": 3}}}],
-                  {"installer": "gpu-operator", "migStrategy": "mixed"})
+    result = plan(
+        tmp_path,
+        [
+            {
+                "name": "sliced",
+                "size": "p4d.24xlarge",
+                "mig": {"layout": "all-3g.20gb"},
+                "sharing": {"timeSlicing": {"replicas": 3}},
+            }
+        ],
+        {"installer": "gpu-operator", "migStrategy": "mixed"},
+    )
     config = release_values(result)["devicePlugin"]["config"]
     assert node_labels(result, "sliced")["nvidia.com/device-plugin.config"] == "sliced"
     sliced = yaml.safe_load(config["data"]["sliced"])
@@ -78,9 +103,18 @@ def test_time_slicing_mig_devices_under_the_operator(tmp_path: Path) -> None:
 
 
 def test_mps_on_whole_gpus_with_the_device_plugin_chart(tmp_path: Path) -> None:
-    result = plan(tmp_path, [{"name": "mps", "size": "Standard_NC24ads_A100_v4",
-                              "sharing": {"mps": {"replicas": 8, "allowPrivilegedHostPID": True}}}],
-                  {"installer": "device-plugin", "migStrategy": "none"}, cloud="azure")
+    result = plan(
+        tmp_path,
+        [
+            {
+                "name": "mps",
+                "size": "Standard_NC24ads_A100_v4",
+                "sharing": {"mps": {"replicas": 8, "allowPrivilegedHostPID": True}},
+            }
+        ],
+        {"installer": "device-plugin", "migStrategy": "none"},
+        cloud="azure",
+    )
     values = release_values(result)
     mps = yaml.safe_load(values["config"]["map"]["mps"])
     assert mps["sharing"]["mps"]["resources"] == [{"name": "nvidia.com/gpu", "replicas": 8}]
@@ -93,27 +127,59 @@ def test_mps_on_whole_gpus_with_the_device_plugin_chart(tmp_path: Path) -> None:
 
 
 def test_renamed_time_slices_on_whole_gpus(tmp_path: Path) -> None:
-    result = plan(tmp_path, [{"name": "lfour", "size": "g6.12xlarge",
-                              "sharing": {"timeSlicing": {"replicas": 2, "renameByDefault": True}}}],
-                  {"installer": "device-plugin", "migStrategy": "none"})
+    result = plan(
+        tmp_path,
+        [
+            {
+                "name": "lfour",
+                "size": "g6.12xlarge",
+                "sharing": {"timeSlicing": {"replicas": 2, "renameByDefault": True}},
+            }
+        ],
+        {"installer": "device-plugin", "migStrategy": "none"},
+    )
     sliced = yaml.safe_load(release_values(result)["config"]["map"]["lfour"])
     assert sliced["sharing"]["timeSlicing"]["renameByDefault"] is True
     assert capacity(result, "lfour") == {"nvidia.com/gpu.shared": 4 * 2}
 
 
-@pytest.mark.parametrize(("pool", "software", "field"), [
-    ({"name": "m", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"},
-      "sharing": {"mps": {"replicas": 2, "allowPrivilegedHostPID": True}}}, "gpu-operator", "sharing.mps"),
-    ({"name": "m", "size": "g5.xlarge", "sharing": {"mps": {"replicas": 2}}}, "device-plugin",
-     "sharing.mps.allowPrivilegedHostPID"),
-    ({"name": "m", "size": "g5.xlarge", "sharing": {"timeSlicing": {"replicas": 1}}}, "device-plugin",
-     "sharing.timeSlicing.replicas"),
-    ({"name": "m", "size": "p4d.24xlarge", "mig": {"layout": {"3g.20gb": 2, "2g.10gb": 1}}}, "gpu-operator",
-     "mig.layout"),
-    ({"name": "m", "size": "p4d.24xlarge", "mig": {"layout": "all-1g.10gb.me"}}, "gpu-operator", "mig.layout"),
-])
+@pytest.mark.parametrize(
+    ("pool", "software", "field"),
+    [
+        (
+            {
+                "name": "m",
+                "size": "p4d.24xlarge",
+                "mig": {"layout": "all-balanced"},
+                "sharing": {"mps": {"replicas": 2, "allowPrivilegedHostPID": True}},
+            },
+            "gpu-operator",
+            "sharing.mps",
+        ),
+        (
+            {"name": "m", "size": "g5.xlarge", "sharing": {"mps": {"replicas": 2}}},
+            "device-plugin",
+            "sharing.mps.allowPrivilegedHostPID",
+        ),
+        (
+            {"name": "m", "size": "g5.xlarge", "sharing": {"timeSlicing": {"replicas": 1}}},
+            "device-plugin",
+            "sharing.timeSlicing.replicas",
+        ),
+        (
+            {"name": "m", "size": "p4d.24xlarge", "mig": {"layout": {"3g.20gb": 2, "2g.10gb": 1}}},
+            "gpu-operator",
+            "mig.layout",
+        ),
+        ({"name": "m", "size": "p4d.24xlarge", "mig": {"layout": "all-1g.10gb.me"}}, "gpu-operator", "mig.layout"),
+    ],
+)
 def test_invalid_sharing_is_refused_before_the_program_runs(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pool: dict, software: str, field: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    pool: dict,
+    software: str,
+    field: str,
 ) -> None:
     from gpupools.config import ConfigError
     import gpupools.testing.runner as runner

@@ -19,7 +19,13 @@ from pathlib import Path
 import pytest
 
 from support.fake_kube_api import (
-    FakeKubeApi, aks_node, daemonset, daemonset_pod, eks_node, kubeconfig_for, selector_matches,
+    FakeKubeApi,
+    aks_node,
+    daemonset,
+    daemonset_pod,
+    eks_node,
+    kubeconfig_for,
+    selector_matches,
 )
 from gpupools.config import ConfigError, read_stack_file
 from gpupools.verify import add_verify_arguments, run_verify
@@ -68,15 +74,24 @@ def verify(api: FakeKubeApi, tmp_path: Path, stack_name: str, *argv: str, **kwar
 
 def dev_cluster(api: FakeKubeApi, gpus: str | None = "56", plugin_ready: bool = True) -> None:
     """One AKS MIG1g node; the chart's plugin and GFD daemonsets, whose pods share labels, on it."""
-    api.nodes = [aks_node("aks-system-27182818-vmss000000", "system", None, "Standard_D4s_v5"),
-                 aks_node(AKS_NODE, "mig1g", gpus)]
-    chart_labels = {**DP_POD_LABELS, "app.kubernetes.io/managed-by": "Helm",
-                    "helm.sh/chart": "nvidia-device-plugin-0.20.0"}
+    api.nodes = [
+        aks_node("aks-system-27182818-vmss000000", "system", None, "Standard_D4s_v5"),
+        aks_node(AKS_NODE, "mig1g", gpus),
+    ]
+    chart_labels = {
+        **DP_POD_LABELS,
+        "app.kubernetes.io/managed-by": "Helm",
+        "helm.sh/chart": "nvidia-device-plugin-0.20.0",
+    }
     gfd = "nvidia-device-plugin-gpu-feature-discovery"
-    api.daemonsets[DP_NS] = [daemonset(DP_NS, "nvidia-device-plugin", chart_labels, DP_POD_LABELS),
-                             daemonset(DP_NS, gfd, chart_labels, DP_POD_LABELS)]
-    api.pods[DP_NS] = [daemonset_pod(DP_NS, "nvidia-device-plugin", AKS_NODE, DP_POD_LABELS, ready=plugin_ready),
-                       daemonset_pod(DP_NS, gfd, AKS_NODE, DP_POD_LABELS, ready=True)]
+    api.daemonsets[DP_NS] = [
+        daemonset(DP_NS, "nvidia-device-plugin", chart_labels, DP_POD_LABELS),
+        daemonset(DP_NS, gfd, chart_labels, DP_POD_LABELS),
+    ]
+    api.pods[DP_NS] = [
+        daemonset_pod(DP_NS, "nvidia-device-plugin", AKS_NODE, DP_POD_LABELS, ready=plugin_ready),
+        daemonset_pod(DP_NS, gfd, AKS_NODE, DP_POD_LABELS, ready=True),
+    ]
 
 
 def eks_cluster(api: FakeKubeApi, slices: dict[str, str] = BALANCED, mig_state: str | None = "success") -> None:
@@ -109,8 +124,9 @@ def test_dev_cluster_json(api, tmp_path, capsys):
     [pool] = report["pools"]
     assert pool["pool"] == "mig1g" and pool["expected"] == {"nvidia.com/gpu": 56} and pool["ok"] is True
     # Only the pool's node (not the system node), and only nvidia.com/* resources, as integers.
-    assert pool["nodes"] == [{"name": AKS_NODE, "allocatable": {"nvidia.com/gpu": 56}, "migConfigState": None,
-                              "devicePluginReady": True}]
+    assert pool["nodes"] == [
+        {"name": AKS_NODE, "allocatable": {"nvidia.com/gpu": 56}, "migConfigState": None, "devicePluginReady": True}
+    ]
 
 
 def test_eks_cluster_all_balanced_matches(api, tmp_path, capsys):
@@ -168,15 +184,17 @@ def test_fewer_slices_than_planned(api, tmp_path, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is False
     assert report["pools"][0]["mismatches"] == [
-        f"pool p4d-balanced, node {EKS_NODE}: nvidia.com/mig-1g.5gb expected 16, got 14"]
+        f"pool p4d-balanced, node {EKS_NODE}: nvidia.com/mig-1g.5gb expected 16, got 14"
+    ]
 
 
 def test_whole_gpus_where_mig_slices_were_planned(api, tmp_path, capsys):
     # MIG never applied: the plugin advertises 8 whole GPUs and no slices.
     eks_cluster(api, slices={"nvidia.com/gpu": "8"})
     assert verify(api, tmp_path, "eks") == 1
-    assert (f"pool p4d-balanced, node {EKS_NODE}: nvidia.com/gpu expected 0, got 8"
-            in mismatch_lines(capsys.readouterr().out))
+    assert f"pool p4d-balanced, node {EKS_NODE}: nvidia.com/gpu expected 0, got 8" in mismatch_lines(
+        capsys.readouterr().out
+    )
 
 
 def test_pool_without_nodes(api, tmp_path, capsys):
@@ -198,7 +216,8 @@ def test_lists_are_read_page_by_page(api, tmp_path, capsys, monkeypatch):
     assert verify(api, tmp_path, "dev") == 1
     assert mismatch_lines(capsys.readouterr().out) == [
         f"pool mig1g, node {second}: device plugin pod (nvidia-device-plugin/nvidia-device-plugin) expected ready, "
-        "got not ready"]
+        "got not ready"
+    ]
     assert api.node_lists() == 2
 
 
@@ -219,7 +238,8 @@ def test_device_plugin_pod_not_ready(api, tmp_path, capsys):
     assert verify(api, tmp_path, "dev") == 1
     assert mismatch_lines(capsys.readouterr().out) == [
         f"pool mig1g, node {AKS_NODE}: device plugin pod (nvidia-device-plugin/nvidia-device-plugin) expected ready, "
-        "got not ready"]
+        "got not ready"
+    ]
 
 
 def test_device_plugin_daemonset_missing(api, tmp_path, capsys):
@@ -228,7 +248,8 @@ def test_device_plugin_daemonset_missing(api, tmp_path, capsys):
     assert verify(api, tmp_path, "eks") == 1
     assert mismatch_lines(capsys.readouterr().out) == [
         f"pool p4d-balanced, node {EKS_NODE}: device plugin pod (gpu-operator/nvidia-device-plugin-daemonset) "
-        "expected ready, got no daemonset"]
+        "expected ready, got no daemonset"
+    ]
 
 
 # Waiting with --timeout
@@ -256,7 +277,8 @@ def test_pending_past_the_timeout_is_a_bounded_mismatch(api, tmp_path, capsys):
     assert 0.3 <= time.monotonic() - started < 3
     assert 2 <= api.node_lists() <= 0.3 / 0.05 + 2
     assert mismatch_lines(capsys.readouterr().out)[0].endswith(
-        "nvidia.com/mig.config.state expected success, got rebooting")
+        "nvidia.com/mig.config.state expected success, got rebooting"
+    )
 
 
 def test_no_timeout_reads_once(api, tmp_path, capsys):
@@ -283,8 +305,9 @@ def test_unreachable_cluster_exits_2_quickly(tmp_path, capsys):
     assert run_verify(stack("dev"), parse("--kubeconfig", str(kubeconfig))) == 2
     assert time.monotonic() - started < 3
     err = capsys.readouterr().err
-    assert (err.startswith(f"error: cannot reach the cluster at http://127.0.0.1:{port}: ")
-            and "Connection refused" in err)
+    assert (
+        err.startswith(f"error: cannot reach the cluster at http://127.0.0.1:{port}: ") and "Connection refused" in err
+    )
     assert len(err.splitlines()) == 1 and "Traceback" not in err
 
 
@@ -349,11 +372,10 @@ def test_pod_labels_are_the_device_plugin_charts():
         pytest.skip("../shared/reference is not available")
     text = helpers.read_text(encoding="utf-8")
     template_labels = text.split('define "nvidia-device-plugin.templateLabels"', 1)[1].split("{{- end }}", 1)[0]
-    assert "app.kubernetes.io/name: {{ include \"nvidia-device-plugin.name\" . }}" in template_labels
+    assert 'app.kubernetes.io/name: {{ include "nvidia-device-plugin.name" . }}' in template_labels
     assert "app.kubernetes.io/instance: {{ .Release.Name }}" in template_labels
 
 
 def test_check_and_plan_do_not_import_the_kubernetes_client():
-    code = ("import sys, gpupools.verify, gpupools.cli, gpupools.cli.check; "
-            "sys.exit('kubernetes' in sys.modules)")
+    code = "import sys, gpupools.verify, gpupools.cli, gpupools.cli.check; sys.exit('kubernetes' in sys.modules)"
     assert subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT).returncode == 0

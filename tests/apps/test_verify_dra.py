@@ -32,14 +32,29 @@ BALANCED = {"1g.5gb": 2, "2g.10gb": 1, "3g.20gb": 1}
 MEMORY = {"1g.5gb": 5, "2g.10gb": 10, "3g.20gb": 20}
 
 STACKS = {
-    "aks": {"cloud": "azure", "cluster": {"name": "gpu-dra", "resourceGroup": "rg", "location": "southcentralus",
-                                           "kubernetesVersion": "1.34", "systemPool": {"size": "Standard_D4s_v5"}},
-            "gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}],
-            "gpuSoftware": {"installer": "dra-driver"}},
-    "eks": {"cloud": "aws", "cluster": {"name": "gpu-dra", "region": "us-east-1", "kubernetesVersion": "1.34",
-                                         "systemPool": {"size": "m6i.large"}},
-            "gpuPools": [{"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}],
-            "gpuSoftware": {"installer": "dra-driver"}},
+    "aks": {
+        "cloud": "azure",
+        "cluster": {
+            "name": "gpu-dra",
+            "resourceGroup": "rg",
+            "location": "southcentralus",
+            "kubernetesVersion": "1.34",
+            "systemPool": {"size": "Standard_D4s_v5"},
+        },
+        "gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}],
+        "gpuSoftware": {"installer": "dra-driver"},
+    },
+    "eks": {
+        "cloud": "aws",
+        "cluster": {
+            "name": "gpu-dra",
+            "region": "us-east-1",
+            "kubernetesVersion": "1.34",
+            "systemPool": {"size": "m6i.large"},
+        },
+        "gpuPools": [{"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}],
+        "gpuSoftware": {"installer": "dra-driver"},
+    },
 }
 
 
@@ -94,7 +109,8 @@ def test_whole_gpus_where_mig_devices_were_planned_is_a_mismatch(api, tmp_path, 
     assert verify(api, tmp_path, "aks") == 1
     assert mismatches(capsys.readouterr().out) == [
         f"pool mig1g, node {AKS_NODE}: DRA devices mig 1g.5gb expected 56, got 0",
-        f"pool mig1g, node {AKS_NODE}: DRA devices gpu expected 0, got 8"]
+        f"pool mig1g, node {AKS_NODE}: DRA devices gpu expected 0, got 8",
+    ]
 
 
 def test_a_device_plugin_advertising_beside_the_dra_driver_is_a_mismatch(api, tmp_path, capsys) -> None:

@@ -36,8 +36,10 @@ CASE_SECONDS = 20
 @pytest.fixture(autouse=True)
 def bounded():
     """Every case ends within CASE_SECONDS: the alarm interrupts any blocking call in the main thread."""
+
     def expire(signum, frame):
         raise TimeoutError(f"verify case still running after {CASE_SECONDS}s")
+
     previous = signal.signal(signal.SIGALRM, expire)
     signal.setitimer(signal.ITIMER_REAL, CASE_SECONDS)
     yield
@@ -117,15 +119,18 @@ WRONG_SHAPES = {
     "allocatable as a list": (node_list(bad_node(status__allocatable=["1"])), "status.allocatable"),
     "a quantity NaN": (node_list(bad_node(status__allocatable={"nvidia.com/gpu": "NaN"})), "'NaN' is not a"),
     "a quantity Infinity": (node_list(bad_node(status__allocatable={"nvidia.com/gpu": "Infinity"})), "Infinity"),
-    "a quantity 1e999999999": (node_list(bad_node(status__allocatable={"nvidia.com/gpu": "1e999999999"})),
-                               "exponent"),
-    "a 5,000-digit quantity": (node_list(bad_node(status__allocatable={"nvidia.com/gpu": "9" * 5000})),
-                               "at most 316 characters"),
+    "a quantity 1e999999999": (node_list(bad_node(status__allocatable={"nvidia.com/gpu": "1e999999999"})), "exponent"),
+    "a 5,000-digit quantity": (
+        node_list(bad_node(status__allocatable={"nvidia.com/gpu": "9" * 5000})),
+        "at most 316 characters",
+    ),
     "a quantity as a number": (node_list(bad_node(status__allocatable={"nvidia.com/gpu": 56})), "valid string"),
     "a fractional device count": (node_list(bad_node(status__allocatable={"nvidia.com/gpu": "1.5"})), "whole"),
     "a 1 MB node name": (node_list(bad_node(metadata__name="n" * 1_000_000)), "at most 253 characters"),
-    "more items than the limit": ({"items": [{"metadata": {"name": f"n{i}"}} for i in range(5001)]},
-                                  "at most 5000 items"),
+    "more items than the limit": (
+        {"items": [{"metadata": {"name": f"n{i}"}} for i in range(5001)]},
+        "at most 5000 items",
+    ),
 }
 
 
@@ -138,15 +143,27 @@ def test_wrong_shape_is_one_error_naming_the_field(api, tmp_path, capsys, case):
     assert len(line) <= 1100
 
 
-@pytest.mark.parametrize("path, document, expected", [
-    ("/apis/apps/v1/namespaces/nvidia-device-plugin/daemonsets", {"items": [{"metadata": "ds"}]},
-     "items[0].metadata"),
-    ("/api/v1/namespaces/nvidia-device-plugin/pods",
-     {"items": [{"metadata": {"name": "p", "ownerReferences": "DaemonSet"}}]}, "ownerReferences"),
-    ("/api/v1/namespaces/nvidia-device-plugin/pods",
-     {"items": [{"metadata": {"name": "p"}, "status": {"conditions": {"type": "Ready"}}}]}, "status.conditions"),
-    ("/version", ["v1.33"], "Input should be a valid dictionary"),
-])
+@pytest.mark.parametrize(
+    "path, document, expected",
+    [
+        (
+            "/apis/apps/v1/namespaces/nvidia-device-plugin/daemonsets",
+            {"items": [{"metadata": "ds"}]},
+            "items[0].metadata",
+        ),
+        (
+            "/api/v1/namespaces/nvidia-device-plugin/pods",
+            {"items": [{"metadata": {"name": "p", "ownerReferences": "DaemonSet"}}]},
+            "ownerReferences",
+        ),
+        (
+            "/api/v1/namespaces/nvidia-device-plugin/pods",
+            {"items": [{"metadata": {"name": "p"}, "status": {"conditions": {"type": "Ready"}}}]},
+            "status.conditions",
+        ),
+        ("/version", ["v1.33"], "Input should be a valid dictionary"),
+    ],
+)
 def test_malformed_daemonsets_pods_and_version(api, tmp_path, capsys, path, document, expected):
     api.documents[path] = document
     line = one_error(*run(capsys, api.write_kubeconfig(tmp_path / "kc"))[::2])
@@ -156,20 +173,27 @@ def test_malformed_daemonsets_pods_and_version(api, tmp_path, capsys, path, docu
 def raw_body(body: bytes, status: str = "200 OK", headers: dict[str, str] | None = None):
     def write(handler) -> None:
         handler.wfile.write(f"HTTP/1.1 {status}\r\n".encode("latin-1"))
-        for name, value in {"Content-Type": "application/json", "Content-Length": str(len(body)),
-                            **(headers or {})}.items():
+        for name, value in {
+            "Content-Type": "application/json",
+            "Content-Length": str(len(body)),
+            **(headers or {}),
+        }.items():
             handler.wfile.write(f"{name}: {value}\r\n".encode("latin-1"))
         handler.wfile.write(b"\r\n" + body)
+
     return write
 
 
-@pytest.mark.parametrize("body, expected", [
-    (b'{"items": [], "metadata": {"x": NaN}}', "not JSON"),
-    (b'{"items": [], "x": ' + b"1" * 5000 + b"}", "not JSON"),
-    (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
-    (b"\xff\xfe{}", "not UTF-8"),
-    (b"<html>", "not JSON"),
-])
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        (b'{"items": [], "metadata": {"x": NaN}}', "not JSON"),
+        (b'{"items": [], "x": ' + b"1" * 5000 + b"}", "not JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+        (b"\xff\xfe{}", "not UTF-8"),
+        (b"<html>", "not JSON"),
+    ],
+)
 def test_response_that_is_not_json(api, tmp_path, capsys, body, expected):
     api.raw[NODES] = raw_body(body)
     assert expected in one_error(*run(capsys, api.write_kubeconfig(tmp_path / "kc"))[::2])
@@ -192,6 +216,7 @@ def test_slow_drip_body_ends_at_the_deadline(api, tmp_path, capsys, fast):
         while not api.stopped.wait(0.1):  # one byte every 0.1 s: each read is well within the read timeout
             handler.wfile.write(b" ")
             handler.wfile.flush()
+
     api.raw[NODES] = drip
     started = time.monotonic()
     one_error(*run(capsys, api.write_kubeconfig(tmp_path / "kc"), "--timeout", "1.5")[::2])
@@ -200,8 +225,9 @@ def test_slow_drip_body_ends_at_the_deadline(api, tmp_path, capsys, fast):
 
 def test_endless_continue_tokens_are_bounded(api, tmp_path, capsys):
     pages = iter(range(10**6))
-    api.raw[NODES] = lambda handler: raw_body(json.dumps(
-        {"metadata": {"continue": f"token-{next(pages)}"}, "items": []}).encode())(handler)
+    api.raw[NODES] = lambda handler: raw_body(
+        json.dumps({"metadata": {"continue": f"token-{next(pages)}"}, "items": []}).encode()
+    )(handler)
     line = one_error(*run(capsys, api.write_kubeconfig(tmp_path / "kc"))[::2])
     assert "pages" in line and api.requests.count(NODES) <= 11
 
@@ -220,8 +246,10 @@ def test_gzip_bomb_is_refused_at_the_body_limit(api, tmp_path, capsys, monkeypat
 
 
 def test_gzip_body_within_the_limit_is_read(api, tmp_path, capsys):
-    api.raw[NODES] = raw_body(gzip.compress(json.dumps(node_list(aks_node(NODE, "mig1g", "56"))).encode()),
-                              headers={"Content-Encoding": "gzip"})
+    api.raw[NODES] = raw_body(
+        gzip.compress(json.dumps(node_list(aks_node(NODE, "mig1g", "56"))).encode()),
+        headers={"Content-Encoding": "gzip"},
+    )
     status, out, err = run(capsys, api.write_kubeconfig(tmp_path / "kc"))
     assert status == 0, err
     assert f"{NODE}: 56x nvidia.com/gpu" in out
@@ -231,7 +259,8 @@ def test_kubeconfig_alias_bomb_is_refused_quickly(tmp_path, capsys):
     bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
         f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, "
         f"*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
-        for i in range(9))
+        for i in range(9)
+    )
     path = tmp_path / "kubeconfig"
     path.write_text(bomb, encoding="utf-8")
     started = time.monotonic()
@@ -298,8 +327,15 @@ def test_token_is_sent_as_a_bearer_header(api, tmp_path, capsys):
 def exec_user(tmp_path: Path, script: str) -> str:
     plugin = tmp_path / "plugin.py"
     plugin.write_text(script, encoding="utf-8")
-    return ('{exec: {apiVersion: client.authentication.k8s.io/v1, command: "' + sys.executable
-            + '", args: ["' + str(plugin) + '", "--password=' + SECRET + '"]}}')
+    return (
+        '{exec: {apiVersion: client.authentication.k8s.io/v1, command: "'
+        + sys.executable
+        + '", args: ["'
+        + str(plugin)
+        + '", "--password='
+        + SECRET
+        + '"]}}'
+    )
 
 
 def test_failing_exec_plugin_output_is_never_shown(api, tmp_path, capsys):
@@ -311,8 +347,11 @@ def test_failing_exec_plugin_output_is_never_shown(api, tmp_path, capsys):
 
 
 def test_exec_plugin_token_is_used(api, tmp_path, capsys):
-    credential = {"apiVersion": "client.authentication.k8s.io/v1", "kind": "ExecCredential",
-                  "status": {"token": SECRET}}
+    credential = {
+        "apiVersion": "client.authentication.k8s.io/v1",
+        "kind": "ExecCredential",
+        "status": {"token": SECRET},
+    }
     script = f"import json, os\nassert 'KUBERNETES_EXEC_INFO' in os.environ\nprint(json.dumps({credential!r}))\n"
     status, out, err = run(capsys, kubeconfig(tmp_path, api.url, exec_user(tmp_path, script)))
     assert status == 0, err
@@ -334,6 +373,7 @@ def test_token_file_that_is_a_device_is_refused(api, tmp_path, capsys):
 
 def test_kubeconfig_that_is_a_fifo_names_the_kubeconfig(tmp_path, capsys):
     import os
+
     fifo = tmp_path / "kc"
     os.mkfifo(fifo)
     line = one_error(*run(capsys, fifo)[::2])

@@ -44,8 +44,13 @@ A100_80GB_PROFILES = {
     "7g.80gb": (7, 8, 1),
 }
 # A30 24GB: 4 compute and 4 memory slices.
-A30_PROFILES = {"1g.6gb": (1, 1, 4), "1g.6gb+me": (1, 1, 1), "2g.12gb": (2, 2, 2), "2g.12gb+me": (2, 2, 1),
-                "4g.24gb": (4, 4, 1)}
+A30_PROFILES = {
+    "1g.6gb": (1, 1, 4),
+    "1g.6gb+me": (1, 1, 1),
+    "2g.12gb": (2, 2, 2),
+    "2g.12gb+me": (2, 2, 1),
+    "4g.24gb": (4, 4, 1),
+}
 
 
 def test_a100_40gb_headline_profiles_and_counts():
@@ -57,8 +62,12 @@ def test_a100_40gb_headline_profiles_and_counts():
 
 @pytest.mark.parametrize(
     "gpu_name, expected",
-    [("A100-40GB", A100_40GB_PROFILES), ("A100-80GB", A100_80GB_PROFILES), ("H100-80GB", A100_80GB_PROFILES),
-     ("A30-24GB", A30_PROFILES)],
+    [
+        ("A100-40GB", A100_40GB_PROFILES),
+        ("A100-80GB", A100_80GB_PROFILES),
+        ("H100-80GB", A100_80GB_PROFILES),
+        ("A30-24GB", A30_PROFILES),
+    ],
 )
 def test_profiles_match_the_mig_user_guide(gpu_name, expected):
     gpu = gpu_model(gpu_name)
@@ -117,15 +126,25 @@ def test_named_layouts_use_nvidia_spelling():
 # AKS gpuInstanceProfile MIG<n>g -> profile (AKS docs, "Create a multi-instance GPU node pool")
 # --------------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "gpu_name, slices, expected",
     [
-        ("A100-40GB", 1, "1g.5gb"), ("A100-40GB", 2, "2g.10gb"), ("A100-40GB", 3, "3g.20gb"),
-        ("A100-40GB", 4, "4g.20gb"), ("A100-40GB", 7, "7g.40gb"),
-        ("A100-80GB", 1, "1g.10gb"), ("A100-80GB", 2, "2g.20gb"), ("A100-80GB", 3, "3g.40gb"),
-        ("A100-80GB", 4, "4g.40gb"), ("A100-80GB", 7, "7g.80gb"),
-        ("H100-80GB", 1, "1g.10gb"), ("H100-80GB", 7, "7g.80gb"),
-        ("H100-NVL-94GB", 1, "1g.12gb"), ("H100-NVL-94GB", 3, "3g.47gb"), ("H100-NVL-94GB", 7, "7g.94gb"),
+        ("A100-40GB", 1, "1g.5gb"),
+        ("A100-40GB", 2, "2g.10gb"),
+        ("A100-40GB", 3, "3g.20gb"),
+        ("A100-40GB", 4, "4g.20gb"),
+        ("A100-40GB", 7, "7g.40gb"),
+        ("A100-80GB", 1, "1g.10gb"),
+        ("A100-80GB", 2, "2g.20gb"),
+        ("A100-80GB", 3, "3g.40gb"),
+        ("A100-80GB", 4, "4g.40gb"),
+        ("A100-80GB", 7, "7g.80gb"),
+        ("H100-80GB", 1, "1g.10gb"),
+        ("H100-80GB", 7, "7g.80gb"),
+        ("H100-NVL-94GB", 1, "1g.12gb"),
+        ("H100-NVL-94GB", 3, "3g.47gb"),
+        ("H100-NVL-94GB", 7, "7g.94gb"),
     ],
 )
 def test_profile_for_slices(gpu_name, slices, expected):
@@ -183,10 +202,23 @@ SIZES = {
     "g6e.xlarge": ("aws", "L40S-48GB", 1),
     "g6e.48xlarge": ("aws", "L40S-48GB", 8),
 }
-MIG_SIZES = {"Standard_ND96asr_v4", "Standard_ND96amsr_A100_v4", "Standard_NC24ads_A100_v4", "Standard_NC48ads_A100_v4",
-             "Standard_NC96ads_A100_v4", "Standard_NC40ads_H100_v5", "Standard_NC80adis_H100_v5",
-             "Standard_ND96isr_H100_v5", "Standard_ND96isr_H200_v5", "p4d.24xlarge", "p4de.24xlarge", "p5.48xlarge",
-             "p5e.48xlarge", "p5en.48xlarge", "p6-b200.48xlarge"}
+MIG_SIZES = {
+    "Standard_ND96asr_v4",
+    "Standard_ND96amsr_A100_v4",
+    "Standard_NC24ads_A100_v4",
+    "Standard_NC48ads_A100_v4",
+    "Standard_NC96ads_A100_v4",
+    "Standard_NC40ads_H100_v5",
+    "Standard_NC80adis_H100_v5",
+    "Standard_ND96isr_H100_v5",
+    "Standard_ND96isr_H200_v5",
+    "p4d.24xlarge",
+    "p4de.24xlarge",
+    "p5.48xlarge",
+    "p5e.48xlarge",
+    "p5en.48xlarge",
+    "p6-b200.48xlarge",
+}
 
 
 @pytest.mark.parametrize("name", sorted(SIZES))
@@ -228,6 +260,7 @@ def test_unknown_size_and_custom_override():
 # --------------------------------------------------------------------------------------------------
 # Cross-check against the GPU Operator's default-mig-parted-config (skipped without ../shared)
 # --------------------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def mig_configs() -> dict:
@@ -290,7 +323,7 @@ def test_all_profile_counts_match_reference(mig_configs, gpu):
             devices = entry.get("mig-devices") or {}
             if len(devices) != 1:
                 continue
-            (name, count), = devices.items()
+            ((name, count),) = devices.items()
             profile = gpu.profile(name)
             if profile is None:
                 continue
@@ -298,7 +331,8 @@ def test_all_profile_counts_match_reference(mig_configs, gpu):
             if ids is not None and not ids & _pci(gpu):
                 continue
             assert count == profile.max_instances, (
-                f"{layout} on {gpu.name}: reference {count}, catalog {profile.max_instances}")
+                f"{layout} on {gpu.name}: reference {count}, catalog {profile.max_instances}"
+            )
             assert layout == f"all-{profile.layout_token}"
             assert gpu.layouts[layout] == {name: count}
             checked.add(name)

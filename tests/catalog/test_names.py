@@ -41,8 +41,9 @@ def test_aks_dns_prefix_limits_accept_54():
     assert load_stack(with_section(AZURE, "cluster", name="g" * 54)).config.cluster.name == "g" * 54
 
 
-@pytest.mark.parametrize("name, ok", [("Gpu_EKS-1", True), ("e" * 100, True), ("e" * 101, False), ("_eks", False),
-                                      ("eks.prod", False)])
+@pytest.mark.parametrize(
+    "name, ok", [("Gpu_EKS-1", True), ("e" * 100, True), ("e" * 101, False), ("_eks", False), ("eks.prod", False)]
+)
 def test_eks_cluster_names(name, ok):
     raw = with_section(AWS, "cluster", name=name)
     if ok:
@@ -51,8 +52,10 @@ def test_eks_cluster_names(name, ok):
         assert "gpupools:cluster.name" in fields_of(raw)
 
 
-@pytest.mark.parametrize("group, ok", [("rg.(gpu)_1-a", True), ("r" * 90, True), ("r" * 91, False), ("rg.", False),
-                                       ("rg/gpu", False), ("rg gpu", False)])
+@pytest.mark.parametrize(
+    "group, ok",
+    [("rg.(gpu)_1-a", True), ("r" * 90, True), ("r" * 91, False), ("rg.", False), ("rg/gpu", False), ("rg gpu", False)],
+)
 def test_azure_resource_group_names(group, ok):
     raw = with_section(AZURE, "cluster", resourceGroup=group)
     if ok:
@@ -61,8 +64,13 @@ def test_azure_resource_group_names(group, ok):
         assert "gpupools:cluster.resourceGroup" in fields_of(raw)
 
 
-@pytest.mark.parametrize("section, key, value", [("cluster", "location", "South Central US"),
-                                                 ("cluster", "location", "eastus;"), ])
+@pytest.mark.parametrize(
+    "section, key, value",
+    [
+        ("cluster", "location", "South Central US"),
+        ("cluster", "location", "eastus;"),
+    ],
+)
 def test_azure_location_syntax(section, key, value):
     assert f"gpupools:{section}.{key}" in fields_of(with_section(AZURE, section, **{key: value}))
 
@@ -72,9 +80,20 @@ def test_aws_region_syntax(region):
     assert "gpupools:cluster.region" in fields_of(with_section(AWS, "cluster", region=region))
 
 
-@pytest.mark.parametrize("key", ["node-role.kubernetes.io/gpu", "node-restriction.kubernetes.io/team",
-                                 "kubernetes.io/hostname", "k8s.io/x", "sub.k8s.io/x", "kubernetes.azure.com/mode",
-                                 "nvidia.com/gpu.product", "gpupools.io/pool", "eks.amazonaws.com/capacityType"])
+@pytest.mark.parametrize(
+    "key",
+    [
+        "node-role.kubernetes.io/gpu",
+        "node-restriction.kubernetes.io/team",
+        "kubernetes.io/hostname",
+        "k8s.io/x",
+        "sub.k8s.io/x",
+        "kubernetes.azure.com/mode",
+        "nvidia.com/gpu.product",
+        "gpupools.io/pool",
+        "eks.amazonaws.com/capacityType",
+    ],
+)
 def test_reserved_label_prefixes(key):
     assert reserved_label_domain(key) is not None
     assert f"gpupools:gpuPools[0].labels.{key}" in fields_of(with_section(AWS, "gpuPools", labels={key: "x"}))
@@ -85,8 +104,17 @@ def test_own_prefixes_and_plain_keys_are_fine():
     assert load_stack(with_section(AWS, "gpuPools", labels=labels)).pools[0].labels["example.com/team"] == "ml"
 
 
-@pytest.mark.parametrize("key, value", [("a" * 64, "x"), ("x", "b" * 64), ("Example.com/team", "x"),
-                                        (("d" * 250) + ".com/x", "y"), ("example.com/", "x"), ("team", "-x")])
+@pytest.mark.parametrize(
+    "key, value",
+    [
+        ("a" * 64, "x"),
+        ("x", "b" * 64),
+        ("Example.com/team", "x"),
+        (("d" * 250) + ".com/x", "y"),
+        ("example.com/", "x"),
+        ("team", "-x"),
+    ],
+)
 def test_label_syntax(key, value):
     assert "gpupools:gpuPools[0].labels" in fields_of(with_section(AWS, "gpuPools", labels={key: value}))
 
@@ -96,8 +124,9 @@ def test_label_key_prefix_length_limit():
     assert label_key_problem(("d" * 250) + ".com/x") is not None
 
 
-@pytest.mark.parametrize("key", ["a<b", "a%b", "a/b", "a?b", "a\\b", "Microsoft-owner", "azure-x", "windowsx",
-                                 "k" * 513])
+@pytest.mark.parametrize(
+    "key", ["a<b", "a%b", "a/b", "a?b", "a\\b", "Microsoft-owner", "azure-x", "windowsx", "k" * 513]
+)
 def test_azure_tag_keys(key):
     raw = copy.deepcopy(AZURE)
     raw["gpupools:tags"] = {key: "v"}

@@ -32,31 +32,49 @@ A100_40GB_PCI = ["0x20B010DE", "0x20B110DE", "0x20F110DE", "0x20F610DE"]  # mig-
 
 
 def azure(pools: list[dict[str, Any]], **software: Any) -> Stack:
-    return load_stack({
-        "cloud": "azure",
-        "cluster": {"name": "c", "resourceGroup": "rg", "location": "southcentralus",
-                    "systemPool": {"size": "Standard_D4s_v5"}},
-        "gpuPools": pools,
-        "gpuSoftware": {"installer": "device-plugin", **software},
-    })
+    return load_stack(
+        {
+            "cloud": "azure",
+            "cluster": {
+                "name": "c",
+                "resourceGroup": "rg",
+                "location": "southcentralus",
+                "systemPool": {"size": "Standard_D4s_v5"},
+            },
+            "gpuPools": pools,
+            "gpuSoftware": {"installer": "device-plugin", **software},
+        }
+    )
 
 
 def aws(pools: list[dict[str, Any]], **software: Any) -> Stack:
-    return load_stack({
-        "cloud": "aws",
-        "cluster": {"name": "c", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
-        "gpuPools": pools,
-        "gpuSoftware": {"installer": "gpu-operator", **software},
-    })
+    return load_stack(
+        {
+            "cloud": "aws",
+            "cluster": {"name": "c", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
+            "gpuPools": pools,
+            "gpuSoftware": {"installer": "gpu-operator", **software},
+        }
+    )
 
 
 AKS_MIG1G = {"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}
-T4_SLICED = {"name": "tfour", "size": "Standard_NC64as_T4_v3",
-             "sharing": {"timeSlicing": {"replicas": 4, "failRequestsGreaterThanOne": True}}}
-A100_MPS = {"name": "mps", "size": "Standard_NC24ads_A100_v4",
-            "sharing": {"mps": {"replicas": 4, "renameByDefault": True, "allowPrivilegedHostPID": True}}}
-P4D_CUSTOM = {"name": "custom", "size": "p4d.24xlarge", "mig": {"layout": {"1g.5gb": 3, "2g.10gb": 1}},
-              "sharing": {"timeSlicing": {"replicas": 2}}}
+T4_SLICED = {
+    "name": "tfour",
+    "size": "Standard_NC64as_T4_v3",
+    "sharing": {"timeSlicing": {"replicas": 4, "failRequestsGreaterThanOne": True}},
+}
+A100_MPS = {
+    "name": "mps",
+    "size": "Standard_NC24ads_A100_v4",
+    "sharing": {"mps": {"replicas": 4, "renameByDefault": True, "allowPrivilegedHostPID": True}},
+}
+P4D_CUSTOM = {
+    "name": "custom",
+    "size": "p4d.24xlarge",
+    "mig": {"layout": {"1g.5gb": 3, "2g.10gb": 1}},
+    "sharing": {"timeSlicing": {"replicas": 2}},
+}
 P4D_BALANCED = {"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}
 P5_BALANCED = {"name": "hbalanced", "size": "p5.48xlarge", "mig": {"layout": "all-balanced"}}
 
@@ -81,6 +99,7 @@ def reference_yaml(*parts: str) -> Any:
 
 
 # --- device plugin chart ------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("strategy", ["none", "single", "mixed"])
 @pytest.mark.parametrize("gfd", [True, False])
@@ -118,17 +137,20 @@ def test_device_plugin_config_map_only_with_sharing() -> None:
 
 # --- device plugin config files -----------------------------------------------------------------------
 
+
 def test_time_slicing_config_of_whole_gpus() -> None:
     configs = parsed_configs(device_plugin_configs(azure([T4_SLICED], migStrategy="none")))
     assert configs["default"] == {"version": "v1", "flags": {"migStrategy": "none"}}
     assert configs["tfour"] == {
         "version": "v1",
         "flags": {"migStrategy": "none"},
-        "sharing": {"timeSlicing": {
-            "renameByDefault": False,
-            "failRequestsGreaterThanOne": True,
-            "resources": [{"name": "nvidia.com/gpu", "replicas": 4}],
-        }},
+        "sharing": {
+            "timeSlicing": {
+                "renameByDefault": False,
+                "failRequestsGreaterThanOne": True,
+                "resources": [{"name": "nvidia.com/gpu", "replicas": 4}],
+            }
+        },
     }
 
 
@@ -167,6 +189,7 @@ def test_mps_pools_carry_the_label_the_mps_daemon_selects() -> None:
 
 
 # --- GPU Operator chart -------------------------------------------------------------------------------
+
 
 def test_operator_leaves_preinstalled_driver_and_toolkit_alone() -> None:
     values = gpu_operator_values(aws([P4D_BALANCED], migStrategy="mixed"))
@@ -218,8 +241,12 @@ def test_custom_mig_config_holds_every_layout_a_node_label_references() -> None:
     assert referenced <= set(layouts)
     assert layouts["all-disabled"] == [{"devices": "all", "mig-enabled": False}]
     (custom,) = layouts[pool(stack, "custom").labels[MIG_CONFIG_LABEL]]
-    assert custom == {"device-filter": A100_40GB_PCI, "devices": "all", "mig-enabled": True,
-                      "mig-devices": {"1g.5gb": 3, "2g.10gb": 1}}
+    assert custom == {
+        "device-filter": A100_40GB_PCI,
+        "devices": "all",
+        "mig-enabled": True,
+        "mig-devices": {"1g.5gb": 3, "2g.10gb": 1},
+    }
     # all-balanced once per GPU model (two A100 pools share an entry), each limited to its GPU.
     filters = [entry["device-filter"] for entry in layouts["all-balanced"]]
     assert len(filters) == 2 and A100_40GB_PCI in filters
@@ -246,6 +273,7 @@ def test_operator_runs_nfd_and_tolerates_the_gpu_taint(gfd: bool) -> None:
 
 
 # --- against NVIDIA's reference files -----------------------------------------------------------------
+
 
 def key_paths(values: dict[str, Any], reference_values: dict[str, Any], prefix: str = "") -> list[tuple[str, bool]]:
     """Each key path of ``values`` with whether the chart's values.yaml defines it.
@@ -277,8 +305,9 @@ def rich_operator_stacks() -> list[Stack]:
 
 def test_reference_device_plugin_value_keys_exist() -> None:
     chart_values = reference_yaml("nvidia-device-plugin", "values.yaml")
-    unknown = [path for path, known in key_paths(device_plugin_values(rich_device_plugin_stack()), chart_values)
-               if not known]
+    unknown = [
+        path for path, known in key_paths(device_plugin_values(rich_device_plugin_stack()), chart_values) if not known
+    ]
     assert unknown == []
 
 
@@ -293,8 +322,10 @@ def test_reference_device_plugin_keeps_chart_tolerations_and_affinity_terms() ->
     chart_values = reference_yaml("nvidia-device-plugin", "values.yaml")
     values = device_plugin_values(rich_device_plugin_stack())
     assert values["tolerations"] == chart_values["tolerations"]
-    ours, chart = (_at(v, "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms")
-                   for v in (values, chart_values))
+    ours, chart = (
+        _at(v, "affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms")
+        for v in (values, chart_values)
+    )
     assert all(term in ours for term in chart)
 
 

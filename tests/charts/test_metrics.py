@@ -63,12 +63,16 @@ def test_exporter_defaults_to_the_installers_own_default():
     assert (operator.runs_dcgm_exporter, operator.installs_dcgm_exporter) == (True, False)
 
 
-@pytest.mark.parametrize("raw, runs, installs", [
-    (_azure({"dcgmExporter": True}), True, True),
-    (_azure({"dcgmExporter": False}), False, False),
-    (_aws_operator({"dcgmExporter": False}), False, False),
-    (_aws_operator({"dcgmExporter": True}), True, False),  # the operator's own exporter: no second chart
-], ids=["plugin-on", "plugin-off", "operator-off", "operator-on"])
+@pytest.mark.parametrize(
+    "raw, runs, installs",
+    [
+        (_azure({"dcgmExporter": True}), True, True),
+        (_azure({"dcgmExporter": False}), False, False),
+        (_aws_operator({"dcgmExporter": False}), False, False),
+        (_aws_operator({"dcgmExporter": True}), True, False),  # the operator's own exporter: no second chart
+    ],
+    ids=["plugin-on", "plugin-off", "operator-off", "operator-on"],
+)
 def test_exporter_as_asked(raw, runs, installs):
     software = load_stack(raw).config.gpu_software
     assert (software.runs_dcgm_exporter, software.installs_dcgm_exporter) == (runs, installs)
@@ -93,9 +97,11 @@ def test_metrics_switches_are_booleans(metrics):
     assert field == f"gpupools:gpuSoftware.metrics.{key}"
 
 
-@pytest.mark.parametrize("raw", [_azure({"serviceMonitor": True}), _aws_operator({"dcgmExporter": False,
-                                                                                  "serviceMonitor": True})],
-                         ids=["plugin-default", "operator-off"])
+@pytest.mark.parametrize(
+    "raw",
+    [_azure({"serviceMonitor": True}), _aws_operator({"dcgmExporter": False, "serviceMonitor": True})],
+    ids=["plugin-default", "operator-off"],
+)
 def test_service_monitor_without_an_exporter_is_refused(raw):
     ((field, message),) = _problems(raw)
     assert field == "gpupools:gpuSoftware" and "serviceMonitor" in message and "dcgmExporter: true" in message
@@ -130,8 +136,11 @@ def test_service_monitor_maps_to_the_charts_switch():
     assert values["serviceMonitor"] == {"enabled": True}
 
 
-@pytest.mark.parametrize("raw", [_azure(), _azure({"dcgmExporter": False}), _aws_operator({"dcgmExporter": True})],
-                         ids=["plugin-default", "plugin-off", "operator"])
+@pytest.mark.parametrize(
+    "raw",
+    [_azure(), _azure({"dcgmExporter": False}), _aws_operator({"dcgmExporter": True})],
+    ids=["plugin-default", "plugin-off", "operator"],
+)
 def test_no_exporter_chart_unless_asked_beside_the_device_plugin(raw):
     assert addon_chart_values(load_stack(raw)) == []
 
@@ -143,11 +152,15 @@ def test_device_plugin_values_do_not_change_with_metrics():
 # --- Values: the GPU Operator's own exporter --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("metrics, exporter", [
-    (None, {"enabled": True, "serviceMonitor": {"enabled": False}}),
-    ({"dcgmExporter": False}, {"enabled": False, "serviceMonitor": {"enabled": False}}),
-    ({"serviceMonitor": True}, {"enabled": True, "serviceMonitor": {"enabled": True}}),
-], ids=["default", "off", "service-monitor"])
+@pytest.mark.parametrize(
+    "metrics, exporter",
+    [
+        (None, {"enabled": True, "serviceMonitor": {"enabled": False}}),
+        ({"dcgmExporter": False}, {"enabled": False, "serviceMonitor": {"enabled": False}}),
+        ({"serviceMonitor": True}, {"enabled": True, "serviceMonitor": {"enabled": True}}),
+    ],
+    ids=["default", "off", "service-monitor"],
+)
 def test_operator_values_carry_the_exporter_switches(metrics, exporter):
     assert chart_values(load_stack(_aws_operator(metrics)))["dcgmExporter"] == exporter
 
@@ -172,12 +185,18 @@ def test_no_exporter_rows_unless_installed():
     assert _where(placements(stack, chart_values(stack)), EXPORTER) == set()
 
 
-@pytest.mark.parametrize("broken, why", [
-    ({"tolerations": []}, "does not tolerate taint nvidia.com/gpu=present:NoSchedule"),
-    ({"tolerations": [GPU_TOLERATION]},
-     "does not tolerate taint kubernetes.azure.com/scalesetpriority=spot:NoSchedule"),
-    ({"nodeSelector": {"nvidia.com/gpu.present": "false"}}, "nodeSelector nvidia.com/gpu.present=false"),
-], ids=["no-gpu-toleration", "no-spot-toleration", "wrong-selector"])
+@pytest.mark.parametrize(
+    "broken, why",
+    [
+        ({"tolerations": []}, "does not tolerate taint nvidia.com/gpu=present:NoSchedule"),
+        (
+            {"tolerations": [GPU_TOLERATION]},
+            "does not tolerate taint kubernetes.azure.com/scalesetpriority=spot:NoSchedule",
+        ),
+        ({"nodeSelector": {"nvidia.com/gpu.present": "false"}}, "nodeSelector nvidia.com/gpu.present=false"),
+    ],
+    ids=["no-gpu-toleration", "no-spot-toleration", "wrong-selector"],
+)
 def test_placement_check_refuses_an_exporter_that_misses_a_pool(broken, why):
     stack = load_stack(_azure({"dcgmExporter": True}))
     values = {**dcgm_exporter_values(stack), **broken}
@@ -213,8 +232,7 @@ def test_aks_max_pods_too_small_for_the_exporter_is_refused():
     off = load_stack(_azure(spot=False))
     tight = off.pools[0].daemonset_pods + 1
     load_stack(config(AZURE, {"maxPods": tight, "count": 3}))  # fits without the exporter (3 nodes: 30 pods in all)
-    problems = _problems(config(AZURE, {"maxPods": tight, "count": 3},
-                                gpuSoftware={"metrics": {"dcgmExporter": True}}))
+    problems = _problems(config(AZURE, {"maxPods": tight, "count": 3}, gpuSoftware={"metrics": {"dcgmExporter": True}}))
     assert [field for field, _ in problems] == ["gpupools:gpuPools[0].maxPods"]
 
 
@@ -231,18 +249,27 @@ def test_nvidia_dcgm_exporter_release_under_mocks():
 
     def program():
         provider = k8s.Provider("k8s", kubeconfig="{}")
-        NvidiaDcgmExporter("dcgm-exporter", {"version": "4.8.2", "namespace": "nvidia-device-plugin", "values": values},
-                           pulumi.ResourceOptions(providers=[provider]))
+        NvidiaDcgmExporter(
+            "dcgm-exporter",
+            {"version": "4.8.2", "namespace": "nvidia-device-plugin", "values": values},
+            pulumi.ResourceOptions(providers=[provider]),
+        )
 
     run = _run(program)
     component = _one(run, "gpupools:index:NvidiaDcgmExporter")
     assert not component.custom and component.parent is None
     release = _one(run, "kubernetes:helm.sh/v3:Release")
     assert release.parent == component.urn
-    assert {key: release.inputs.get(key) for key in ("name", "chart", "version", "repositoryOpts", "namespace",
-                                                      "atomic")} == {
-        "name": "dcgm-exporter", "chart": "dcgm-exporter", "version": "4.8.2", "repositoryOpts": {"repo": DCGM_REPO},
-        "namespace": "nvidia-device-plugin", "atomic": True}
+    assert {
+        key: release.inputs.get(key) for key in ("name", "chart", "version", "repositoryOpts", "namespace", "atomic")
+    } == {
+        "name": "dcgm-exporter",
+        "chart": "dcgm-exporter",
+        "version": "4.8.2",
+        "repositoryOpts": {"repo": DCGM_REPO},
+        "namespace": "nvidia-device-plugin",
+        "atomic": True,
+    }
     assert release.inputs["values"] == values
     # It shares the device plugin's namespace: no Namespace of its own unless asked.
     assert [r for r in run.resources if r.type == "kubernetes:core/v1:Namespace"] == []
@@ -253,8 +280,9 @@ def test_nvidia_dcgm_exporter_creates_its_namespace_when_asked():
     from gpupools.kubernetes import NvidiaDcgmExporter
 
     def program():
-        NvidiaDcgmExporter("metrics", {"version": "4.8.2", "namespace": "gpu-metrics", "values": {},
-                                       "create_namespace": True})
+        NvidiaDcgmExporter(
+            "metrics", {"version": "4.8.2", "namespace": "gpu-metrics", "values": {}, "create_namespace": True}
+        )
 
     run = _run(program)
     namespace = _one(run, "kubernetes:core/v1:Namespace")
@@ -263,12 +291,19 @@ def test_nvidia_dcgm_exporter_creates_its_namespace_when_asked():
     assert namespace.urn in release.options["dependencies"]
 
 
-@pytest.mark.parametrize("args, problem", [
-    ({"version": "latest", "namespace": "nvidia-device-plugin", "values": {}}, "args.version"),
-    ({"version": "v4.8.2", "namespace": "nvidia-device-plugin", "values": {}}, "args.version"),
-    ({"version": "4.8.2", "namespace": "Bad_NS", "values": {}}, "args.namespace"),
-    ({"version": "4.8.2", "namespace": "nvidia-device-plugin", "values": {}, "chart": "x"}, "unknown argument 'chart'"),
-], ids=["latest", "v-prefix", "namespace", "unknown"])
+@pytest.mark.parametrize(
+    "args, problem",
+    [
+        ({"version": "latest", "namespace": "nvidia-device-plugin", "values": {}}, "args.version"),
+        ({"version": "v4.8.2", "namespace": "nvidia-device-plugin", "values": {}}, "args.version"),
+        ({"version": "4.8.2", "namespace": "Bad_NS", "values": {}}, "args.namespace"),
+        (
+            {"version": "4.8.2", "namespace": "nvidia-device-plugin", "values": {}, "chart": "x"},
+            "unknown argument 'chart'",
+        ),
+    ],
+    ids=["latest", "v-prefix", "namespace", "unknown"],
+)
 def test_bad_args_are_refused_before_anything_registers(args, problem):
     from gpupools.component_args import ComponentArgsError
     from gpupools.kubernetes import NvidiaDcgmExporter
@@ -289,8 +324,11 @@ def test_the_stack_program_installs_the_exporter_only_when_asked(tmp_path, metri
     raw = config(AZURE, gpuSoftware={"metrics": metrics} if metrics else {})
     path = tmp_path / "Pulumi.metrics.yaml"
     path.write_text(yaml.safe_dump({"config": raw}))
-    releases = [r for r in plan_stack(read_stack_file(path)).resources
-                if r["type"] == "kubernetes:helm.sh/v3:Release" and r["inputs"]["chart"] == "dcgm-exporter"]
+    releases = [
+        r
+        for r in plan_stack(read_stack_file(path)).resources
+        if r["type"] == "kubernetes:helm.sh/v3:Release" and r["inputs"]["chart"] == "dcgm-exporter"
+    ]
     assert len(releases) == expected
     for release in releases:
         assert release["inputs"]["version"] == "4.8.2"

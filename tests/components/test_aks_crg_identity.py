@@ -25,15 +25,20 @@ from support.stack_files import plan_config
 # Contributor, learn.microsoft.com/azure/role-based-access-control/built-in-roles
 CONTRIBUTOR = "b24988ac-6180-42a0-ab88-20f7382dd24c"
 SUBSCRIPTION = "11111111-2222-3333-4444-555555555555"
-GROUP = (f"/subscriptions/{SUBSCRIPTION}/resourceGroups/gpu-capacity/providers/"
-         "Microsoft.Compute/capacityReservationGroups/")
+GROUP = (
+    f"/subscriptions/{SUBSCRIPTION}/resourceGroups/gpu-capacity/providers/Microsoft.Compute/capacityReservationGroups/"
+)
 
 
 def _config(*groups: str | None, create: bool = True) -> dict:
     raw = copy.deepcopy(AZURE)
     raw["gpupools:gpuPools"] = [
-        {"name": f"nd{index}", "size": "Standard_ND96asr_v4", "count": 1,
-         **({"capacityReservationGroupId": group} if group else {})}
+        {
+            "name": f"nd{index}",
+            "size": "Standard_ND96asr_v4",
+            "count": 1,
+            **({"capacityReservationGroupId": group} if group else {}),
+        }
         for index, group in enumerate(groups)
     ]
     raw["gpupools:gpuSoftware"] = {"installer": "device-plugin", "version": "0.20.0"}
@@ -51,13 +56,16 @@ def test_a_created_cluster_with_a_reservation_group_gets_a_user_assigned_identit
     assert identity["inputs"]["resourceGroupName"] == "gpu-dev-rg"
     assert identity["inputs"]["location"] == "southcentralus"
     cluster = plan_one(plan, "azure-native:containerservice:ManagedCluster")
-    assert cluster["inputs"]["identity"] == {"type": ResourceIdentityType.USER_ASSIGNED.value,
-                                             "userAssignedIdentities": [f"{identity['name']}-id"]}  # the mock's id
+    assert cluster["inputs"]["identity"] == {
+        "type": ResourceIdentityType.USER_ASSIGNED.value,
+        "userAssignedIdentities": [f"{identity['name']}-id"],
+    }  # the mock's id
     (role,) = plan_of_type(plan, "azure-native:authorization:RoleAssignment")
     inputs = role["inputs"]
     assert inputs["scope"] == GROUP + "nd96-crg"  # on the group, as the doc scopes it
-    assert inputs["roleDefinitionId"] == (f"/subscriptions/{SUBSCRIPTION}/providers/Microsoft.Authorization/"
-                                          f"roleDefinitions/{CONTRIBUTOR}")
+    assert inputs["roleDefinitionId"] == (
+        f"/subscriptions/{SUBSCRIPTION}/providers/Microsoft.Authorization/roleDefinitions/{CONTRIBUTOR}"
+    )
     assert inputs["principalId"] == f"{identity['name']}-principal"  # the identity's principalId output
     # The SDK defaults principalType to User; a managed identity is a service principal.
     assert inputs["principalType"] == PrincipalType.SERVICE_PRINCIPAL.value
@@ -75,8 +83,10 @@ def test_one_role_assignment_per_group_shared_by_pools(tmp_path):
     assert scopes == [GROUP + "a", GROUP + "b"]  # Azure refuses a second identical role assignment
     roles = plan_of_type(plan, "azure-native:authorization:RoleAssignment")
     assert len({role["inputs"]["roleAssignmentName"] for role in roles}) == 2
-    pools = {p["inputs"]["nodeLabels"]["gpupools.io/pool"]: p for p in
-             plan_of_type(plan, "azure-native:containerservice:AgentPool")}
+    pools = {
+        p["inputs"]["nodeLabels"]["gpupools.io/pool"]: p
+        for p in plan_of_type(plan, "azure-native:containerservice:AgentPool")
+    }
     assert not any("RoleAssignment" in dep for dep in pools["nd3"]["options"]["dependencies"])
 
 
@@ -91,12 +101,15 @@ def test_clusters_without_reservation_groups_keep_their_system_assigned_identity
 def test_the_plan_says_the_created_cluster_switches_identity_and_why(tmp_path):
     plan = _plan(tmp_path, _config(GROUP + "nd96-crg"))
     (warning,) = [w for w in plan.warnings if "capacity reservation groups" in w]
-    assert warning.startswith("pools nd0 (nd96-crg) draw from capacity reservation groups, so the cluster gpu-dev "
-                              "gets a user-assigned identity with the Contributor role on each group")
+    assert warning.startswith(
+        "pools nd0 (nd96-crg) draw from capacity reservation groups, so the cluster gpu-dev "
+        "gets a user-assigned identity with the Contributor role on each group"
+    )
     assert "switches it in place" in warning and "60 minutes" in warning
     (inputs,) = plan.capacity_inputs
-    assert inputs.to_json()["identity"] == ("user-assigned, created by gpupools, Contributor on each capacity "
-                                            "reservation group")
+    assert inputs.to_json()["identity"] == (
+        "user-assigned, created by gpupools, Contributor on each capacity reservation group"
+    )
 
 
 def test_an_existing_cluster_is_told_what_it_needs(tmp_path):
@@ -112,6 +125,13 @@ def test_the_component_refuses_a_group_that_is_no_group_id():
     from gpupools.azure import AksCluster
 
     with pytest.raises((ConfigError, ValueError, TypeError)) as error:
-        AksCluster("gpu-dev", {"name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "location": "southcentralus",
-                               "capacity_reservation_group_ids": ["nd96-crg"]})
+        AksCluster(
+            "gpu-dev",
+            {
+                "name": "gpu-dev",
+                "resource_group_name": "gpu-dev-rg",
+                "location": "southcentralus",
+                "capacity_reservation_group_ids": ["nd96-crg"],
+            },
+        )
     assert "capacity_reservation_group_ids" in str(error.value)

@@ -39,18 +39,31 @@ def _run(program):
     return run_program(program, project="owns", stack="test", config={}, mocks=mocks)
 
 
-@pytest.mark.parametrize(("bounds", "ignored"), [({"min_size": 0, "max_size": 4}, [DESIRED_SIZE]),
-                                                 ({}, None),
-                                                 ({"min_size": 2, "max_size": 2}, None),
-                                                 ({"min_size": 0, "max_size": 4, "ignore_scaling_changes": False},
-                                                  None)])
+@pytest.mark.parametrize(
+    ("bounds", "ignored"),
+    [
+        ({"min_size": 0, "max_size": 4}, [DESIRED_SIZE]),
+        ({}, None),
+        ({"min_size": 2, "max_size": 2}, None),
+        ({"min_size": 0, "max_size": 4, "ignore_scaling_changes": False}, None),
+    ],
+)
 def test_an_aws_node_group_ignores_its_desired_size_when_autoscaled(bounds, ignored) -> None:
     from gpupools.aws import EksGpuNodeGroup
 
     def program():
-        EksGpuNodeGroup("p4d", {"cluster_name": "gpu-eks", "subnet_ids": [SUBNET], "node_role_arn": ROLE_ARN,
-                                "node_group_name": "p4d", "instance_type": "p4d.24xlarge", "desired_size": 2,
-                                **bounds})
+        EksGpuNodeGroup(
+            "p4d",
+            {
+                "cluster_name": "gpu-eks",
+                "subnet_ids": [SUBNET],
+                "node_role_arn": ROLE_ARN,
+                "node_group_name": "p4d",
+                "instance_type": "p4d.24xlarge",
+                "desired_size": 2,
+                **bounds,
+            },
+        )
 
     (group,) = [r for r in _run(program).resources if r.type == "aws:eks/nodeGroup:NodeGroup"]
     assert group.options.get("ignoreChanges") == ignored
@@ -62,11 +75,18 @@ def test_a_pulumi_eks_node_group_is_told_to_ignore_scaling_changes(bounds, ignor
 
     def program():
         cluster = EksCluster("gpu-eks", {"name": "gpu-eks"})
-        EksGpuNodeGroup("p4d", {"cluster": cluster.cluster, "node_group_name": "p4d",
-                                "instance_type": "p4d.24xlarge", "desired_size": 2, **bounds})
+        EksGpuNodeGroup(
+            "p4d",
+            {
+                "cluster": cluster.cluster,
+                "node_group_name": "p4d",
+                "instance_type": "p4d.24xlarge",
+                "desired_size": 2,
+                **bounds,
+            },
+        )
 
-    (group,) = [r for r in _run(program).resources
-                if r.type == "eks:index:ManagedNodeGroup" and r.name == "p4d-ng"]
+    (group,) = [r for r in _run(program).resources if r.type == "eks:index:ManagedNodeGroup" and r.name == "p4d-ng"]
     assert group.inputs.get("ignoreScalingChanges") is ignored
 
 
@@ -75,8 +95,17 @@ def test_an_aks_pool_ignores_its_count_when_autoscaled(bounds, ignored) -> None:
     from gpupools.azure import AksGpuPool
 
     def program():
-        AksGpuPool("mig1g", {"cluster_name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "pool_name": "mig1g",
-                             "vm_size": "Standard_ND96asr_v4", "count": 2, **bounds})
+        AksGpuPool(
+            "mig1g",
+            {
+                "cluster_name": "gpu-dev",
+                "resource_group_name": "gpu-dev-rg",
+                "pool_name": "mig1g",
+                "vm_size": "Standard_ND96asr_v4",
+                "count": 2,
+                **bounds,
+            },
+        )
 
     (pool,) = [r for r in _run(program).resources if r.type == "azure-native:containerservice:AgentPool"]
     assert pool.options.get("ignoreChanges") == ignored

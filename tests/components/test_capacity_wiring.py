@@ -15,8 +15,10 @@ import pytest
 from support.resources import named as _named, run_mocked as _run
 from support.stack_files import plan_config
 
-CRG = ("/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/capacity-rg/providers/"
-       "Microsoft.Compute/capacityReservationGroups/a100-crg")
+CRG = (
+    "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/capacity-rg/providers/"
+    "Microsoft.Compute/capacityReservationGroups/a100-crg"
+)
 CAPACITY_BLOCK = "cr-02168da1478b509e0"  # the reservation id in EKS's Capacity Blocks example
 GROUP_ARN = "arn:aws:resource-groups:us-east-1:123456789012:group/gpu-reservations"
 
@@ -29,19 +31,54 @@ def aks_run():
     from gpupools.azure import AksCluster, AksGpuPool
 
     def program():
-        AksCluster("gpu-dev", {"name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "location": "southcentralus",
-                               "system_pool_max_pods": 60})
-        AksGpuPool("spot", {"cluster_name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "pool_name": "spot",
-                            "vm_size": "Standard_NC24ads_A100_v4", "count": 2, "max_pods": 250,
-                            "availability_zones": ["1", "2"],
-                            "scale_set_priority": "Spot", "scale_set_eviction_policy": "Delete", "spot_max_price": -1,
-                            "node_taints": ["nvidia.com/gpu=present:NoSchedule"]})
+        AksCluster(
+            "gpu-dev",
+            {
+                "name": "gpu-dev",
+                "resource_group_name": "gpu-dev-rg",
+                "location": "southcentralus",
+                "system_pool_max_pods": 60,
+            },
+        )
+        AksGpuPool(
+            "spot",
+            {
+                "cluster_name": "gpu-dev",
+                "resource_group_name": "gpu-dev-rg",
+                "pool_name": "spot",
+                "vm_size": "Standard_NC24ads_A100_v4",
+                "count": 2,
+                "max_pods": 250,
+                "availability_zones": ["1", "2"],
+                "scale_set_priority": "Spot",
+                "scale_set_eviction_policy": "Delete",
+                "spot_max_price": -1,
+                "node_taints": ["nvidia.com/gpu=present:NoSchedule"],
+            },
+        )
         # Spot VMs cannot use a capacity reservation group: the reservation goes on a Regular pool.
-        AksGpuPool("reserved", {"cluster_name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "pool_name": "reserved",
-                                "vm_size": "Standard_NC24ads_A100_v4", "count": 1,
-                                "capacity_reservation_group_id": CRG})
-        AksGpuPool("regular", {"cluster_name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "pool_name": "regular",
-                               "vm_size": "Standard_ND96asr_v4", "count": 1, "gpu_instance_profile": "MIG1g"})
+        AksGpuPool(
+            "reserved",
+            {
+                "cluster_name": "gpu-dev",
+                "resource_group_name": "gpu-dev-rg",
+                "pool_name": "reserved",
+                "vm_size": "Standard_NC24ads_A100_v4",
+                "count": 1,
+                "capacity_reservation_group_id": CRG,
+            },
+        )
+        AksGpuPool(
+            "regular",
+            {
+                "cluster_name": "gpu-dev",
+                "resource_group_name": "gpu-dev-rg",
+                "pool_name": "regular",
+                "vm_size": "Standard_ND96asr_v4",
+                "count": 1,
+                "gpu_instance_profile": "MIG1g",
+            },
+        )
 
     return _run(program, project="capacity")
 
@@ -51,7 +88,10 @@ def test_created_aks_cluster_uses_azure_cni_overlay(aks_run) -> None:
     # Azure CNI Overlay: plugin azure in overlay mode; 10.244.0.0/16 is AKS's documented default pod CIDR.
     profile = managed["networkProfile"]  # the SDK adds its own defaults (serviceCidr, dnsServiceIP, ...)
     assert {k: profile[k] for k in ("networkPlugin", "networkPluginMode", "podCidr")} == {
-        "networkPlugin": "azure", "networkPluginMode": "overlay", "podCidr": "10.244.0.0/16"}
+        "networkPlugin": "azure",
+        "networkPluginMode": "overlay",
+        "podCidr": "10.244.0.0/16",
+    }
     (system,) = managed["agentPoolProfiles"]
     assert system["maxPods"] == 60
 
@@ -62,16 +102,25 @@ def test_aks_pool_capacity_knobs_in_wire_names(aks_run) -> None:
     assert inputs["availabilityZones"] == ["1", "2"]
     # the SDK's irregular camelCase, like osSKU
     assert _named(aks_run, "reserved-pool").inputs["capacityReservationGroupID"] == CRG
-    assert (inputs["scaleSetPriority"], inputs["scaleSetEvictionPolicy"],
-            inputs["spotMaxPrice"]) == ("Spot", "Delete", -1)
+    assert (inputs["scaleSetPriority"], inputs["scaleSetEvictionPolicy"], inputs["spotMaxPrice"]) == (
+        "Spot",
+        "Delete",
+        -1,
+    )
     # AKS adds kubernetes.azure.com/scalesetpriority=spot:NoSchedule to Spot nodes itself; we send only ours.
     assert inputs["nodeTaints"] == ["nvidia.com/gpu=present:NoSchedule"]
 
 
 def test_regular_aks_pool_leaves_spot_fields_and_zones_unset(aks_run) -> None:
     inputs = _named(aks_run, "regular-pool").inputs
-    for key in ("scaleSetPriority", "scaleSetEvictionPolicy", "spotMaxPrice", "availabilityZones",
-                "capacityReservationGroupID", "maxPods"):
+    for key in (
+        "scaleSetPriority",
+        "scaleSetEvictionPolicy",
+        "spotMaxPrice",
+        "availabilityZones",
+        "capacityReservationGroupID",
+        "maxPods",
+    ):
         assert key not in inputs, key
 
 
@@ -79,8 +128,15 @@ def test_settings_aks_fixes_at_creation_replace_the_pool(aks_run) -> None:
     options = _named(aks_run, "spot-pool").options
     # learn.microsoft.com/azure/aks: VM size and max pods (create-node-pools), zones (reliability), Spot
     # priority, max price and eviction policy (spot-node-pool), the GPU instance profile (gpu-multi-instance).
-    documented = {"vmSize", "maxPods", "availabilityZones", "scaleSetPriority", "spotMaxPrice",
-                  "scaleSetEvictionPolicy", "gpuInstanceProfile"}
+    documented = {
+        "vmSize",
+        "maxPods",
+        "availabilityZones",
+        "scaleSetPriority",
+        "spotMaxPrice",
+        "scaleSetEvictionPolicy",
+        "gpuInstanceProfile",
+    }
     assert documented <= set(options["replaceOnChanges"])
     # Updated in place by AKS: the OS SKU (upgrade-os-version) and the reservation group (--crg-id on update).
     assert not {"osSKU", "capacityReservationGroupID", "count", "nodeTaints"} & set(options["replaceOnChanges"])
@@ -104,17 +160,49 @@ def eks_run():
     from gpupools.aws import EksCluster, EksGpuNodeGroup
 
     def program():
-        cluster = EksCluster("gpu-eks", {"name": "gpu-eks", "vpc_id": "vpc-0123456789abcdef0",
-                                         "subnet_ids": ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"]})
+        cluster = EksCluster(
+            "gpu-eks",
+            {
+                "name": "gpu-eks",
+                "vpc_id": "vpc-0123456789abcdef0",
+                "subnet_ids": ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"],
+            },
+        )
         common = {"cluster": cluster.cluster, "node_role": cluster.node_role, "desired_size": 2}
-        EksGpuNodeGroup("block", {**common, "node_group_name": "block", "instance_type": "p5.48xlarge",
-                                  "capacity_type": "CAPACITY_BLOCK", "capacity_reservation": CAPACITY_BLOCK,
-                                  "disk_size_gb": 512, "subnet_ids": ["subnet-0123456789abcdef0"],
-                                  "efa": True, "efa_interfaces": 32})
-        EksGpuNodeGroup("odcr", {**common, "node_group_name": "odcr", "instance_type": "p4d.24xlarge",
-                                 "capacity_reservation": GROUP_ARN, "disk_size_gb": 256})
-        EksGpuNodeGroup("spot", {**common, "node_group_name": "spot", "instance_type": "g6.12xlarge",
-                                 "capacity_type": "SPOT", "disk_size_gb": 128})
+        EksGpuNodeGroup(
+            "block",
+            {
+                **common,
+                "node_group_name": "block",
+                "instance_type": "p5.48xlarge",
+                "capacity_type": "CAPACITY_BLOCK",
+                "capacity_reservation": CAPACITY_BLOCK,
+                "disk_size_gb": 512,
+                "subnet_ids": ["subnet-0123456789abcdef0"],
+                "efa": True,
+                "efa_interfaces": 32,
+            },
+        )
+        EksGpuNodeGroup(
+            "odcr",
+            {
+                **common,
+                "node_group_name": "odcr",
+                "instance_type": "p4d.24xlarge",
+                "capacity_reservation": GROUP_ARN,
+                "disk_size_gb": 256,
+            },
+        )
+        EksGpuNodeGroup(
+            "spot",
+            {
+                **common,
+                "node_group_name": "spot",
+                "instance_type": "g6.12xlarge",
+                "capacity_type": "SPOT",
+                "disk_size_gb": 128,
+            },
+        )
 
     return _run(program, project="capacity")
 
@@ -134,7 +222,8 @@ def test_capacity_block_node_group_follows_the_eks_procedure(eks_run) -> None:
     # reservation id as CapacityReservationTarget, InstanceType in the template, capacity-type CAPACITY_BLOCK.
     assert lt["instanceMarketOptions"] == {"marketType": "capacity-block"}
     assert lt["capacityReservationSpecification"] == {
-        "capacityReservationTarget": {"capacityReservationId": CAPACITY_BLOCK}}
+        "capacityReservationTarget": {"capacityReservationId": CAPACITY_BLOCK}
+    }
     assert lt["instanceType"] == "p5.48xlarge"
     assert group["capacityType"] == "CAPACITY_BLOCK"
     # An instance type in the template forbids one on the node group; a template forbids diskSize there.
@@ -142,8 +231,10 @@ def test_capacity_block_node_group_follows_the_eks_procedure(eks_run) -> None:
     assert group["launchTemplate"]["id"] == "block-lt-id"
     assert group["subnetIds"] == ["subnet-0123456789abcdef0"]
     (disk,) = lt["blockDeviceMappings"]
-    assert disk == {"deviceName": "/dev/xvda",
-                    "ebs": {"volumeSize": 512, "volumeType": "gp3", "deleteOnTermination": "true"}}
+    assert disk == {
+        "deviceName": "/dev/xvda",
+        "ebs": {"volumeSize": 512, "volumeType": "gp3", "deleteOnTermination": "true"},
+    }
     # IMDSv2 with a hop limit of 2, as EKS asks of custom templates whose pods use the metadata service.
     assert lt["metadataOptions"]["httpPutResponseHopLimit"] == 2
 
@@ -171,7 +262,8 @@ def test_efa_node_group_has_a_cluster_placement_group_and_one_efa_per_card(eks_r
 def test_reservation_group_arn_and_plain_capacity_types(eks_run) -> None:
     lt = _named(eks_run, "odcr-lt").inputs
     assert lt["capacityReservationSpecification"] == {
-        "capacityReservationTarget": {"capacityReservationResourceGroupArn": GROUP_ARN}}
+        "capacityReservationTarget": {"capacityReservationResourceGroupArn": GROUP_ARN}
+    }
     assert "instanceMarketOptions" not in lt and "instanceType" not in lt and "networkInterfaces" not in lt
     group = _named(eks_run, "odcr-ng").inputs
     assert group["instanceTypes"] == ["p4d.24xlarge"] and "diskSize" not in group and "capacityType" not in group
@@ -188,19 +280,39 @@ def _plan(tmp_path: Path, config: dict[str, Any]):
 
 
 def _resource(plan, type_: str, **inputs: Any) -> dict[str, Any]:
-    return next(r["inputs"] for r in plan.resources
-                if r["type"] == type_ and all(r["inputs"].get(k) == v for k, v in inputs.items()))
+    return next(
+        r["inputs"]
+        for r in plan.resources
+        if r["type"] == type_ and all(r["inputs"].get(k) == v for k, v in inputs.items())
+    )
 
 
 def test_program_wires_aks_knobs_from_config(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, {
-        "cloud": "azure",
-        "cluster": {"name": "gpu", "resourceGroup": "rg", "location": "westus",
-                    "systemPool": {"size": "Standard_D4s_v5"}},
-        "gpuPools": [{"name": "spot", "size": "Standard_NC24ads_A100_v4", "count": 1, "maxPods": 200,
-                      "availabilityZones": ["1"], "priority": "Spot", "evictionPolicy": "Delete", "spotMaxPrice": -1}],
-        "gpuSoftware": {"installer": "device-plugin", "migStrategy": "none"},
-    })
+    plan = _plan(
+        tmp_path,
+        {
+            "cloud": "azure",
+            "cluster": {
+                "name": "gpu",
+                "resourceGroup": "rg",
+                "location": "westus",
+                "systemPool": {"size": "Standard_D4s_v5"},
+            },
+            "gpuPools": [
+                {
+                    "name": "spot",
+                    "size": "Standard_NC24ads_A100_v4",
+                    "count": 1,
+                    "maxPods": 200,
+                    "availabilityZones": ["1"],
+                    "priority": "Spot",
+                    "evictionPolicy": "Delete",
+                    "spotMaxPrice": -1,
+                }
+            ],
+            "gpuSoftware": {"installer": "device-plugin", "migStrategy": "none"},
+        },
+    )
     pool = _resource(plan, "azure-native:containerservice:AgentPool")  # the only one; its cloud name has a suffix
     assert pool["nodeLabels"]["gpupools.io/pool"] == "spot"
     assert (pool["maxPods"], pool["availabilityZones"], pool["scaleSetPriority"]) == (200, ["1"], "Spot")
@@ -210,27 +322,47 @@ def test_program_wires_aks_knobs_from_config(tmp_path: Path) -> None:
 
 
 def test_program_wires_eks_vpc_and_efa_from_config(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, {
-        "cloud": "aws",
-        "cluster": {"name": "gpu", "region": "us-east-1", "systemPool": {"size": "m6i.large"},
-                    "vpcId": "vpc-0123456789abcdef0", "subnetIds": ["subnet-0123456789abcdef0"]},
-        "gpuPools": [{"name": "train", "size": "p4d.24xlarge", "count": 2, "efa": True,
-                      "capacityReservation": "cr-0123456789abcdef0", "subnetIds": ["subnet-0123456789abcdef0"]}],
-        "gpuSoftware": {"installer": "device-plugin", "migStrategy": "none"},
-    })
+    plan = _plan(
+        tmp_path,
+        {
+            "cloud": "aws",
+            "cluster": {
+                "name": "gpu",
+                "region": "us-east-1",
+                "systemPool": {"size": "m6i.large"},
+                "vpcId": "vpc-0123456789abcdef0",
+                "subnetIds": ["subnet-0123456789abcdef0"],
+            },
+            "gpuPools": [
+                {
+                    "name": "train",
+                    "size": "p4d.24xlarge",
+                    "count": 2,
+                    "efa": True,
+                    "capacityReservation": "cr-0123456789abcdef0",
+                    "subnetIds": ["subnet-0123456789abcdef0"],
+                }
+            ],
+            "gpuSoftware": {"installer": "device-plugin", "migStrategy": "none"},
+        },
+    )
     assert _resource(plan, "eks:index:Cluster")["vpcId"] == "vpc-0123456789abcdef0"
     lt = _resource(plan, "aws:ec2/launchTemplate:LaunchTemplate")
     assert len(lt["networkInterfaces"]) == 4  # p4d.24xlarge: 4 EFA interfaces
     assert lt["capacityReservationSpecification"]["capacityReservationTarget"] == {
-        "capacityReservationId": "cr-0123456789abcdef0"}
+        "capacityReservationId": "cr-0123456789abcdef0"
+    }
 
 
 def test_release_in_kube_system_creates_no_namespace(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, {
-        "cloud": "aws",
-        "cluster": {"name": "gpu", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
-        "gpuPools": [{"name": "g5", "size": "g5.xlarge"}],
-        "gpuSoftware": {"installer": "device-plugin", "migStrategy": "none", "namespace": "kube-system"},
-    })
+    plan = _plan(
+        tmp_path,
+        {
+            "cloud": "aws",
+            "cluster": {"name": "gpu", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
+            "gpuPools": [{"name": "g5", "size": "g5.xlarge"}],
+            "gpuSoftware": {"installer": "device-plugin", "migStrategy": "none", "namespace": "kube-system"},
+        },
+    )
     assert not [r for r in plan.resources if r["type"] == "kubernetes:core/v1:Namespace"]
     assert _resource(plan, "kubernetes:helm.sh/v3:Release")["namespace"] == "kube-system"

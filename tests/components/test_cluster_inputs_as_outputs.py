@@ -11,14 +11,30 @@ import pytest
 
 from support.resources import run_mocked
 
-EKS_ARGS = {"name": "gpu-eks", "kubernetes_version": "1.33", "system_node_size": "m6i.xlarge",
-            "system_node_count": 3, "subnet_ids": ["subnet-0123456789abcdef0", "subnet-0fedcba9876543210"],
-            "vpc_id": "vpc-0123456789abcdef0", "tags": {"team": "ml"}}
-CRG = ("/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/gpu-capacity/providers/"
-       "Microsoft.Compute/capacityReservationGroups/nd96-crg")
-AKS_ARGS = {"name": "gpu-aks", "resource_group_name": "gpu-rg", "location": "southcentralus",
-            "kubernetes_version": "1.33", "system_pool_size": "Standard_D8s_v5", "system_pool_count": 3,
-            "system_pool_max_pods": 60, "pod_cidr": "10.100.0.0/16", "tags": {"team": "ml"}}
+EKS_ARGS = {
+    "name": "gpu-eks",
+    "kubernetes_version": "1.33",
+    "system_node_size": "m6i.xlarge",
+    "system_node_count": 3,
+    "subnet_ids": ["subnet-0123456789abcdef0", "subnet-0fedcba9876543210"],
+    "vpc_id": "vpc-0123456789abcdef0",
+    "tags": {"team": "ml"},
+}
+CRG = (
+    "/subscriptions/11111111-2222-3333-4444-555555555555/resourceGroups/gpu-capacity/providers/"
+    "Microsoft.Compute/capacityReservationGroups/nd96-crg"
+)
+AKS_ARGS = {
+    "name": "gpu-aks",
+    "resource_group_name": "gpu-rg",
+    "location": "southcentralus",
+    "kubernetes_version": "1.33",
+    "system_pool_size": "Standard_D8s_v5",
+    "system_pool_count": 3,
+    "system_pool_max_pods": 60,
+    "pod_cidr": "10.100.0.0/16",
+    "tags": {"team": "ml"},
+}
 PLAIN_ONLY = {"create", "capacity_reservation_group_ids"}  # decides which resources exist / one per group
 
 
@@ -38,7 +54,8 @@ def test_schema_takes_outputs_for_every_input_but_create(component: str, args: d
     inputs = _schema_inputs(component)
     assert {name for name, prop in inputs.items() if not prop.get("plain")} == {_camel(key) for key in args}
     assert {name for name, prop in inputs.items() if prop.get("plain")} == (
-        {"create"} | ({"capacityReservationGroupIds"} if component == "AksCluster" else set()))
+        {"create"} | ({"capacityReservationGroupIds"} if component == "AksCluster" else set())
+    )
 
 
 def _as_outputs(args: dict[str, Any]) -> dict[str, Any]:
@@ -85,7 +102,10 @@ def test_aks_cluster_with_an_output_for_each_input_registers_what_plain_values_r
     assert deferred == plain and deferred_outputs == plain_outputs
     (cluster,) = [inputs for kind, inputs in plain.values() if kind.endswith("containerservice:ManagedCluster")]
     assert (cluster["resourceName"], cluster["dnsPrefix"], cluster["kubernetesVersion"]) == (
-        "gpu-aks", "gpu-aks", "1.33")
+        "gpu-aks",
+        "gpu-aks",
+        "1.33",
+    )
     (pool,) = cluster["agentPoolProfiles"]
     assert (pool["vmSize"], pool["count"], pool["maxPods"]) == ("Standard_D8s_v5", 3, 60)
     assert cluster["networkProfile"]["podCidr"] == "10.100.0.0/16" and cluster["tags"] == {"team": "ml"}

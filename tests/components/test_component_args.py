@@ -12,12 +12,24 @@ import pytest
 from gpupools.testing import RecordingMocks, run_program
 
 TAINT = "nvidia.com/gpu=present:NoSchedule"
-AKS_POOL = {"cluster_name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "pool_name": "mig1g",
-            "vm_size": "Standard_ND96asr_v4", "count": 1, "gpu_instance_profile": "MIG1g", "node_taints": [TAINT]}
+AKS_POOL = {
+    "cluster_name": "gpu-dev",
+    "resource_group_name": "gpu-dev-rg",
+    "pool_name": "mig1g",
+    "vm_size": "Standard_ND96asr_v4",
+    "count": 1,
+    "gpu_instance_profile": "MIG1g",
+    "node_taints": [TAINT],
+}
 AKS_CLUSTER = {"name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "location": "southcentralus"}
 CHART = {"version": "0.20.0", "namespace": "nvidia-device-plugin", "values": {}}
-SMOKE = {"pool_name": "mig1g", "namespace": "nvidia-device-plugin", "resources": ["nvidia.com/gpu"],
-         "node_selector": {"gpupools.io/pool": "mig1g"}, "toleration_key": "nvidia.com/gpu"}
+SMOKE = {
+    "pool_name": "mig1g",
+    "namespace": "nvidia-device-plugin",
+    "resources": ["nvidia.com/gpu"],
+    "node_selector": {"gpupools.io/pool": "mig1g"},
+    "toleration_key": "nvidia.com/gpu",
+}
 
 
 def _component(kind: str):
@@ -92,8 +104,13 @@ def _eks_group_error(**changes) -> str:
 
     def program():
         cluster = EksCluster("gpu-eks", {"name": "gpu-eks"})
-        args = {"cluster": cluster.cluster, "node_group_name": "a100", "instance_type": "p4d.24xlarge",
-                "desired_size": 1, **changes}
+        args = {
+            "cluster": cluster.cluster,
+            "node_group_name": "a100",
+            "instance_type": "p4d.24xlarge",
+            "desired_size": 1,
+            **changes,
+        }
         try:
             EksGpuNodeGroup("a100", args)
         except (TypeError, ValueError) as error:
@@ -105,26 +122,41 @@ def _eks_group_error(**changes) -> str:
     return caught[0]
 
 
-@pytest.mark.parametrize(("changes", "expected"), [
-    ({"cluster": "gpu-eks"}, "args.cluster: allowed: a pulumi_eks Cluster object"),
-    ({"node_group_name": "BAD NAME!"}, "args.node_group_name"),
-    ({"desired_size": "three"}, "args.desired_size"),
-    ({"capacity_type": "RESERVED"}, "args.capacity_type"),
-    ({"capacity_type": "CAPACITY_BLOCK"}, "args.capacity_reservation: is required with capacity type CAPACITY_BLOCK"),
-    ({"capacity_type": "CAPACITY_BLOCK",
-      "capacity_reservation": "arn:aws:resource-groups:us-east-1:123456789012:group/b"},
-     "args.capacity_reservation: capacity type CAPACITY_BLOCK needs the Capacity Block's reservation id"),
-    ({"capacity_reservation": "my-reservation"}, "args.capacity_reservation: 'my-reservation' is not a capacity"),
-    ({"efa_interfaces": 4}, "args.efa_interfaces: only with efa true"),
-    ({"taints": [{"key": "nvidia.com/gpu", "value": "present", "effect": "NO_SCHEDULE"}]}, "args.taints[0].effect"),
-    ({"ami_type": "BOTTLEROCKET_x86_64_NVIDIA"}, "args.ami_type: Bottlerocket runs its own NVIDIA device plugin"),
-])
+@pytest.mark.parametrize(
+    ("changes", "expected"),
+    [
+        ({"cluster": "gpu-eks"}, "args.cluster: allowed: a pulumi_eks Cluster object"),
+        ({"node_group_name": "BAD NAME!"}, "args.node_group_name"),
+        ({"desired_size": "three"}, "args.desired_size"),
+        ({"capacity_type": "RESERVED"}, "args.capacity_type"),
+        (
+            {"capacity_type": "CAPACITY_BLOCK"},
+            "args.capacity_reservation: is required with capacity type CAPACITY_BLOCK",
+        ),
+        (
+            {
+                "capacity_type": "CAPACITY_BLOCK",
+                "capacity_reservation": "arn:aws:resource-groups:us-east-1:123456789012:group/b",
+            },
+            "args.capacity_reservation: capacity type CAPACITY_BLOCK needs the Capacity Block's reservation id",
+        ),
+        ({"capacity_reservation": "my-reservation"}, "args.capacity_reservation: 'my-reservation' is not a capacity"),
+        ({"efa_interfaces": 4}, "args.efa_interfaces: only with efa true"),
+        ({"taints": [{"key": "nvidia.com/gpu", "value": "present", "effect": "NO_SCHEDULE"}]}, "args.taints[0].effect"),
+        ({"ami_type": "BOTTLEROCKET_x86_64_NVIDIA"}, "args.ami_type: Bottlerocket runs its own NVIDIA device plugin"),
+    ],
+)
 def test_eks_node_group_refuses_bad_arguments(changes: dict, expected: str) -> None:
     assert expected in _eks_group_error(**changes)
 
 
-STRINGS = {"cluster_name": "gpu-eks", "subnet_ids": ["subnet-0123456789abcdef0"], "node_group_name": "a100",
-           "instance_type": "p4d.24xlarge", "desired_size": 1}
+STRINGS = {
+    "cluster_name": "gpu-eks",
+    "subnet_ids": ["subnet-0123456789abcdef0"],
+    "node_group_name": "a100",
+    "instance_type": "p4d.24xlarge",
+    "desired_size": 1,
+}
 ROLE_ARN = "arn:aws:iam::123456789012:role/gpu-eks-nodes"
 _CLUSTER = object()  # stands for the test's pulumi-eks Cluster
 _ROLE = object()  # stands for the EksCluster's node role
@@ -141,8 +173,10 @@ def _eks_strings_error(args: dict) -> str:
         cluster = EksCluster("gpu-eks", {"name": "gpu-eks"})
         real = {_CLUSTER: cluster.cluster, _ROLE: cluster.node_role}
         try:
-            EksGpuNodeGroup("a100", {key: real.get(value, value) if not isinstance(value, list) else value
-                                     for key, value in args.items()})
+            EksGpuNodeGroup(
+                "a100",
+                {key: real.get(value, value) if not isinstance(value, list) else value for key, value in args.items()},
+            )
         except (TypeError, ValueError) as error:
             caught.append(str(error))
 
@@ -153,21 +187,39 @@ def _eks_strings_error(args: dict) -> str:
     return caught[0]
 
 
-@pytest.mark.parametrize(("args", "expected"), [
-    ({**STRINGS, "cluster_name": _DROP}, "args.cluster_name: is required (with subnet_ids), or cluster"),
-    ({**STRINGS, "cluster": _CLUSTER}, "args.cluster_name: give cluster (a pulumi-eks Cluster) or cluster_name"),
-    ({**STRINGS, "subnet_ids": _DROP}, "args.subnet_ids: is required with cluster_name"),
-    ({**STRINGS, "subnet_ids": []}, "args.subnet_ids: is required with cluster_name"),
-    ({**STRINGS, "node_role": _ROLE}, "args.node_role: only with cluster; with cluster_name give node_role_arn"),
-    ({**STRINGS, "cluster_name": _DROP, "cluster": _CLUSTER, "node_role": _ROLE, "node_role_arn": ROLE_ARN},
-     "args.node_role_arn: give node_role or node_role_arn, not both"),
-    ({**STRINGS, "node_role_arn": "gpu-eks-nodes"}, "args.node_role_arn: allowed: an IAM role ARN"),
-    ({**STRINGS, "node_role_arn": "arn:aws:iam::123456789012:user/someone"},
-     "args.node_role_arn: allowed: an IAM role ARN"),
-    ({**STRINGS, "cluster_name": "gpu eks!"}, "args.cluster_name: allowed: 1..100 letters"),
-    ({**STRINGS, "subnet_ids": ["sub-1"]}, "args.subnet_ids[0]"),
-], ids=["neither", "both", "no-subnets", "empty-subnets", "role-object-with-strings", "role-twice", "role-not-arn",
-        "user-arn", "bad-cluster-name", "bad-subnet"])
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        ({**STRINGS, "cluster_name": _DROP}, "args.cluster_name: is required (with subnet_ids), or cluster"),
+        ({**STRINGS, "cluster": _CLUSTER}, "args.cluster_name: give cluster (a pulumi-eks Cluster) or cluster_name"),
+        ({**STRINGS, "subnet_ids": _DROP}, "args.subnet_ids: is required with cluster_name"),
+        ({**STRINGS, "subnet_ids": []}, "args.subnet_ids: is required with cluster_name"),
+        ({**STRINGS, "node_role": _ROLE}, "args.node_role: only with cluster; with cluster_name give node_role_arn"),
+        (
+            {**STRINGS, "cluster_name": _DROP, "cluster": _CLUSTER, "node_role": _ROLE, "node_role_arn": ROLE_ARN},
+            "args.node_role_arn: give node_role or node_role_arn, not both",
+        ),
+        ({**STRINGS, "node_role_arn": "gpu-eks-nodes"}, "args.node_role_arn: allowed: an IAM role ARN"),
+        (
+            {**STRINGS, "node_role_arn": "arn:aws:iam::123456789012:user/someone"},
+            "args.node_role_arn: allowed: an IAM role ARN",
+        ),
+        ({**STRINGS, "cluster_name": "gpu eks!"}, "args.cluster_name: allowed: 1..100 letters"),
+        ({**STRINGS, "subnet_ids": ["sub-1"]}, "args.subnet_ids[0]"),
+    ],
+    ids=[
+        "neither",
+        "both",
+        "no-subnets",
+        "empty-subnets",
+        "role-object-with-strings",
+        "role-twice",
+        "role-not-arn",
+        "user-arn",
+        "bad-cluster-name",
+        "bad-subnet",
+    ],
+)
 def test_eks_node_group_takes_one_way_to_the_cluster(args: dict, expected: str) -> None:
     assert expected in _eks_strings_error({k: v for k, v in args.items() if v is not _DROP})
 
@@ -191,7 +243,9 @@ def test_args_module_is_pure() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, gpupools.component_args, gpupools.catalog.fixed_fields; "
-            "print(sorted(m for m in sys.modules if m.split('.')[0].startswith('pulumi')))")
+    code = (
+        "import sys, gpupools.component_args, gpupools.catalog.fixed_fields; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0].startswith('pulumi')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"

@@ -14,8 +14,11 @@ from pydantic import BaseModel
 import gpupools.component_args as component_args
 from gpupools.component_args.fields import Rule
 
-MODELS = [model for name in component_args.__all__
-          if isinstance(model := getattr(component_args, name), type) and issubclass(model, BaseModel)]
+MODELS = [
+    model
+    for name in component_args.__all__
+    if isinstance(model := getattr(component_args, name), type) and issubclass(model, BaseModel)
+]
 
 
 def _shape(annotation: Any) -> frozenset[Any]:
@@ -53,8 +56,11 @@ def _pairs(model: type[BaseModel]) -> list[tuple[str, Any, Rule]]:
 def test_declared_type_is_the_checked_type(model: type[BaseModel]) -> None:
     pairs = _pairs(model)
     assert pairs, f"{model.__name__} has no Rule-checked field"
-    wrong = [f"{field}: declared {declared!r}, checked {rule.annotation!r}" for field, declared, rule in pairs
-             if declared is not Any and _shape(declared) != _shape(rule.annotation)]
+    wrong = [
+        f"{field}: declared {declared!r}, checked {rule.annotation!r}"
+        for field, declared, rule in pairs
+        if declared is not Any and _shape(declared) != _shape(rule.annotation)
+    ]
     assert not wrong, "\n".join(wrong)
 
 

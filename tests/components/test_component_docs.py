@@ -18,8 +18,19 @@ from gpupools.kubernetes.cluster_autoscaler import ClusterAutoscaler
 from gpupools.kubernetes.nvidia_releases import NvidiaDraDriver
 from gpupools.platform import GpuPlatform
 
-COMPONENTS = [AksCluster, AksGpuPool, EksCluster, EksGpuNodeGroup, GpuSmokeTest, NvidiaDcgmExporter, NvidiaDevicePlugin,
-              NvidiaGpuOperator, NvidiaDraDriver, ClusterAutoscaler, GpuPlatform]
+COMPONENTS = [
+    AksCluster,
+    AksGpuPool,
+    EksCluster,
+    EksGpuNodeGroup,
+    GpuSmokeTest,
+    NvidiaDcgmExporter,
+    NvidiaDevicePlugin,
+    NvidiaGpuOperator,
+    NvidiaDraDriver,
+    ClusterAutoscaler,
+    GpuPlatform,
+]
 PULUMI_INIT_DOC = inspect.getdoc(pulumi.ComponentResource.__init__)
 
 
@@ -27,8 +38,12 @@ def test_every_component_is_listed() -> None:
     import gpupools.aws
     import gpupools.azure
     import gpupools.kubernetes
-    exported = {getattr(module, name) for module in (gpupools.aws, gpupools.azure, gpupools.kubernetes)
-                for name in module.__all__}
+
+    exported = {
+        getattr(module, name)
+        for module in (gpupools.aws, gpupools.azure, gpupools.kubernetes)
+        for name in module.__all__
+    }
     components = {value for value in exported if isinstance(value, type) and issubclass(value, pulumi.Resource)}
     assert components <= set(COMPONENTS)
 

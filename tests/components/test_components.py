@@ -46,20 +46,38 @@ def aks_pools():
     from gpupools.azure import AksGpuPool
 
     def program():
-        common = {"cluster_name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "count": 2,
-                  "node_labels": {"gpupools.io/pool": "mig1g"}, "node_taints": [GPU_TAINT]}
-        AksGpuPool("mig1g", {**common, "pool_name": "mig1g", "vm_size": "Standard_ND96asr_v4",
-                             "gpu_instance_profile": "MIG1g"})
-        AksGpuPool("whole", {**common, "pool_name": "whole", "vm_size": "Standard_NC24ads_A100_v4",
-                             "gpu_driver": "None", "min_count": 0, "max_count": 3})
+        common = {
+            "cluster_name": "gpu-dev",
+            "resource_group_name": "gpu-dev-rg",
+            "count": 2,
+            "node_labels": {"gpupools.io/pool": "mig1g"},
+            "node_taints": [GPU_TAINT],
+        }
+        AksGpuPool(
+            "mig1g", {**common, "pool_name": "mig1g", "vm_size": "Standard_ND96asr_v4", "gpu_instance_profile": "MIG1g"}
+        )
+        AksGpuPool(
+            "whole",
+            {
+                **common,
+                "pool_name": "whole",
+                "vm_size": "Standard_NC24ads_A100_v4",
+                "gpu_driver": "None",
+                "min_count": 0,
+                "max_count": 3,
+            },
+        )
 
     return _run(program)
 
 
 def test_aks_mig_pool_inputs(aks_pools):
     inputs = _named(aks_pools, "mig1g-pool").inputs
-    assert (inputs["agentPoolName"], inputs["resourceName"], inputs["resourceGroupName"]) == ("mig1g", "gpu-dev",
-                                                                                          "gpu-dev-rg")
+    assert (inputs["agentPoolName"], inputs["resourceName"], inputs["resourceGroupName"]) == (
+        "mig1g",
+        "gpu-dev",
+        "gpu-dev-rg",
+    )
     assert inputs["vmSize"] == "Standard_ND96asr_v4" and inputs["count"] == 2
     assert inputs["gpuInstanceProfile"] == "MIG1g"
     assert inputs["mode"] == "User" and inputs["osType"] == "Linux"
@@ -108,8 +126,15 @@ def test_aks_cluster_created():
     from gpupools.azure import AksCluster
 
     def program():
-        cluster = AksCluster("gpu-dev", {"name": "gpu-dev", "resource_group_name": "gpu-dev-rg",
-                                         "location": "southcentralus", "kubernetes_version": "1.33"})
+        cluster = AksCluster(
+            "gpu-dev",
+            {
+                "name": "gpu-dev",
+                "resource_group_name": "gpu-dev-rg",
+                "location": "southcentralus",
+                "kubernetes_version": "1.33",
+            },
+        )
         pulumi.export("kubeconfig", cluster.kubeconfig)
         pulumi.export("clusterName", cluster.cluster_name)
 
@@ -175,8 +200,10 @@ def test_eks_cluster_existing_is_only_read_and_authenticates_through_the_aws_cli
     assert call.token == "aws:eks/getCluster:getCluster" and call.args["name"] == "shared-eks"
     assert run.outputs["clusterName"] == "shared-eks" and run.outputs["config"] == SECRET
     # Endpoint and CA come from the looked-up cluster (the mock answers like EKS's DescribeCluster).
-    assert run.outputs["cluster"] == {"server": "https://shared-eks.gr7.us-east-1.eks.amazonaws.com",
-                                      "certificate-authority-data": "bW9jay1jYQ=="}
+    assert run.outputs["cluster"] == {
+        "server": "https://shared-eks.gr7.us-east-1.eks.amazonaws.com",
+        "certificate-authority-data": "bW9jay1jYQ==",
+    }
     (provider,) = [r for r in run.resources if r.type == "pulumi:providers:kubernetes"]
     assert provider.inputs["kubeconfig"] == SECRET
 
@@ -202,11 +229,29 @@ def eks_run():
     def program():
         cluster = EksCluster("gpu-eks", {"name": "gpu-eks", "kubernetes_version": "1.33"})
         taint = {"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}
-        EksGpuNodeGroup("a100", {"cluster": cluster.cluster, "node_group_name": "a100",
-                                 "instance_type": "p4d.24xlarge", "desired_size": 2, "min_size": 0, "max_size": 4,
-                                 "labels": {"nvidia.com/mig.config": "all-balanced"}, "taints": [taint]})
-        EksGpuNodeGroup("idle", {"cluster": cluster.cluster, "node_group_name": "idle", "instance_type": "g5.xlarge",
-                                 "desired_size": 0, "disk_size_gb": 100})
+        EksGpuNodeGroup(
+            "a100",
+            {
+                "cluster": cluster.cluster,
+                "node_group_name": "a100",
+                "instance_type": "p4d.24xlarge",
+                "desired_size": 2,
+                "min_size": 0,
+                "max_size": 4,
+                "labels": {"nvidia.com/mig.config": "all-balanced"},
+                "taints": [taint],
+            },
+        )
+        EksGpuNodeGroup(
+            "idle",
+            {
+                "cluster": cluster.cluster,
+                "node_group_name": "idle",
+                "instance_type": "g5.xlarge",
+                "desired_size": 0,
+                "disk_size_gb": 100,
+            },
+        )
         pulumi.export("kubeconfig", cluster.kubeconfig)
 
     return _run(program, stack="eks")
@@ -232,8 +277,11 @@ def test_eks_cluster_inputs(eks_run):
     assert _named(eks_run, "gpu-eks-k8s").inputs["kubeconfig"] == SECRET
     assert eks_run.outputs == {"kubeconfig": SECRET}
     roots = {r.name: r.type for r in eks_run.resources if r.parent is None}
-    assert roots == {"gpu-eks": "gpupools:index:EksCluster", "a100": "gpupools:index:EksGpuNodeGroup",
-                     "idle": "gpupools:index:EksGpuNodeGroup"}
+    assert roots == {
+        "gpu-eks": "gpupools:index:EksCluster",
+        "a100": "gpupools:index:EksGpuNodeGroup",
+        "idle": "gpupools:index:EksGpuNodeGroup",
+    }
     by_urn = {r.urn: r for r in eks_run.resources}
     for resource in eks_run.resources:  # every resource descends from one of the three components
         while resource.parent is not None:
@@ -275,8 +323,11 @@ def test_eks_scaled_to_zero_without_launch_template(eks_run):
 def test_eks_node_roles_get_the_four_managed_policies(eks_run, owner):
     role = _named(eks_run, f"{owner}-nodes-role")
     assert json.loads(role.inputs["assumeRolePolicy"])["Statement"][0]["Principal"] == {"Service": "ec2.amazonaws.com"}
-    attachments = [r for r in eks_run.resources
-                   if r.type == "aws:iam/rolePolicyAttachment:RolePolicyAttachment" and r.parent == role.urn]
+    attachments = [
+        r
+        for r in eks_run.resources
+        if r.type == "aws:iam/rolePolicyAttachment:RolePolicyAttachment" and r.parent == role.urn
+    ]
     assert {a.inputs["policyArn"] for a in attachments} == EKS_NODE_POLICIES and len(attachments) == 4
     assert {a.inputs["role"] for a in attachments} == {role.name}
     assert all(role.urn in a.options["dependencies"] for a in attachments)
@@ -285,10 +336,13 @@ def test_eks_node_roles_get_the_four_managed_policies(eks_run, owner):
 # --- NVIDIA charts and the smoke test ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("component, chart, version, repo", [
-    ("NvidiaDevicePlugin", "nvidia-device-plugin", "0.20.0", "https://nvidia.github.io/k8s-device-plugin"),
-    ("NvidiaGpuOperator", "gpu-operator", "v26.7.0", "https://helm.ngc.nvidia.com/nvidia"),
-])
+@pytest.mark.parametrize(
+    "component, chart, version, repo",
+    [
+        ("NvidiaDevicePlugin", "nvidia-device-plugin", "0.20.0", "https://nvidia.github.io/k8s-device-plugin"),
+        ("NvidiaGpuOperator", "gpu-operator", "v26.7.0", "https://helm.ngc.nvidia.com/nvidia"),
+    ],
+)
 def test_nvidia_chart(component, chart, version, repo):
     import pulumi_kubernetes as k8s
 
@@ -298,8 +352,11 @@ def test_nvidia_chart(component, chart, version, repo):
 
     def program():
         provider = k8s.Provider("k8s", kubeconfig="{}")
-        getattr(components, component)("nvidia", {"version": version, "namespace": "gpu-system", "values": values},
-                                       pulumi.ResourceOptions(providers=[provider]))
+        getattr(components, component)(
+            "nvidia",
+            {"version": version, "namespace": "gpu-system", "values": values},
+            pulumi.ResourceOptions(providers=[provider]),
+        )
 
     run = _run(program)
     root = _assert_tree(run, f"gpupools:index:{component}", outside={"k8s"})
@@ -308,7 +365,12 @@ def test_nvidia_chart(component, chart, version, repo):
     release = _one(run, "kubernetes:helm.sh/v3:Release")
     assert release.parent == root.urn
     assert {key: release.inputs.get(key) for key in ("chart", "version", "repositoryOpts", "namespace", "atomic")} == {
-        "chart": chart, "version": version, "repositoryOpts": {"repo": repo}, "namespace": "gpu-system", "atomic": True}
+        "chart": chart,
+        "version": version,
+        "repositoryOpts": {"repo": repo},
+        "namespace": "gpu-system",
+        "atomic": True,
+    }
     assert release.inputs["values"] == values
     # The component's provider reaches both children: nothing goes to the ambient kubeconfig.
     provider = _named(run, "k8s")
@@ -323,8 +385,16 @@ def test_gpu_smoke_test_job():
     resources = ["nvidia.com/mig-1g.5gb", "nvidia.com/mig-2g.10gb"]
 
     def program():
-        GpuSmokeTest("p4d-smoke", {"pool_name": "p4d", "namespace": "gpu-operator", "resources": resources,
-                                   "node_selector": {"gpupools.io/pool": "p4d"}, "toleration_key": "nvidia.com/gpu"})
+        GpuSmokeTest(
+            "p4d-smoke",
+            {
+                "pool_name": "p4d",
+                "namespace": "gpu-operator",
+                "resources": resources,
+                "node_selector": {"gpupools.io/pool": "p4d"},
+                "toleration_key": "nvidia.com/gpu",
+            },
+        )
 
     run = _run(program)
     root = _assert_tree(run, "gpupools:index:GpuSmokeTest")

@@ -56,11 +56,19 @@ class DescribedEks(RecordingMocks):
         result, failures = super().call(args)
         if args.token == "aws:eks/getCluster:getCluster":
             name = args.args["name"]
-            result = {**result, "arn": f"arn:aws:eks:us-east-1:{ACCOUNT}:cluster/{name}",
-                      "vpcConfig": {"vpcId": VPC, "subnetIds": [SUBNET_A, SUBNET_B],
-                                    "clusterSecurityGroupId": CLUSTER_SG, "securityGroupIds": [],
-                                    "endpointPrivateAccess": True, "endpointPublicAccess": True},
-                      "identities": [{"oidcs": [{"issuer": ISSUER}]}]}
+            result = {
+                **result,
+                "arn": f"arn:aws:eks:us-east-1:{ACCOUNT}:cluster/{name}",
+                "vpcConfig": {
+                    "vpcId": VPC,
+                    "subnetIds": [SUBNET_A, SUBNET_B],
+                    "clusterSecurityGroupId": CLUSTER_SG,
+                    "securityGroupIds": [],
+                    "endpointPrivateAccess": True,
+                    "endpointPublicAccess": True,
+                },
+                "identities": [{"oidcs": [{"issuer": ISSUER}]}],
+            }
         return result, failures
 
 
@@ -73,19 +81,51 @@ def string_run():
 
     def program():
         common = {"cluster_name": CLUSTER, "subnet_ids": [SUBNET_A]}
-        a100 = EksGpuNodeGroup("a100", {
-            **common, "node_role_arn": ROLE_ARN, "node_group_name": "a100", "instance_type": "p4d.24xlarge",
-            "desired_size": 2, "min_size": 0, "max_size": 4, "labels": {"nvidia.com/mig.config": "all-balanced"},
-            "taints": [TAINT], "capacity_reservation": ODCR, "efa": True, "efa_interfaces": 4, "disk_size_gb": 512,
-            "tags": {"team": "ml"}, "autoscaler_tags": AUTOSCALER_TAGS})
-        EksGpuNodeGroup("block", {**common, "node_role_arn": ROLE_ARN, "node_group_name": "block",
-                                  "instance_type": "p5.48xlarge", "desired_size": 1, "capacity_type": "CAPACITY_BLOCK",
-                                  "capacity_reservation": CAPACITY_BLOCK})
+        a100 = EksGpuNodeGroup(
+            "a100",
+            {
+                **common,
+                "node_role_arn": ROLE_ARN,
+                "node_group_name": "a100",
+                "instance_type": "p4d.24xlarge",
+                "desired_size": 2,
+                "min_size": 0,
+                "max_size": 4,
+                "labels": {"nvidia.com/mig.config": "all-balanced"},
+                "taints": [TAINT],
+                "capacity_reservation": ODCR,
+                "efa": True,
+                "efa_interfaces": 4,
+                "disk_size_gb": 512,
+                "tags": {"team": "ml"},
+                "autoscaler_tags": AUTOSCALER_TAGS,
+            },
+        )
+        EksGpuNodeGroup(
+            "block",
+            {
+                **common,
+                "node_role_arn": ROLE_ARN,
+                "node_group_name": "block",
+                "instance_type": "p5.48xlarge",
+                "desired_size": 1,
+                "capacity_type": "CAPACITY_BLOCK",
+                "capacity_reservation": CAPACITY_BLOCK,
+            },
+        )
         # What another language hands over: outputs for the name, the subnets and the count.
-        EksGpuNodeGroup("spot", {"cluster_name": pulumi.Output.from_input(CLUSTER),
-                                 "subnet_ids": pulumi.Output.from_input([SUBNET_B]), "node_group_name": "spot",
-                                 "instance_type": "g6.12xlarge", "desired_size": pulumi.Output.from_input(0),
-                                 "capacity_type": "SPOT", "disk_size_gb": 128})
+        EksGpuNodeGroup(
+            "spot",
+            {
+                "cluster_name": pulumi.Output.from_input(CLUSTER),
+                "subnet_ids": pulumi.Output.from_input([SUBNET_B]),
+                "node_group_name": "spot",
+                "instance_type": "g6.12xlarge",
+                "desired_size": pulumi.Output.from_input(0),
+                "capacity_type": "SPOT",
+                "disk_size_gb": 128,
+            },
+        )
         pulumi.export("nodeGroupName", a100.node_group_name)
         pulumi.export("asg", a100.auto_scaling_group_name)
 
@@ -134,7 +174,8 @@ def test_string_mode_capacity_block_and_spot(string_run) -> None:
     template = _named(string_run, "block-lt").inputs
     assert template["instanceType"] == "p5.48xlarge"
     assert template["capacityReservationSpecification"] == {
-        "capacityReservationTarget": {"capacityReservationId": CAPACITY_BLOCK}}
+        "capacityReservationTarget": {"capacityReservationId": CAPACITY_BLOCK}
+    }
     spot = _named(string_run, "spot-ng").inputs
     assert (spot["clusterName"], spot["subnetIds"], spot["capacityType"]) == (CLUSTER, [SUBNET_B], "SPOT")
     assert spot["diskSize"] == 128 and "launchTemplate" not in spot
@@ -166,8 +207,16 @@ def test_pulumi_eks_mode_takes_a_role_arn() -> None:
 
     def program():
         cluster = EksCluster(CLUSTER, {"name": CLUSTER})
-        EksGpuNodeGroup("a100", {"cluster": cluster.cluster, "node_role_arn": ROLE_ARN, "node_group_name": "a100",
-                                 "instance_type": "p4d.24xlarge", "desired_size": 1})
+        EksGpuNodeGroup(
+            "a100",
+            {
+                "cluster": cluster.cluster,
+                "node_role_arn": ROLE_ARN,
+                "node_group_name": "a100",
+                "instance_type": "p4d.24xlarge",
+                "desired_size": 1,
+            },
+        )
 
     run = _run(program, project="anylang", mocks=DescribedEks())
     group = _named(run, "a100-ng")
@@ -185,22 +234,49 @@ def test_existing_cluster_links_wire_a_node_group_and_the_autoscaler() -> None:
 
     def program():
         cluster = EksCluster("shared", {"name": CLUSTER, "create": False})
-        EksGpuNodeGroup("a100", {"cluster_name": cluster.cluster_name, "subnet_ids": cluster.subnet_ids,
-                                 "node_group_name": "a100", "instance_type": "p4d.24xlarge", "desired_size": 1})
-        ClusterAutoscaler("ca", {"cluster_name": cluster.cluster_name, "region": "us-east-1",
-                                 "oidc_provider_arn": cluster.oidc_provider_arn,
-                                 "oidc_provider_url": cluster.oidc_provider_url})
-        for key in ("node_role_arn", "subnet_ids", "oidc_provider_arn", "oidc_provider_url",
-                    "cluster_security_group_id"):
+        EksGpuNodeGroup(
+            "a100",
+            {
+                "cluster_name": cluster.cluster_name,
+                "subnet_ids": cluster.subnet_ids,
+                "node_group_name": "a100",
+                "instance_type": "p4d.24xlarge",
+                "desired_size": 1,
+            },
+        )
+        ClusterAutoscaler(
+            "ca",
+            {
+                "cluster_name": cluster.cluster_name,
+                "region": "us-east-1",
+                "oidc_provider_arn": cluster.oidc_provider_arn,
+                "oidc_provider_url": cluster.oidc_provider_url,
+            },
+        )
+        for key in (
+            "node_role_arn",
+            "subnet_ids",
+            "oidc_provider_arn",
+            "oidc_provider_url",
+            "cluster_security_group_id",
+        ):
             pulumi.export(key, getattr(cluster, key))
 
     run = _run(program, project="anylang", mocks=DescribedEks())
-    assert run.outputs == {"node_role_arn": None, "subnet_ids": [SUBNET_A, SUBNET_B], "oidc_provider_arn": OIDC_ARN,
-                           "oidc_provider_url": ISSUER, "cluster_security_group_id": CLUSTER_SG}
+    assert run.outputs == {
+        "node_role_arn": None,
+        "subnet_ids": [SUBNET_A, SUBNET_B],
+        "oidc_provider_arn": OIDC_ARN,
+        "oidc_provider_url": ISSUER,
+        "cluster_security_group_id": CLUSTER_SG,
+    }
     group = _named(run, "a100-ng").inputs
     assert (group["clusterName"], group["subnetIds"]) == (CLUSTER, [SUBNET_A, SUBNET_B])
-    trust = json.loads(next(r for r in run.resources if r.type == "aws:iam/role:Role" and r.name.startswith("ca")
-                            ).inputs["assumeRolePolicy"])
+    trust = json.loads(
+        next(r for r in run.resources if r.type == "aws:iam/role:Role" and r.name.startswith("ca")).inputs[
+            "assumeRolePolicy"
+        ]
+    )
     assert trust["Statement"][0]["Principal"] == {"Federated": OIDC_ARN}
 
 

@@ -32,39 +32,49 @@ def _field_docs(cls: type) -> dict[str, str]:
 
 def _literal(model, name: str) -> tuple[str, ...]:
     """The values of an optional Literal field (``Literal[...] | None``)."""
-    return tuple(value for member in get_args(model.model_fields[name].annotation)
-                 for value in get_args(member) if value is not None)
+    return tuple(
+        value
+        for member in get_args(model.model_fields[name].annotation)
+        for value in get_args(member)
+        if value is not None
+    )
 
 
 def _platform_pool():
     from gpupools.platform.args import GpuPoolArgs
+
     return GpuPoolArgs
 
 
 def _platform_software():
     from gpupools.platform.args import GpuSoftwareArgs
+
     return GpuSoftwareArgs
 
 
 def _platform_autoscaler():
     from gpupools.platform.args import ClusterAutoscalerSettingsArgs
+
     return ClusterAutoscalerSettingsArgs
 
 
 def _aks_pool():
     pytest.importorskip("pulumi_azure_native")
     from gpupools.azure.gpu_pool import AksGpuPoolArgs
+
     return AksGpuPoolArgs
 
 
 def _eks_group():
     pytest.importorskip("pulumi_eks")
     from gpupools.aws.gpu_node_group import EksGpuNodeGroupArgs
+
     return EksGpuNodeGroupArgs
 
 
 def _autoscaler():
     from gpupools.kubernetes.cluster_autoscaler import ClusterAutoscalerArgs
+
     return ClusterAutoscalerArgs
 
 
@@ -90,8 +100,9 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("args, field, allowed, default, refused", CASES,
-                         ids=[f"{case[0].__name__.strip('_')}.{case[1]}" for case in CASES])
+@pytest.mark.parametrize(
+    "args, field, allowed, default, refused", CASES, ids=[f"{case[0].__name__.strip('_')}.{case[1]}" for case in CASES]
+)
 def test_a_docstring_lists_what_the_rules_accept(args, field, allowed, default, refused):
     doc = _field_docs(args())[field]
     words = set(re.findall(r"[A-Za-z0-9][A-Za-z0-9_.-]*[A-Za-z0-9]", doc))
@@ -103,6 +114,7 @@ def test_a_docstring_lists_what_the_rules_accept(args, field, allowed, default, 
 
 def test_the_check_sees_a_wrong_docstring():
     """The helper reads docstrings the analyzer's way: a stale list would be caught."""
+
     class Stale:
         ami_type: str
         """AL2023_x86_64_NVIDIA (default) or AL2023_x86_64_STANDARD."""

@@ -103,8 +103,10 @@ def test_utf16_and_utf32_stack_files_are_refused_with_their_encoding(folder, enc
 
 
 @HOSTILE
-@given(offset=st.integers(0, len(VALID)),
-       junk=st.sampled_from([b"\xff", b"\xc3(", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80"]))
+@given(
+    offset=st.integers(0, len(VALID)),
+    junk=st.sampled_from([b"\xff", b"\xc3(", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80"]),
+)
 def test_invalid_utf8_is_refused_with_its_line(folder, offset, junk):
     data = VALID.encode()
     outcome = run("check", "--config", stack_file(folder, data[:offset] + junk + data[offset:]))
@@ -120,8 +122,12 @@ def nested(depth: int, style: str) -> str:
 
 
 @HOSTILE
-@given(depth=st.integers(MAX_DEPTH + 1, 5000), style=st.sampled_from(["list", "map"]),
-       where=st.sampled_from(["other", "outside", "gpupools", "key"]), namespace=other_namespaces)
+@given(
+    depth=st.integers(MAX_DEPTH + 1, 5000),
+    style=st.sampled_from(["list", "map"]),
+    where=st.sampled_from(["other", "outside", "gpupools", "key"]),
+    namespace=other_namespaces,
+)
 def test_deep_nesting_anywhere_is_refused_quickly(folder, depth, style, where, namespace):
     deep = nested(depth, style)
     document = {
@@ -151,8 +157,12 @@ def alias_bomb(width: int, levels: int) -> str:
 
 
 @HOSTILE
-@given(width=st.integers(2, 10), levels=st.integers(4, 30), namespace=other_namespaces,
-       where=st.sampled_from(["other", "outside"]))
+@given(
+    width=st.integers(2, 10),
+    levels=st.integers(4, 30),
+    namespace=other_namespaces,
+    where=st.sampled_from(["other", "outside"]),
+)
 def test_alias_bombs_are_refused_before_they_expand(folder, width, levels, namespace, where):
     if width**levels <= MAX_NODES:
         levels = next(n for n in range(levels, 60) if width**n > MAX_NODES)
@@ -164,15 +174,17 @@ def test_alias_bombs_are_refused_before_they_expand(folder, width, levels, names
 @HOSTILE
 @given(width=st.integers(1, 3), levels=st.integers(1, 4), namespace=other_namespaces)
 def test_small_anchors_and_aliases_are_fine(folder, width, levels, namespace):
-    outcome = run("check", "--config",
-                  stack_file(folder, with_extra(f"  {namespace}:anchors:\n{alias_bomb(width, levels)}")))
+    outcome = run(
+        "check", "--config", stack_file(folder, with_extra(f"  {namespace}:anchors:\n{alias_bomb(width, levels)}"))
+    )
     assert_safe(outcome)
     assert outcome.code == 0, outcome.err
 
 
 @HOSTILE
-@given(shape=st.sampled_from(["&r [*r]", "&r {a: *r}", "&r [a, [b, {c: *r}]]", "&r {a: [*r]}"]),
-       namespace=other_namespaces)
+@given(
+    shape=st.sampled_from(["&r [*r]", "&r {a: *r}", "&r [a, [b, {c: *r}]]", "&r {a: [*r]}"]), namespace=other_namespaces
+)
 def test_recursive_aliases_are_refused(folder, shape, namespace):
     outcome = run("check", "--config", stack_file(folder, with_extra(f"  {namespace}:loop: {shape}\n")))
     assert_refused(outcome, "recursive alias", f"{namespace}:loop")
@@ -186,8 +198,13 @@ def test_undefined_alias_is_refused(folder):
 
 
 @HOSTILE
-@given(depth=st.integers(0, 5), key=plain_names, first=st.integers(0, 99), second=st.integers(0, 99),
-       namespace=st.sampled_from(["gpupools", "myapp"]))
+@given(
+    depth=st.integers(0, 5),
+    key=plain_names,
+    first=st.integers(0, 99),
+    second=st.integers(0, 99),
+    namespace=st.sampled_from(["gpupools", "myapp"]),
+)
 def test_duplicate_keys_at_any_depth_name_the_key_and_both_lines(folder, depth, key, first, second, namespace):
     indent = "    " + "  " * depth
     lines = [f"  {namespace}:dup:"] + [f"    {'  ' * level}n{level}:" for level in range(depth)]
@@ -213,16 +230,22 @@ def test_keys_without_a_namespace_are_refused(folder, key):
 
 
 @HOSTILE
-@given(key=st.sampled_from(["1", "null", "~", "true", "false", "3.5", "0x10", "[a, b]", "{a: b}"]),
-       where=st.sampled_from(["config", "gpupools", "other", "outside"]))
+@given(
+    key=st.sampled_from(["1", "null", "~", "true", "false", "3.5", "0x10", "[a, b]", "{a: b}"]),
+    where=st.sampled_from(["config", "gpupools", "other", "outside"]),
+)
 def test_non_string_keys_are_refused_not_stringified(folder, key, where):
     entry = f"? {key}\n" if key[0] in "[{" else f"{key}:"
     document = {
         "config": with_extra(f"  {entry} x\n" if not entry.startswith("?") else f"  {entry}  : x\n"),
-        "gpupools": with_extra(f"  gpupools:tags:\n    {entry} x\n" if not entry.startswith("?")
-                               else f"  gpupools:tags:\n    {entry}    : x\n"),
-        "other": with_extra(f"  myapp:m:\n    {entry} x\n" if not entry.startswith("?")
-                            else f"  myapp:m:\n    {entry}    : x\n"),
+        "gpupools": with_extra(
+            f"  gpupools:tags:\n    {entry} x\n"
+            if not entry.startswith("?")
+            else f"  gpupools:tags:\n    {entry}    : x\n"
+        ),
+        "other": with_extra(
+            f"  myapp:m:\n    {entry} x\n" if not entry.startswith("?") else f"  myapp:m:\n    {entry}    : x\n"
+        ),
         "outside": VALID + (f"{entry} x\n" if not entry.startswith("?") else f"{entry}: x\n"),
     }[where]
     assert_refused(run("check", "--config", stack_file(folder, document)), "which is not a string")
@@ -232,28 +255,53 @@ def test_non_string_keys_are_refused_not_stringified(folder, key, where):
 
 
 @HOSTILE
-@given(namespace=other_namespaces, name=plain_names,
-       value=st.sampled_from(["2025-01-01", "2001-12-14t21:59:43.10-05:00", "2002-12-14 21:59:43", "=", "<<"]))
+@given(
+    namespace=other_namespaces,
+    name=plain_names,
+    value=st.sampled_from(["2025-01-01", "2001-12-14t21:59:43.10-05:00", "2002-12-14 21:59:43", "=", "<<"]),
+)
 def test_dates_and_timestamps_in_other_namespaces_stay_text(folder, namespace, name, value):
-    outcome = run("check", "--config", stack_file(folder, with_extra(f"  {namespace}:{name}: {value}\n"
-                                                                     f"  {namespace}:obj: {{when: {value}}}\n")))
+    outcome = run(
+        "check",
+        "--config",
+        stack_file(folder, with_extra(f"  {namespace}:{name}: {value}\n  {namespace}:obj: {{when: {value}}}\n")),
+    )
     assert_safe(outcome)
     assert outcome.code == 0, outcome.err
 
 
 def test_a_date_in_another_namespace_plans(folder):
     # The tester's case: myapp:expires: 2025-01-01 crashed plan when the config was JSON-serialised.
-    outcome = run("plan", "--json", "--config",
-                  stack_file(folder, with_extra("  myapp:expires: 2025-01-01\n  myapp:when: {at: 2025-01-01}\n")))
+    outcome = run(
+        "plan",
+        "--json",
+        "--config",
+        stack_file(folder, with_extra("  myapp:expires: 2025-01-01\n  myapp:when: {at: 2025-01-01}\n")),
+    )
     assert_safe(outcome)
     assert outcome.code == 0, outcome.err
 
 
 @HOSTILE
-@given(namespace=st.sampled_from(["myapp", "gpupools"]), name=plain_names,
-       value=st.sampled_from(["!!set {a, b}", "!!binary aGVsbG8=", "!!omap [{a: 1}]", "!!pairs [{a: 1}]",
-                              "!!timestamp 2025-01-01", "!!python/tuple [1, 2]", "!custom x", ".inf", "-.Inf", ".nan",
-                              "!!int notanumber"]))
+@given(
+    namespace=st.sampled_from(["myapp", "gpupools"]),
+    name=plain_names,
+    value=st.sampled_from(
+        [
+            "!!set {a, b}",
+            "!!binary aGVsbG8=",
+            "!!omap [{a: 1}]",
+            "!!pairs [{a: 1}]",
+            "!!timestamp 2025-01-01",
+            "!!python/tuple [1, 2]",
+            "!custom x",
+            ".inf",
+            "-.Inf",
+            ".nan",
+            "!!int notanumber",
+        ]
+    ),
+)
 def test_non_json_values_are_refused_in_any_namespace(folder, namespace, name, value):
     outcome = run("plan", "--config", stack_file(folder, with_extra(f"  {namespace}:{name}: {value}\n")))
     assert_refused(outcome, f"{namespace}:{name}")
@@ -261,17 +309,26 @@ def test_non_json_values_are_refused_in_any_namespace(folder, namespace, name, v
 
 # --- control characters, bidi overrides and long values ----------------------------------------------
 
-hostile_text = st.lists(
-    st.sampled_from(["\x1b", "\r", "\x07", "\x9b", "\u202e", "\u2066", "\u200f", "\u2028", "\ufeff",
-                     "a", "[2J", ";", " "]),
-    min_size=1, max_size=20,
-).map("".join).filter(lambda text: text.strip() and not text.isprintable())
+hostile_text = (
+    st.lists(
+        st.sampled_from(
+            ["\x1b", "\r", "\x07", "\x9b", "\u202e", "\u2066", "\u200f", "\u2028", "\ufeff", "a", "[2J", ";", " "]
+        ),
+        min_size=1,
+        max_size=20,
+    )
+    .map("".join)
+    .filter(lambda text: text.strip() and not text.isprintable())
+)
 
 
 def quoted(text: str) -> str:
     """``text`` as a YAML double-quoted scalar (escapes for everything outside printable ASCII)."""
-    return '"' + "".join(char if " " <= char <= "~" and char not in '"\\' else f"\\U{ord(char):08x}"
-                         for char in text) + '"'
+    return (
+        '"'
+        + "".join(char if " " <= char <= "~" and char not in '"\\' else f"\\U{ord(char):08x}" for char in text)
+        + '"'
+    )
 
 
 @HOSTILE
@@ -313,21 +370,25 @@ def test_long_values_are_cut_with_their_length(folder, length, where):
 # --- odd command lines -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("argv, needle", [
-    (["check", "--stack", ""], "--stack: '' is not a stack name"),
-    (["check", "--stack", "org/proj/dev"], "short name"),
-    (["check", "--stack", "../etc/passwd"], "is not a stack name"),
-    (["check", "--stack", "dev\x1b[2J"], "'dev\\x1b[2J'"),
-    (["check", "--stack", "dev\u202eyaml"], "\\u202e"),
-    (["check", "--stack", "x" * 101], "is not a stack name"),
-    (["check", "--config", ""], "--config: is empty"),
-    (["plan", "--config", "bad\x00dir/Pulumi.x.yaml"], "NUL"),
-    (["check"], "required"),
-    (["check", "--stack", "dev", "--config", "x"], "not allowed with"),
-    (["check", "--stack", "dev", "--format", "xml"], "invalid choice"),
-    (["launch"], "invalid choice"),
-    (["check", "--bogus"], "unrecognized arguments"),
-], ids=lambda value: ascii(value)[:30] if isinstance(value, list) else None)
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["check", "--stack", ""], "--stack: '' is not a stack name"),
+        (["check", "--stack", "org/proj/dev"], "short name"),
+        (["check", "--stack", "../etc/passwd"], "is not a stack name"),
+        (["check", "--stack", "dev\x1b[2J"], "'dev\\x1b[2J'"),
+        (["check", "--stack", "dev\u202eyaml"], "\\u202e"),
+        (["check", "--stack", "x" * 101], "is not a stack name"),
+        (["check", "--config", ""], "--config: is empty"),
+        (["plan", "--config", "bad\x00dir/Pulumi.x.yaml"], "NUL"),
+        (["check"], "required"),
+        (["check", "--stack", "dev", "--config", "x"], "not allowed with"),
+        (["check", "--stack", "dev", "--format", "xml"], "invalid choice"),
+        (["launch"], "invalid choice"),
+        (["check", "--bogus"], "unrecognized arguments"),
+    ],
+    ids=lambda value: ascii(value)[:30] if isinstance(value, list) else None,
+)
 def test_odd_command_lines(argv, needle):
     try:
         outcome = run(*argv)
@@ -361,9 +422,14 @@ def test_config_paths_that_are_not_stack_files(tmp_path, kind):
         os.mkfifo(target)  # no writer: a blocking open would never return
     elif kind == "too-big":
         target.write_text(VALID + "# " + "x" * (loading.MAX_FILE_BYTES) + "\n")
-    needle = {"directory": "is a directory", "through-a-file": "not a directory", "symlink-loop": "symlink loop",
-              "fifo": "is a FIFO", "missing": "no such stack file",
-              "too-big": "the limit for a stack file is 1048576"}[kind]
+    needle = {
+        "directory": "is a directory",
+        "through-a-file": "not a directory",
+        "symlink-loop": "symlink loop",
+        "fifo": "is a FIFO",
+        "missing": "no such stack file",
+        "too-big": "the limit for a stack file is 1048576",
+    }[kind]
     assert_refused(run("plan", "--config", str(target)), needle)
 
 
@@ -395,5 +461,6 @@ def test_an_unexpected_failure_is_one_error_line_with_status_1(folder, monkeypat
     outcome = run("check", "--config", stack_file(folder, VALID))
     assert_safe(outcome)
     assert outcome.code == 1 and len(outcome.lines) == 1
-    assert (outcome.err.startswith(f"error: internal error: {type(failure).__name__}")
-            and "GPUPOOLS_DEBUG" in outcome.err)
+    assert (
+        outcome.err.startswith(f"error: internal error: {type(failure).__name__}") and "GPUPOOLS_DEBUG" in outcome.err
+    )

@@ -34,7 +34,7 @@ def program_error(config: dict, secret_keys: list[str], monkeypatch=None, enviro
 
 def no_part_of_the_secret(message: str) -> None:
     for start in range(0, len(SECRET) - 6):
-        assert SECRET[start:start + 6] not in message, message
+        assert SECRET[start : start + 6] not in message, message
 
 
 def test_a_long_secret_cut_by_a_rule_is_redacted_whole():
@@ -60,14 +60,22 @@ def test_malformed_secret_keys_fail_closed(monkeypatch, environment):
 
 
 def test_redacted_hides_parts_but_not_the_field_names_of_a_secret_object():
-    error = ConfigError([Problem("gpupools:tags." + SECRET[:40], f"'{SECRET[:80]}' is wrong"),
-                         Problem("gpupools:cluster.vpcId", f"'{SECRET[3:43]}' is not a valid VPC id")])
+    error = ConfigError(
+        [
+            Problem("gpupools:tags." + SECRET[:40], f"'{SECRET[:80]}' is wrong"),
+            Problem("gpupools:cluster.vpcId", f"'{SECRET[3:43]}' is not a valid VPC id"),
+        ]
+    )
     shown = str(error.redacted([json.dumps({"vpcId": SECRET, "region": "v"})]))
-    assert shown.splitlines() == ["gpupools:cluster.vpcId: '[secret]' is not a valid VPC id",
-                                  "gpupools:tags.[secret]: '[secret]' is wrong"]
+    assert shown.splitlines() == [
+        "gpupools:cluster.vpcId: '[secret]' is not a valid VPC id",
+        "gpupools:tags.[secret]: '[secret]' is wrong",
+    ]
 
 
 def test_redact_all_hides_every_problem():
     error = ConfigError([Problem("gpupools:cloud", "'x' is wrong"), Problem("gpupools:cluster", "'y' is wrong")])
-    assert str(error.redacted([REDACT_ALL])) == ("gpupools:*: 2 problems not shown: PULUMI_CONFIG_SECRET_KEYS is not "
-                                                 "a JSON list of config keys, so any config value may be a secret")
+    assert str(error.redacted([REDACT_ALL])) == (
+        "gpupools:*: 2 problems not shown: PULUMI_CONFIG_SECRET_KEYS is not "
+        "a JSON list of config keys, so any config value may be a secret"
+    )

@@ -35,10 +35,13 @@ def folder(tmp_path_factory) -> Path:
 
 
 @SECRETS
-@given(ciphertext=secret_text,
-       key=st.sampled_from(["gpupools:cloud", "gpupools:cluster", "gpupools:tags", "aws:secretKey"]),
-       nested=st.booleans(), command=st.sampled_from(["check", "plan"]),
-       output=st.sampled_from(["text", "json", "markdown"]))
+@given(
+    ciphertext=secret_text,
+    key=st.sampled_from(["gpupools:cloud", "gpupools:cluster", "gpupools:tags", "aws:secretKey"]),
+    nested=st.booleans(),
+    command=st.sampled_from(["check", "plan"]),
+    output=st.sampled_from(["text", "json", "markdown"]),
+)
 def test_secure_values_never_reach_any_output(folder, ciphertext, key, nested, command, output):
     secure = {"secure": ciphertext}
     config = dict(VALID)
@@ -54,14 +57,17 @@ def test_secure_values_never_reach_any_output(folder, ciphertext, key, nested, c
 
 
 def test_redacted_hides_raw_escaped_and_json_object_secrets():
-    error = ConfigError([
-        Problem("gpupools:cloud", "Input should be 'azure' or 'aws' (got 'hunter2')"),
-        Problem("gpupools:cluster.name", "'tab\\there' is not valid"),
-        Problem("gpupools:tags.pw", "got \"p@ss\\\"word\""),
-        Problem("gpupools:gpuPools[0].size", "unknown size 'Standard_Secret_v9'"),
-    ])
-    hidden = error.redacted(["hunter2", "tab\there", 'p@ss"word',
-                             json.dumps([{"name": "x", "size": "Standard_Secret_v9", "count": 2}])])
+    error = ConfigError(
+        [
+            Problem("gpupools:cloud", "Input should be 'azure' or 'aws' (got 'hunter2')"),
+            Problem("gpupools:cluster.name", "'tab\\there' is not valid"),
+            Problem("gpupools:tags.pw", 'got "p@ss\\"word"'),
+            Problem("gpupools:gpuPools[0].size", "unknown size 'Standard_Secret_v9'"),
+        ]
+    )
+    hidden = error.redacted(
+        ["hunter2", "tab\there", 'p@ss"word', json.dumps([{"name": "x", "size": "Standard_Secret_v9", "count": 2}])]
+    )
     text = str(hidden)
     for secret in ("hunter2", "tab", "p@ss", "Standard_Secret_v9"):
         assert secret not in text
@@ -88,8 +94,14 @@ def test_program_redacts_secret_config_from_its_error(secret, key):
     }[key]
     mocks = RecordingMocks()
     with pytest.raises(pulumi.RunError) as raised:
-        run_program(ROOT / "infra", project="gpupools", stack="s", mocks=mocks,
-                    config={**BAD_CLOUD, key: value}, secret_keys=[key])
+        run_program(
+            ROOT / "infra",
+            project="gpupools",
+            stack="s",
+            mocks=mocks,
+            config={**BAD_CLOUD, key: value},
+            secret_keys=[key],
+        )
     message = str(raised.value)
     assert "invalid gpupools config" in message and key in message
     assert secret not in message and "[secret]" in message

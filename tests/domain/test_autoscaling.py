@@ -32,13 +32,27 @@ DP_CONFIG = "nvidia.com/device-plugin.config"  # device plugin README v0.20.0
 
 EKS = {
     "gpupools:cloud": "aws",
-    "gpupools:cluster": {"name": CLUSTER, "region": "us-east-1", "systemPool": {"size": "m6i.large"},
-                         "autoscaler": {"install": True}},
+    "gpupools:cluster": {
+        "name": CLUSTER,
+        "region": "us-east-1",
+        "systemPool": {"size": "m6i.large"},
+        "autoscaler": {"install": True},
+    },
     "gpupools:gpuPools": [
-        {"name": "p4d", "size": "p4d.24xlarge", "count": 0, "autoscaling": {"minCount": 0, "maxCount": 4},
-         "mig": {"layout": "all-balanced"}},
-        {"name": "g5", "size": "g5.12xlarge", "count": 0, "autoscaling": {"minCount": 0, "maxCount": 3},
-         "sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True}}},
+        {
+            "name": "p4d",
+            "size": "p4d.24xlarge",
+            "count": 0,
+            "autoscaling": {"minCount": 0, "maxCount": 4},
+            "mig": {"layout": "all-balanced"},
+        },
+        {
+            "name": "g5",
+            "size": "g5.12xlarge",
+            "count": 0,
+            "autoscaling": {"minCount": 0, "maxCount": 3},
+            "sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True}},
+        },
     ],
     "gpupools:gpuSoftware": {"installer": "gpu-operator", "migStrategy": "mixed"},
 }
@@ -53,10 +67,21 @@ INSTANCE_GPUS = {"p4d": 8, "g5": 4}
 NO_WHOLE_GPUS = {"nvidia.com/gpu": 0}
 AKS = {
     "gpupools:cloud": "azure",
-    "gpupools:cluster": {"name": "gpu-dev", "resourceGroup": "gpu-dev-rg", "location": "southcentralus",
-                         "systemPool": {"size": "Standard_D4s_v5"}},
-    "gpupools:gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "count": 1,
-                           "autoscaling": {"minCount": 1, "maxCount": 4}, "mig": {"profile": "MIG1g"}}],
+    "gpupools:cluster": {
+        "name": "gpu-dev",
+        "resourceGroup": "gpu-dev-rg",
+        "location": "southcentralus",
+        "systemPool": {"size": "Standard_D4s_v5"},
+    },
+    "gpupools:gpuPools": [
+        {
+            "name": "mig1g",
+            "size": "Standard_ND96asr_v4",
+            "count": 1,
+            "autoscaling": {"minCount": 1, "maxCount": 4},
+            "mig": {"profile": "MIG1g"},
+        }
+    ],
     "gpupools:gpuSoftware": {"installer": "device-plugin", "migStrategy": "single"},
     "gpupools:tags": {"team": "ml"},
 }
@@ -76,15 +101,18 @@ def _problems(config) -> str:
 
 # --- The autoscaler double itself --------------------------------------------------------------------------------
 
+
 def test_quantities_parse_like_kubernetes_and_bad_ones_are_skipped():
     assert parse_quantity("16") == 16 and parse_quantity("1k") == 1000 and parse_quantity("1Ki") == 1024
     assert parse_quantity("500m") == Decimal("0.5")
     assert parse_quantity("sixteen") is None and parse_quantity("16 ") is None
     assert aws_template({autoscaling.AWS_PREFIX + "resources/nvidia.com/gpu": "x"}, instance_gpus=8).allocatable == {
-        "nvidia.com/gpu": 8}  # an unparsable tag leaves the instance type's count
+        "nvidia.com/gpu": 8
+    }  # an unparsable tag leaves the instance type's count
 
 
 # --- EKS: Auto Scaling group tags recorded from the components -----------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def eks_stack():
@@ -98,13 +126,20 @@ def eks_run(eks_stack):
     def program():
         cluster = EksCluster(CLUSTER, {"name": CLUSTER})
         for pool in eks_stack.pools:
-            EksGpuNodeGroup(pool.name, {
-                "cluster": cluster.cluster, "node_group_name": pool.name, "instance_type": pool.size.name,
-                "desired_size": pool.nodes, "min_size": pool.config.autoscaling.min_count,
-                "max_size": pool.config.autoscaling.max_count, "labels": pool.labels,
-                "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in pool.taints],
-                "autoscaler_tags": autoscaling.eks_autoscaler_tags(eks_stack, pool),
-            })
+            EksGpuNodeGroup(
+                pool.name,
+                {
+                    "cluster": cluster.cluster,
+                    "node_group_name": pool.name,
+                    "instance_type": pool.size.name,
+                    "desired_size": pool.nodes,
+                    "min_size": pool.config.autoscaling.min_count,
+                    "max_size": pool.config.autoscaling.max_count,
+                    "labels": pool.labels,
+                    "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in pool.taints],
+                    "autoscaler_tags": autoscaling.eks_autoscaler_tags(eks_stack, pool),
+                },
+            )
 
     return run_program(program, project="autoscaling", stack="eks", config={})
 
@@ -132,7 +167,8 @@ def test_every_autoscaled_node_group_is_discovered_by_this_cluster(eks_run):
 def test_the_template_advertises_the_published_slices_per_node(eks_run):
     for group, tags in _asg_tags(eks_run).items():
         assert aws_template(tags, instance_gpus=INSTANCE_GPUS[group]).allocatable == {
-            name: Decimal(count) for name, count in {**EXPECTED_EKS[group], **NO_WHOLE_GPUS}.items()}
+            name: Decimal(count) for name, count in {**EXPECTED_EKS[group], **NO_WHOLE_GPUS}.items()
+        }
 
 
 def test_the_template_carries_the_mig_layout_the_state_and_the_taint(eks_run):
@@ -162,8 +198,9 @@ def test_a_pod_asking_for_whole_gpus_does_not_scale_up_a_pool_that_has_none(eks_
     pool = next(p for p in eks_stack.pools if p.name == group)
     node = aws_template(_asg_tags(eks_run)[group], instance_gpus=INSTANCE_GPUS[group])
     assert not fits(node, requests={"nvidia.com/gpu": 1}, node_selector={}, tolerations=[gpu_toleration()])
-    assert not fits(node, requests={"nvidia.com/gpu": 1}, node_selector=pool_node_selector(pool),
-                    tolerations=[gpu_toleration()])
+    assert not fits(
+        node, requests={"nvidia.com/gpu": 1}, node_selector=pool_node_selector(pool), tolerations=[gpu_toleration()]
+    )
 
 
 def test_a_pool_of_whole_gpus_keeps_the_instance_types_count(tmp_path: Path):
@@ -175,8 +212,12 @@ def test_a_pool_of_whole_gpus_keeps_the_instance_types_count(tmp_path: Path):
     tags = autoscaling.eks_autoscaler_tags(stack, stack.pools[0])
     assert tags[autoscaling.AWS_PREFIX + "resources/nvidia.com/gpu"] == "8"
     node = aws_template(tags, instance_gpus=8)
-    assert fits(node, requests={"nvidia.com/gpu": 8}, node_selector=pool_node_selector(stack.pools[0]),
-                tolerations=[gpu_toleration()])
+    assert fits(
+        node,
+        requests={"nvidia.com/gpu": 8},
+        node_selector=pool_node_selector(stack.pools[0]),
+        tolerations=[gpu_toleration()],
+    )
 
 
 def test_pods_of_one_pool_do_not_scale_the_other(eks_run, eks_stack):
@@ -200,6 +241,7 @@ def test_asg_tag_resources_are_named_by_key(eks_run):
 
 
 # --- EKS rules -----------------------------------------------------------------------------------------------------
+
 
 def test_eks_mixed_mig_autoscaling_warns_about_gpu_accounting(eks_stack):
     mixed = [w for w in eks_stack.warnings if "kubernetes/autoscaler#8095" in w]
@@ -242,18 +284,29 @@ def test_priority_expander_needs_priorities():
 
 # --- AKS: the pool's tags ------------------------------------------------------------------------------------------
 
+
 def _aks_pool_tags(stack):
     from gpupools.azure import AksGpuPool
 
     def program():
         for pool in stack.pools:
-            AksGpuPool(pool.name, {
-                "cluster_name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "pool_name": pool.name,
-                "vm_size": pool.size.name, "count": pool.nodes, "gpu_instance_profile": pool.mig.aks_profile,
-                "min_count": pool.config.autoscaling.min_count, "max_count": pool.config.autoscaling.max_count,
-                "node_labels": pool.labels, "node_taints": [str(t) for t in pool.taints],
-                "tags": stack.config.tags, "autoscaler_tags": autoscaling.aks_autoscaler_tags(stack, pool),
-            })
+            AksGpuPool(
+                pool.name,
+                {
+                    "cluster_name": "gpu-dev",
+                    "resource_group_name": "gpu-dev-rg",
+                    "pool_name": pool.name,
+                    "vm_size": pool.size.name,
+                    "count": pool.nodes,
+                    "gpu_instance_profile": pool.mig.aks_profile,
+                    "min_count": pool.config.autoscaling.min_count,
+                    "max_count": pool.config.autoscaling.max_count,
+                    "node_labels": pool.labels,
+                    "node_taints": [str(t) for t in pool.taints],
+                    "tags": stack.config.tags,
+                    "autoscaler_tags": autoscaling.aks_autoscaler_tags(stack, pool),
+                },
+            )
 
     run = run_program(program, project="autoscaling", stack="aks", config={})
     (pool,) = [r for r in run.resources if r.type == "azure-native:containerservice:AgentPool"]
@@ -291,8 +344,13 @@ def test_aks_mig_resources_cannot_start_from_zero():
 
 
 def test_aks_shared_resources_cannot_start_from_zero():
-    config = _config(AKS, name="tfour", size="Standard_NC64as_T4_v3", autoscaling={"minCount": 0, "maxCount": 2},
-                     sharing={"timeSlicing": {"replicas": 4, "renameByDefault": True}})
+    config = _config(
+        AKS,
+        name="tfour",
+        size="Standard_NC64as_T4_v3",
+        autoscaling={"minCount": 0, "maxCount": 2},
+        sharing={"timeSlicing": {"replicas": 4, "renameByDefault": True}},
+    )
     config["gpupools:gpuPools"][0].pop("mig")
     assert "nvidia.com/gpu.shared" in _problems(config)
 
@@ -319,14 +377,20 @@ def test_cluster_autoscaler_install_is_refused_on_azure():
 
 # --- Component args ------------------------------------------------------------------------------------------------
 
+
 def test_too_many_asg_tags_are_refused_before_registering():
     from gpupools.component_args import ComponentArgsError, EksGpuNodeGroupArgsModel, check_args
 
     class Cluster:  # stands in for a pulumi_eks Cluster (a deferred value)
         __module__ = "pulumi_eks"
 
-    args = {"cluster": Cluster(), "node_group_name": "p4d", "instance_type": "p4d.24xlarge", "desired_size": 0,
-            "autoscaler_tags": {f"k{i}": "v" for i in range(48)}}
+    args = {
+        "cluster": Cluster(),
+        "node_group_name": "p4d",
+        "instance_type": "p4d.24xlarge",
+        "desired_size": 0,
+        "autoscaler_tags": {f"k{i}": "v" for i in range(48)},
+    }
     with pytest.raises(ComponentArgsError, match="autoscaler_tags: 48 tags; at most 47"):
         check_args(EksGpuNodeGroupArgsModel, "EksGpuNodeGroup", "p4d", args)
 
@@ -334,18 +398,28 @@ def test_too_many_asg_tags_are_refused_before_registering():
 def test_aks_pool_tags_together_over_50_are_refused():
     from gpupools.component_args import AksGpuPoolArgsModel, ComponentArgsError, check_args
 
-    args = {"cluster_name": "c", "resource_group_name": "rg", "pool_name": "p", "vm_size": "Standard_ND96asr_v4",
-            "count": 1, "tags": {f"t{i}": "x" for i in range(30)}, "autoscaler_tags": {f"a{i}": "x" for i in range(21)}}
+    args = {
+        "cluster_name": "c",
+        "resource_group_name": "rg",
+        "pool_name": "p",
+        "vm_size": "Standard_ND96asr_v4",
+        "count": 1,
+        "tags": {f"t{i}": "x" for i in range(30)},
+        "autoscaler_tags": {f"a{i}": "x" for i in range(21)},
+    }
     with pytest.raises(ComponentArgsError, match="51 tags"):
         check_args(AksGpuPoolArgsModel, "AksGpuPool", "p", args)
 
 
 # --- The plan shows it ---------------------------------------------------------------------------------------------
 
+
 def test_plan_lines_name_bounds_template_and_scale_from_zero(eks_stack):
     lines = autoscaling.plan_lines(eks_stack)
-    assert lines[0].startswith("p4d: 0..4 nodes, template 16x nvidia.com/mig-1g.5gb, 8x nvidia.com/mig-2g.10gb, "
-                               "8x nvidia.com/mig-3g.20gb; scales from zero")
+    assert lines[0].startswith(
+        "p4d: 0..4 nodes, template 16x nvidia.com/mig-1g.5gb, 8x nvidia.com/mig-2g.10gb, "
+        "8x nvidia.com/mig-3g.20gb; scales from zero"
+    )
     assert lines[1].startswith("g5: 0..3 nodes, template 16x nvidia.com/gpu.shared; scales from zero")
 
 
@@ -359,12 +433,17 @@ def test_summary_is_json_ready(eks_stack):
 
 def test_cluster_autoscaler_args_for_the_wiring(eks_stack):
     assert autoscaling.cluster_autoscaler_args(eks_stack) == {
-        "cluster_name": CLUSTER, "region": "us-east-1", "version": "9.59.0", "namespace": "kube-system",
-        "expander": "least-waste"}
+        "cluster_name": CLUSTER,
+        "region": "us-east-1",
+        "version": "9.59.0",
+        "namespace": "kube-system",
+        "expander": "least-waste",
+    }
     assert autoscaling.cluster_autoscaler_args(load_stack(AKS)) is None
 
 
 # --- End to end: the tags the offline plan of the real program declares -------------------------------------------
+
 
 def test_the_offline_plan_declares_the_same_template(tmp_path: Path, eks_stack):
     from gpupools.config.loading import read_stack_file
@@ -377,16 +456,21 @@ def test_the_offline_plan_declares_the_same_template(tmp_path: Path, eks_stack):
     assert tags, "the program declares no Auto Scaling group tags"
     by_group: dict[str, dict[str, str]] = {}
     for resource in tags:
-        by_group.setdefault(resource["parent"], {})[resource["inputs"]["tag"]["key"]] = (
-            resource["inputs"]["tag"]["value"])
+        by_group.setdefault(resource["parent"], {})[resource["inputs"]["tag"]["key"]] = resource["inputs"]["tag"][
+            "value"
+        ]
     for group, expected in EXPECTED_EKS.items():
         assert aws_discovered(by_group[group], CLUSTER)
         assert aws_template(by_group[group], instance_gpus=INSTANCE_GPUS[group]).allocatable == {
-            name: Decimal(n) for name, n in {**expected, **NO_WHOLE_GPUS}.items()}
+            name: Decimal(n) for name, n in {**expected, **NO_WHOLE_GPUS}.items()
+        }
 
     # gpupools:cluster.autoscaler.install puts the pinned chart, auto-discovering this cluster, into the same plan.
-    (release,) = [r for r in plan.resources if r["type"] == "kubernetes:helm.sh/v3:Release"
-                  and r["inputs"]["chart"] == "cluster-autoscaler"]
+    (release,) = [
+        r
+        for r in plan.resources
+        if r["type"] == "kubernetes:helm.sh/v3:Release" and r["inputs"]["chart"] == "cluster-autoscaler"
+    ]
     assert release["inputs"]["version"] == "9.59.0"
     assert release["inputs"]["values"]["autoDiscovery"]["clusterName"] == CLUSTER
 
@@ -397,8 +481,9 @@ def test_the_offline_plan_tags_the_aks_pool_with_its_template(tmp_path: Path):
 
     path = tmp_path / "Pulumi.aks.yaml"
     path.write_text(yaml.safe_dump({"config": AKS}))
-    (pool,) = [r for r in plan_stack(read_stack_file(path)).resources
-               if r["type"] == "azure-native:containerservice:AgentPool"]
+    (pool,) = [
+        r for r in plan_stack(read_stack_file(path)).resources if r["type"] == "azure-native:containerservice:AgentPool"
+    ]
     tags = pool["inputs"]["tags"]
     assert tags["team"] == "ml"  # the stack's own tags stay
     template = azure_template(tags, sku_gpus=8)

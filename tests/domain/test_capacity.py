@@ -58,6 +58,7 @@ def with_changes(base: dict, software: dict | None = None, **pool: Any) -> dict:
 # Published figures
 # --------------------------------------------------------------------------------------------------
 
+
 def test_nd96asr_v4_mig1g_single_gives_56_gpus():
     cap = single_pool(AZURE)
     assert (cap.size, cap.gpu, cap.nodes, cap.gpus_per_node) == ("Standard_ND96asr_v4", "A100-40GB", 1, 8)
@@ -78,9 +79,14 @@ def test_p4d_all_balanced_mixed():
 
 @pytest.mark.parametrize(
     "layout, resource, count",
-    [("all-1g.5gb", "nvidia.com/mig-1g.5gb", 56), ("all-2g.10gb", "nvidia.com/mig-2g.10gb", 24),
-     ("all-3g.20gb", "nvidia.com/mig-3g.20gb", 16), ("all-4g.20gb", "nvidia.com/mig-4g.20gb", 8),
-     ("all-7g.40gb", "nvidia.com/mig-7g.40gb", 8), ("all-1g.10gb", "nvidia.com/mig-1g.10gb", 32)],
+    [
+        ("all-1g.5gb", "nvidia.com/mig-1g.5gb", 56),
+        ("all-2g.10gb", "nvidia.com/mig-2g.10gb", 24),
+        ("all-3g.20gb", "nvidia.com/mig-3g.20gb", 16),
+        ("all-4g.20gb", "nvidia.com/mig-4g.20gb", 8),
+        ("all-7g.40gb", "nvidia.com/mig-7g.40gb", 8),
+        ("all-1g.10gb", "nvidia.com/mig-1g.10gb", 32),
+    ],
 )
 def test_p4d_all_profile_layouts(layout, resource, count):
     assert single_pool(with_changes(AWS, mig={"layout": layout})).total == {resource: count}
@@ -88,12 +94,14 @@ def test_p4d_all_profile_layouts(layout, resource, count):
 
 @pytest.mark.parametrize(
     "size, gpu_profile, per_gpu_resource, count",
-    [("Standard_ND96amsr_A100_v4", "MIG1g", "nvidia.com/mig-1g.10gb", 56),
-     ("Standard_ND96isr_H100_v5", "MIG1g", "nvidia.com/mig-1g.10gb", 56),
-     ("Standard_NC40ads_H100_v5", "MIG1g", "nvidia.com/mig-1g.12gb", 7),
-     ("Standard_NC80adis_H100_v5", "MIG7g", "nvidia.com/mig-7g.94gb", 2),
-     ("Standard_NC96ads_A100_v4", "MIG2g", "nvidia.com/mig-2g.20gb", 12),
-     ("Standard_NC24ads_A100_v4", "MIG3g", "nvidia.com/mig-3g.40gb", 2)],
+    [
+        ("Standard_ND96amsr_A100_v4", "MIG1g", "nvidia.com/mig-1g.10gb", 56),
+        ("Standard_ND96isr_H100_v5", "MIG1g", "nvidia.com/mig-1g.10gb", 56),
+        ("Standard_NC40ads_H100_v5", "MIG1g", "nvidia.com/mig-1g.12gb", 7),
+        ("Standard_NC80adis_H100_v5", "MIG7g", "nvidia.com/mig-7g.94gb", 2),
+        ("Standard_NC96ads_A100_v4", "MIG2g", "nvidia.com/mig-2g.20gb", 12),
+        ("Standard_NC24ads_A100_v4", "MIG3g", "nvidia.com/mig-3g.40gb", 2),
+    ],
 )
 def test_aks_mig_profiles_on_other_sizes(size, gpu_profile, per_gpu_resource, count):
     config = with_changes(AZURE, {"migStrategy": "mixed"}, size=size, mig={"profile": gpu_profile})
@@ -102,8 +110,14 @@ def test_aks_mig_profiles_on_other_sizes(size, gpu_profile, per_gpu_resource, co
 
 @pytest.mark.parametrize(
     "base, size, gpus",
-    [(AZURE, "Standard_NC24ads_A100_v4", 1), (AZURE, "Standard_ND96asr_v4", 8), (AZURE, "Standard_NC64as_T4_v3", 4),
-     (AWS, "p4d.24xlarge", 8), (AWS, "g5.12xlarge", 4), (AWS, "g6.48xlarge", 8)],
+    [
+        (AZURE, "Standard_NC24ads_A100_v4", 1),
+        (AZURE, "Standard_ND96asr_v4", 8),
+        (AZURE, "Standard_NC64as_T4_v3", 4),
+        (AWS, "p4d.24xlarge", 8),
+        (AWS, "g5.12xlarge", 4),
+        (AWS, "g6.48xlarge", 8),
+    ],
 )
 def test_none_strategy_without_mig_gives_physical_gpus(base, size, gpus):
     config = with_changes(base, {"migStrategy": "none"}, size=size, mig=None, count=1)
@@ -131,15 +145,24 @@ def test_p4d_all_balanced_three_nodes():
 
 
 def test_time_slicing_on_g5_12xlarge():
-    config = with_changes(AWS, {"installer": "device-plugin", "version": "0.20.0", "migStrategy": "none"},
-                          size="g5.12xlarge", mig=None, sharing={"timeSlicing": {"replicas": 4}})
+    config = with_changes(
+        AWS,
+        {"installer": "device-plugin", "version": "0.20.0", "migStrategy": "none"},
+        size="g5.12xlarge",
+        mig=None,
+        sharing={"timeSlicing": {"replicas": 4}},
+    )
     assert single_pool(config).per_node == {"nvidia.com/gpu": 16}
 
 
 def test_time_slicing_rename_by_default():
-    config = with_changes(AWS, {"installer": "device-plugin", "version": "0.20.0", "migStrategy": "none"},
-                          size="g5.12xlarge", mig=None,
-                          sharing={"timeSlicing": {"replicas": 4, "renameByDefault": True}})
+    config = with_changes(
+        AWS,
+        {"installer": "device-plugin", "version": "0.20.0", "migStrategy": "none"},
+        size="g5.12xlarge",
+        mig=None,
+        sharing={"timeSlicing": {"replicas": 4, "renameByDefault": True}},
+    )
     cap = single_pool(config)
     assert cap.per_node == {"nvidia.com/gpu.shared": 16}
     assert "nvidia.com/gpu" not in cap.per_node
@@ -163,12 +186,17 @@ def test_existing_stack_file_two_pools():
 def test_to_json_shape():
     data = single_pool(with_changes(AWS, count=2)).to_json()
     assert data == {
-        "pool": "p4d", "size": "p4d.24xlarge", "gpu": "A100-40GB", "nodes": 2, "gpusPerNode": 8,
+        "pool": "p4d",
+        "size": "p4d.24xlarge",
+        "gpu": "A100-40GB",
+        "nodes": 2,
+        "gpusPerNode": 8,
         "perNode": {"nvidia.com/mig-1g.5gb": 16, "nvidia.com/mig-2g.10gb": 8, "nvidia.com/mig-3g.20gb": 8},
         "total": {"nvidia.com/mig-1g.5gb": 32, "nvidia.com/mig-2g.10gb": 16, "nvidia.com/mig-3g.20gb": 16},
         # EKS sets max pods itself (from the instance's ENIs): no cap; the operator's daemonsets that land there.
         "advertisedPerNode": {"nvidia.com/mig-1g.5gb": 16, "nvidia.com/mig-2g.10gb": 8, "nvidia.com/mig-3g.20gb": 8},
-        "maxPods": None, "daemonsetPods": 6,
+        "maxPods": None,
+        "daemonsetPods": 6,
     }
 
 
@@ -264,13 +292,17 @@ def test_property_single_strategy_counts_every_mig_device_as_a_gpu(case):
 # --------------------------------------------------------------------------------------------------
 
 scalars = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-10**20, max_value=10**20),
-    st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=12),
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(10**20), max_value=10**20),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=12),
 )
 garbage = st.recursive(
     scalars,
-    lambda children: st.one_of(st.lists(children, max_size=4),
-                               st.dictionaries(st.text(max_size=10), children, max_size=4)),
+    lambda children: st.one_of(
+        st.lists(children, max_size=4), st.dictionaries(st.text(max_size=10), children, max_size=4)
+    ),
     max_leaves=12,
 )
 # Keys that cannot be a field name: every real key is a camelCase word.
@@ -349,8 +381,15 @@ def test_property_random_strings_for_enums_sizes_profiles_are_refused(data):
     config = base_config(data.draw)
     path = data.draw(st.sampled_from(sorted(ENUM_PATHS, key=str)))
     allowed = set(ENUM_PATHS[path])
-    value = data.draw(st.text(max_size=20).filter(lambda s: s not in allowed and not re.fullmatch(r"MIG[12347]g", s)
-                                                  and not re.fullmatch(r"\d+g\.\d+gb(\+me)?|all-.*", s)))
+    value = data.draw(
+        st.text(max_size=20).filter(
+            lambda s: (
+                s not in allowed
+                and not re.fullmatch(r"MIG[12347]g", s)
+                and not re.fullmatch(r"\d+g\.\d+gb(\+me)?|all-.*", s)
+            )
+        )
+    )
     parent = get(config, path[:-1])
     if path[-1] in ("profile", "layout"):
         parent.pop("profile", None), parent.pop("layout", None)
@@ -360,10 +399,19 @@ def test_property_random_strings_for_enums_sizes_profiles_are_refused(data):
 
 
 WRONG_TYPE_PATHS = [
-    ("gpupools:cloud",), ("gpupools:cluster",), ("gpupools:cluster", "name"), ("gpupools:cluster", "systemPool"),
-    ("gpupools:cluster", "systemPool", "size"), ("gpupools:gpuPools", 0), ("gpupools:gpuPools", 0, "name"),
-    ("gpupools:gpuPools", 0, "size"), ("gpupools:gpuPools", 0, "count"), ("gpupools:gpuPools", 0, "mig"),
-    ("gpupools:gpuSoftware",), ("gpupools:gpuSoftware", "installer"), ("gpupools:gpuSoftware", "migStrategy"),
+    ("gpupools:cloud",),
+    ("gpupools:cluster",),
+    ("gpupools:cluster", "name"),
+    ("gpupools:cluster", "systemPool"),
+    ("gpupools:cluster", "systemPool", "size"),
+    ("gpupools:gpuPools", 0),
+    ("gpupools:gpuPools", 0, "name"),
+    ("gpupools:gpuPools", 0, "size"),
+    ("gpupools:gpuPools", 0, "count"),
+    ("gpupools:gpuPools", 0, "mig"),
+    ("gpupools:gpuSoftware",),
+    ("gpupools:gpuSoftware", "installer"),
+    ("gpupools:gpuSoftware", "migStrategy"),
 ]
 
 
@@ -375,8 +423,9 @@ def test_property_wrong_types_are_refused(data):
     # None of these fields is a list; gpuPools is the only list and gets a non-list.
     get(config, path[:-1])[path[-1]] = data.draw(st.lists(garbage, max_size=3))
     if data.draw(st.booleans()):
-        config["gpupools:gpuPools"] = data.draw(st.one_of(scalars,
-                                                          st.dictionaries(st.text(max_size=5), garbage, max_size=3)))
+        config["gpupools:gpuPools"] = data.draw(
+            st.one_of(scalars, st.dictionaries(st.text(max_size=5), garbage, max_size=3))
+        )
     with pytest.raises(ConfigError):
         load_stack(config)
 
@@ -397,11 +446,26 @@ def test_property_any_value_replaced_by_garbage_never_crashes(data):
 
 
 @FAST
-@given(st.dictionaries(
-    st.one_of(st.sampled_from(["gpupools:cloud", "gpupools:cluster", "gpupools:gpuPools", "gpupools:customSizes",
-                               "gpupools:tags", "cloud", "azure-native:location"]), st.text(max_size=15)),
-    garbage, max_size=6,
-))
+@given(
+    st.dictionaries(
+        st.one_of(
+            st.sampled_from(
+                [
+                    "gpupools:cloud",
+                    "gpupools:cluster",
+                    "gpupools:gpuPools",
+                    "gpupools:customSizes",
+                    "gpupools:tags",
+                    "cloud",
+                    "azure-native:location",
+                ]
+            ),
+            st.text(max_size=15),
+        ),
+        garbage,
+        max_size=6,
+    )
+)
 def test_property_random_nested_garbage_is_a_config_error(raw):
     # Without gpuSoftware (never generated) no config is valid.
     raw.pop("gpupools:gpuSoftware", None), raw.pop("gpuSoftware", None)

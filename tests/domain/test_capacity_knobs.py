@@ -89,8 +89,11 @@ def test_max_pods_outside_aks_range(value):
 
 def test_room_is_shared_in_proportion_across_resources():
     advertised = {"nvidia.com/mig-1g.5gb": 16, "nvidia.com/mig-2g.10gb": 8, "nvidia.com/mig-3g.20gb": 8}
-    assert usable_resources(advertised, 16) == {"nvidia.com/mig-1g.5gb": 8, "nvidia.com/mig-2g.10gb": 4,
-                                                "nvidia.com/mig-3g.20gb": 4}
+    assert usable_resources(advertised, 16) == {
+        "nvidia.com/mig-1g.5gb": 8,
+        "nvidia.com/mig-2g.10gb": 4,
+        "nvidia.com/mig-3g.20gb": 4,
+    }
     assert sum(usable_resources(advertised, 7).values()) == 7
     assert usable_resources(advertised, None) == advertised == usable_resources(advertised, 32)
 
@@ -114,8 +117,11 @@ def test_spot_pool_carries_the_aks_taint_and_the_charts_tolerate_it():
         assert str(AKS_SPOT_TAINT) == "kubernetes.azure.com/scalesetpriority=spot:NoSchedule"
         assert placement_problems(stack, chart_values(stack)) == []
     workload = slice_workload(stack_with({"priority": "Spot"}), "mig1g")
-    assert ({"key": "kubernetes.azure.com/scalesetpriority", "operator": "Exists", "effect": "NoSchedule"}
-            in workload.tolerations)
+    assert {
+        "key": "kubernetes.azure.com/scalesetpriority",
+        "operator": "Exists",
+        "effect": "NoSchedule",
+    } in workload.tolerations
 
 
 def test_misplaced_daemonsets_are_refused_by_load_stack(monkeypatch):

@@ -14,11 +14,18 @@ from gpupools.resolve.stack_loader import load_stack
 from support.base_configs import PINNED_AWS, PINNED_AZURE, config
 
 NODE = 28.0  # USD per node-hour: test data
-BOOK = PriceBook("test", "2026-11-20", "USD", (
-    Price("azure", "Standard_ND96asr_v4", "southcentralus", "onDemand", NODE, "https://example.test/a", "2026-11-20"),
-    Price("azure", "Standard_ND96asr_v4", "southcentralus", "spot", 7.0, "https://example.test/s", "2026-11-20"),
-    Price("aws", "p4d.24xlarge", "us-east-1", "onDemand", 20.0, "https://example.test/b", "2026-11-20"),
-))
+BOOK = PriceBook(
+    "test",
+    "2026-11-20",
+    "USD",
+    (
+        Price(
+            "azure", "Standard_ND96asr_v4", "southcentralus", "onDemand", NODE, "https://example.test/a", "2026-11-20"
+        ),
+        Price("azure", "Standard_ND96asr_v4", "southcentralus", "spot", 7.0, "https://example.test/s", "2026-11-20"),
+        Price("aws", "p4d.24xlarge", "us-east-1", "onDemand", 20.0, "https://example.test/b", "2026-11-20"),
+    ),
+)
 AZURE: dict[str, Any] = config(PINNED_AZURE, {"count": 2})
 AWS: dict[str, Any] = PINNED_AWS
 
@@ -58,9 +65,13 @@ def _with(base: dict[str, Any], **pool: Any) -> dict[str, Any]:
 def test_mixed_profiles_share_the_node_by_compute_slices() -> None:
     [pool] = _cost(AWS).pools
     # all-balanced per A100: 2x 1g + 1x 2g + 1x 3g = 7 compute slices; 8 GPUs -> 56 units of 20.0 / 56 each.
-    assert pool.slice_hourly() == pytest.approx({
-        "nvidia.com/mig-1g.5gb": 20.0 / 56, "nvidia.com/mig-2g.10gb": 2 * 20.0 / 56,
-        "nvidia.com/mig-3g.20gb": 3 * 20.0 / 56})
+    assert pool.slice_hourly() == pytest.approx(
+        {
+            "nvidia.com/mig-1g.5gb": 20.0 / 56,
+            "nvidia.com/mig-2g.10gb": 2 * 20.0 / 56,
+            "nvidia.com/mig-3g.20gb": 3 * 20.0 / 56,
+        }
+    )
     per_node = sum(price * pool.slices[name] for name, price in pool.slice_hourly().items())
     assert per_node == pytest.approx(20.0)  # every usable slice together costs the node
 
@@ -83,7 +94,10 @@ def test_unknown_is_never_zero() -> None:
 
 
 def test_capacity_block_price_is_set_at_purchase() -> None:
-    pool = {"capacityType": "CAPACITY_BLOCK", "capacityReservation": "cr-0123456789abcdef0",
-            "subnetIds": ["subnet-0123456789abcdef0"]}
+    pool = {
+        "capacityType": "CAPACITY_BLOCK",
+        "capacityReservation": "cr-0123456789abcdef0",
+        "subnetIds": ["subnet-0123456789abcdef0"],
+    }
     [block] = _cost(AWS, **pool).pools
     assert block.capacity == "capacityBlock" and block.node_hourly is None and block.note == CAPACITY_BLOCK_NOTE

@@ -33,21 +33,36 @@ P4D_BALANCED = {"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "a
 
 
 def azure(pools: list[dict[str, Any]], version: str = "1.34", **software: Any) -> Stack:
-    return load_stack({
-        "cloud": "azure",
-        "cluster": {"name": "c", "resourceGroup": "rg", "location": "southcentralus", "kubernetesVersion": version,
-                    "systemPool": {"size": "Standard_D4s_v5"}},
-        "gpuPools": pools, "gpuSoftware": {"installer": "dra-driver", **software},
-    })
+    return load_stack(
+        {
+            "cloud": "azure",
+            "cluster": {
+                "name": "c",
+                "resourceGroup": "rg",
+                "location": "southcentralus",
+                "kubernetesVersion": version,
+                "systemPool": {"size": "Standard_D4s_v5"},
+            },
+            "gpuPools": pools,
+            "gpuSoftware": {"installer": "dra-driver", **software},
+        }
+    )
 
 
 def aws(pools: list[dict[str, Any]], version: str = "1.34", **software: Any) -> Stack:
-    return load_stack({
-        "cloud": "aws",
-        "cluster": {"name": "c", "region": "us-east-1", "kubernetesVersion": version,
-                    "systemPool": {"size": "m6i.large"}},
-        "gpuPools": pools, "gpuSoftware": {"installer": "dra-driver", **software},
-    })
+    return load_stack(
+        {
+            "cloud": "aws",
+            "cluster": {
+                "name": "c",
+                "region": "us-east-1",
+                "kubernetesVersion": version,
+                "systemPool": {"size": "m6i.large"},
+            },
+            "gpuPools": pools,
+            "gpuSoftware": {"installer": "dra-driver", **software},
+        }
+    )
 
 
 def matches(expression: str, device: dict[str, Any]) -> bool:
@@ -58,8 +73,12 @@ def matches(expression: str, device: dict[str, Any]) -> bool:
 
 def matching(cls: DraClass, slices: list[dict[str, Any]]) -> list[str]:
     (sel,) = cls.device_class()["spec"]["selectors"]
-    return [f"{s['spec']['nodeName']}/{d['name']}" for s in slices for d in s["spec"]["devices"]
-            if matches(sel["cel"]["expression"], d)]
+    return [
+        f"{s['spec']['nodeName']}/{d['name']}"
+        for s in slices
+        for d in s["spec"]["devices"]
+        if matches(sel["cel"]["expression"], d)
+    ]
 
 
 def simulated(stack: Stack) -> list[dict[str, Any]]:
@@ -68,8 +87,16 @@ def simulated(stack: Stack) -> list[dict[str, Any]]:
     for pool in stack.pools:
         memory = {p.name: p.memory_gb for p in pool.gpu.profiles}
         for node in range(pool.nodes):
-            slices.append(node_slice(f"{pool.name}-{node}", pool.gpus_per_node, f"NVIDIA {pool.gpu.name}",
-                                     pool.gpu.memory_gb, pool.mig.devices if pool.mig else None, memory))
+            slices.append(
+                node_slice(
+                    f"{pool.name}-{node}",
+                    pool.gpus_per_node,
+                    f"NVIDIA {pool.gpu.name}",
+                    pool.gpu.memory_gb,
+                    pool.mig.devices if pool.mig else None,
+                    memory,
+                )
+            )
     return slices
 
 
@@ -186,8 +213,11 @@ def test_check_refuses_kubernetes_below_the_driver_minimum() -> None:
 
 
 def test_check_refuses_alpha_sharing_unless_named() -> None:
-    pool = {"name": "mps", "size": "Standard_NC24ads_A100_v4",
-            "sharing": {"mps": {"replicas": 4, "allowPrivilegedHostPID": True}}}
+    pool = {
+        "name": "mps",
+        "size": "Standard_NC24ads_A100_v4",
+        "sharing": {"mps": {"replicas": 4, "allowPrivilegedHostPID": True}},
+    }
     assert "MPSSupport" in problems(azure, [pool])
     assert dra_driver_values(azure([pool], draAlphaGates=["MPSSupport"]))["featureGates"] == {"MPSSupport": True}
 
@@ -211,17 +241,27 @@ def test_a_mig_capable_pool_without_mig_beside_operator_layouts_keeps_mig_off() 
 
 
 def test_alpha_gates_are_for_the_dra_installer_only() -> None:
-    message = problems(load_stack, {
-        "cloud": "aws", "cluster": {"name": "c", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
-        "gpuPools": [{"name": "whole", "size": "g6.12xlarge"}],
-        "gpuSoftware": {"installer": "device-plugin", "draAlphaGates": ["MPSSupport"]}})
+    message = problems(
+        load_stack,
+        {
+            "cloud": "aws",
+            "cluster": {"name": "c", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
+            "gpuPools": [{"name": "whole", "size": "g6.12xlarge"}],
+            "gpuSoftware": {"installer": "device-plugin", "draAlphaGates": ["MPSSupport"]},
+        },
+    )
     assert "gpuSoftware.draAlphaGates" in message
 
 
 def test_scale_from_zero_of_a_dra_pool_is_warned() -> None:
     stack = aws([{"name": "whole", "size": "g6.12xlarge", "count": 1, "autoscaling": {"minCount": 0, "maxCount": 2}}])
-    assert any(w.startswith("pool whole: minCount 0: DRA pools cannot scale from zero: the cluster autoscaler's AWS "
-                            "provider builds template nodes with no ResourceSlices") for w in stack.warnings)
+    assert any(
+        w.startswith(
+            "pool whole: minCount 0: DRA pools cannot scale from zero: the cluster autoscaler's AWS "
+            "provider builds template nodes with no ResourceSlices"
+        )
+        for w in stack.warnings
+    )
 
 
 @pytest.mark.parametrize("min_count", [0, 1])

@@ -43,6 +43,7 @@ def _pool(raw: dict, index: int = 0):
 
 # --- rotation per pool ---------------------------------------------------------------------------------------
 
+
 def test_pools_with_nodes_surge_and_empty_pools_recreate_by_default() -> None:
     assert _pool(config(AZURE)).rotation == "surge"
     empty = _pool(config(AZURE, {"count": 0}))
@@ -60,6 +61,7 @@ def test_an_unknown_rotation_is_one_error_naming_the_field() -> None:
 
 # --- AKS names -----------------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("name", ["a", "mig1g", "gpuworkers1", "abcdefghijkl"])
 def test_an_aks_surge_name_is_a_valid_pool_name_that_starts_with_the_config_name(name: str) -> None:
     cloud_name = _pool(config(AZURE, {"name": name})).cloud_pool_name
@@ -69,10 +71,21 @@ def test_an_aks_surge_name_is_a_valid_pool_name_that_starts_with_the_config_name
 
 def test_the_name_is_the_same_in_another_process() -> None:
     """Stable across runs: no per-process hash seed, no clock, no randomness."""
-    script = ("import sys; sys.path.insert(0, 'tests'); from support.base_configs import AZURE, config; "
-              "from gpupools.resolve import load_stack; print(load_stack(config(AZURE)).pools[0].cloud_pool_name)")
-    names = {subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True,
-                            env={"PYTHONHASHSEED": seed, "PATH": ""}).stdout.strip() for seed in ("1", "2")}
+    script = (
+        "import sys; sys.path.insert(0, 'tests'); from support.base_configs import AZURE, config; "
+        "from gpupools.resolve import load_stack; print(load_stack(config(AZURE)).pools[0].cloud_pool_name)"
+    )
+    names = {
+        subprocess.run(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
+            env={"PYTHONHASHSEED": seed, "PATH": ""},
+        ).stdout.strip()
+        for seed in ("1", "2")
+    }
     assert names == {_pool(config(AZURE)).cloud_pool_name}
 
 
@@ -87,8 +100,10 @@ AKS_FIXED_CHANGES = {
     "maxPods": ({"maxPods": 200}, {}),
     "availabilityZones": ({"availabilityZones": ["1"]}, {}),
     "scaleSetPriority": ({"priority": "Spot"}, {}),
-    "gpuProfile": ({"mig": {"profile": "MIG1g"}}, {"installer": "gpu-operator", "driver": "operator",
-                                                     "version": "v26.7.0"}),
+    "gpuProfile": (
+        {"mig": {"profile": "MIG1g"}},
+        {"installer": "gpu-operator", "driver": "operator", "version": "v26.7.0"},
+    ),
 }
 
 
@@ -109,13 +124,15 @@ def test_spot_price_and_eviction_policy_each_give_a_new_name() -> None:
     assert _pool(config(AZURE, {**spot, "evictionPolicy": "Deallocate"})).cloud_pool_name != base
 
 
-@pytest.mark.parametrize("change", [{"count": 3}, {"labels": {"example.com/team": "vision"}},
-                                    {"osSku": "Ubuntu2204"}, {"diskSizeGb": 512}])
+@pytest.mark.parametrize(
+    "change", [{"count": 3}, {"labels": {"example.com/team": "vision"}}, {"osSku": "Ubuntu2204"}, {"diskSizeGb": 512}]
+)
 def test_changes_made_in_place_keep_the_name(change: dict) -> None:
     assert _pool(config(AZURE, change)).cloud_pool_name == _pool(config(AZURE)).cloud_pool_name
 
 
 # --- EKS names -----------------------------------------------------------------------------------------------
+
 
 def test_the_eks_generation_covers_exactly_the_fields_fixed_at_creation() -> None:
     assert set(eks_fixed_fields(_pool(config(AWS)), [], "AL2023_x86_64_NVIDIA")) == set(EKS_NODE_GROUP)
@@ -124,11 +141,16 @@ def test_the_eks_generation_covers_exactly_the_fields_fixed_at_creation() -> Non
 _NETWORK = {"subnetIds": ["subnet-0123456789abcdef0"], "vpcId": "vpc-0123456789abcdef0"}
 
 
-@pytest.mark.parametrize("change", [
-    {"size": "p4de.24xlarge"}, {"capacityType": "SPOT"}, {"diskSizeGb": 512},
-    {"subnetIds": ["subnet-89abcdef"]},
-    {"efa": True, "subnetIds": _NETWORK["subnetIds"]},  # EFA brings a launch template (the subnets stay the same)
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"size": "p4de.24xlarge"},
+        {"capacityType": "SPOT"},
+        {"diskSizeGb": 512},
+        {"subnetIds": ["subnet-89abcdef"]},
+        {"efa": True, "subnetIds": _NETWORK["subnetIds"]},  # EFA brings a launch template (the subnets stay the same)
+    ],
+)
 def test_each_eks_fixed_field_gives_a_new_node_group_name(change: dict) -> None:
     base, changed = _pool(config(AWS, cluster=_NETWORK)), _pool(config(AWS, change, cluster=_NETWORK))
     assert changed.cloud_pool_name != base.cloud_pool_name
@@ -189,19 +211,26 @@ def test_a_default_written_out_sends_the_same_inputs(tmp_path: Path, field: str)
     defaulted, written = _written_and_defaulted(field)
     kind, labels = (AGENT_POOL, "nodeLabels") if defaulted["gpupools:cloud"] == "azure" else (NODE_GROUP, "labels")
     pool = defaulted["gpupools:gpuPools"][0]["name"]
-    before, after = ([r for r in _plan(tmp_path, raw, name).resources
-                      if r["type"] == kind and r["inputs"].get(labels, {}).get("gpupools.io/pool") == pool]
-                     for raw, name in ((defaulted, "same"), (written, "same")))
+    before, after = (
+        [
+            r
+            for r in _plan(tmp_path, raw, name).resources
+            if r["type"] == kind and r["inputs"].get(labels, {}).get("gpupools.io/pool") == pool
+        ]
+        for raw, name in ((defaulted, "same"), (written, "same"))
+    )
     assert len(before) == 1 and after[0]["inputs"] == before[0]["inputs"]
 
 
 # --- names that collide ----------------------------------------------------------------------------------------
 
+
 def test_a_pool_named_like_another_pools_generation_is_refused() -> None:
     taken = _pool(config(AZURE)).cloud_pool_name
     raw = config(AZURE)
-    raw["gpupools:gpuPools"].append({"name": taken, "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"},
-                                     "rotation": "recreate"})
+    raw["gpupools:gpuPools"].append(
+        {"name": taken, "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}, "rotation": "recreate"}
+    )
     with pytest.raises(ConfigError) as error:
         load_stack(raw)
     (line,) = str(error.value).splitlines()
@@ -226,8 +255,9 @@ def test_two_surge_pools_whose_truncated_names_and_hashes_meet_are_refused() -> 
         seen[cloud_name] = name
     assert pair is not None
     raw = copy.deepcopy(config(AZURE))
-    raw["gpupools:gpuPools"] = [{"name": name, "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}
-                                for name in pair]
+    raw["gpupools:gpuPools"] = [
+        {"name": name, "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}} for name in pair
+    ]
     with pytest.raises(ConfigError) as error:
         load_stack(raw)
     assert str(error.value).startswith("gpupools:gpuPools[1].name: its cloud pool name")
@@ -235,11 +265,13 @@ def test_two_surge_pools_whose_truncated_names_and_hashes_meet_are_refused() -> 
 
 def test_the_aks_system_pool_name_is_reserved() -> None:
     assert name_clashes("azure", [(0, "s", "system")]) == [
-        (0, "its cloud pool name 'system' (from 's') is reserved; rename the pool or set rotation: recreate")]
+        (0, "its cloud pool name 'system' (from 's') is reserved; rename the pool or set rotation: recreate")
+    ]
     assert name_clashes("aws", [(0, "system", "system")]) == []
 
 
 # --- what the components are given, under mocks ----------------------------------------------------------------
+
 
 def test_aks_surge_pool_is_created_first_under_its_generation_name(tmp_path: Path) -> None:
     plan = _plan(tmp_path, config(AZURE, {"maxPods": 120, "availabilityZones": ["2"]}), "rot")
@@ -292,8 +324,9 @@ def test_eks_node_group_name_and_the_transform_that_orders_its_replacement(tmp_p
     pool = load_stack(raw).pools[0]
     mocks = _TransformRecorder()
     run = run_program(program, project="gpupools", stack="rot", config=pulumi_config_values(raw), mocks=mocks)
-    (group,) = [r for r in run.resources
-                if r.type == NODE_GROUP and r.inputs["labels"].get("gpupools.io/pool") == "p4d"]
+    (group,) = [
+        r for r in run.resources if r.type == NODE_GROUP and r.inputs["labels"].get("gpupools.io/pool") == "p4d"
+    ]
     assert group.inputs["nodeGroupName"] == pool.cloud_pool_name
     assert (pool.cloud_pool_name == "p4d") is (rotation == "recreate")
     (transform,) = mocks.transforms["p4d"]
@@ -321,7 +354,8 @@ def test_the_transforms_order_reaches_the_engine_only_for_delete_first(rotation,
 
     opts = pulumi.ResourceOptions(parent=None)
     result = node_group_rotation(rotation)(
-        pulumi.ResourceTransformArgs(True, NODE_GROUP_TYPE, "p4d-ng", {"nodeGroupName": "x"}, opts))
+        pulumi.ResourceTransformArgs(True, NODE_GROUP_TYPE, "p4d-ng", {"nodeGroupName": "x"}, opts)
+    )
     sent = _serialised_transform_options(result.opts)
     assert sent.HasField("delete_before_replace") is reaches_engine
     assert sent.delete_before_replace is reaches_engine
@@ -333,14 +367,17 @@ def test_the_plan_says_an_eks_surge_still_deletes_first(tmp_path: Path) -> None:
 
     (warning,) = surge_warnings(stack.pools)
     assert "deleted first" in warning and "16 GPUs" in warning
-    base, head = (_plan(tmp_path, config(AWS, {"count": 2, **change}), name).to_json()
-                  for change, name in (({}, "base"), ({"diskSizeGb": 512}, "head")))
+    base, head = (
+        _plan(tmp_path, config(AWS, {"count": 2, **change}), name).to_json()
+        for change, name in (({}, "base"), ({"diskSizeGb": 512}, "head"))
+    )
     (pool,) = diff_plans(base, head).pools
     old, new = (plan["outputs"]["gpuPools"]["p4d"]["cloudPoolName"] for plan in (base, head))
     assert old != new
     assert pool.replacement.describe(pool.gpus) == (
         f"surge on EKS: new node group {new} gets its own name, but {old} is deleted first (the AWS provider's order "
-        f"for a named node group), so its capacity (16 GPUs) is gone until {new} is up")
+        f"for a named node group), so its capacity (16 GPUs) is gone until {new} is up"
+    )
 
 
 @pytest.mark.parametrize("given, sent", [(None, True), (True, True), (False, False)])
@@ -351,10 +388,18 @@ def test_a_node_group_gpupools_registers_itself_sends_its_order_to_the_engine(gi
     from gpupools.testing import run_program
 
     def program():
-        EksGpuNodeGroup("p4d", {"cluster_name": "gpu-eks", "subnet_ids": ["subnet-0123456789abcdef0"],
-                                "node_role_arn": "arn:aws:iam::123456789012:role/n", "node_group_name": "p4d-a1b2c",
-                                "instance_type": "p4d.24xlarge", "desired_size": 1},
-                        pulumi.ResourceOptions(delete_before_replace=given))
+        EksGpuNodeGroup(
+            "p4d",
+            {
+                "cluster_name": "gpu-eks",
+                "subnet_ids": ["subnet-0123456789abcdef0"],
+                "node_role_arn": "arn:aws:iam::123456789012:role/n",
+                "node_group_name": "p4d-a1b2c",
+                "instance_type": "p4d.24xlarge",
+                "desired_size": 1,
+            },
+            pulumi.ResourceOptions(delete_before_replace=given),
+        )
 
     run = run_program(program, project="rot", stack="test", config={}, mocks=RecordingMocks())
     (group,) = [r for r in run.resources if r.type == NODE_GROUP_TYPE]
@@ -362,6 +407,7 @@ def test_a_node_group_gpupools_registers_itself_sends_its_order_to_the_engine(gi
 
 
 # --- the capacity diff -------------------------------------------------------------------------------------------
+
 
 def _mig3g(raw: dict) -> dict:
     return config(raw, {"mig": {"profile": "MIG3g"}}, gpuSoftware={"migStrategy": "mixed"})
@@ -389,7 +435,8 @@ def test_the_diff_says_a_recreated_pool_loses_its_capacity_first(tmp_path: Path)
     (pool,) = diff_plans(base, head).pools
     assert pool.replaced_by == ("gpuInstanceProfile",)
     assert pool.to_json()["replacement"]["description"] == (
-        "recreate: mig1g is deleted first, its capacity (8 GPUs) is gone until mig1g is up")
+        "recreate: mig1g is deleted first, its capacity (8 GPUs) is gone until mig1g is up"
+    )
 
 
 def test_upgrading_renames_a_pool_deployed_under_its_plain_name_once(tmp_path: Path) -> None:

@@ -11,13 +11,22 @@ CLUSTER = {"name": "c", "resourceGroup": "rg", "location": "westus", "systemPool
 
 
 def azure(pools: list[dict], strategy: str) -> object:
-    return load_stack({"cloud": "azure", "cluster": CLUSTER, "gpuPools": pools,
-                       "gpuSoftware": {"installer": "device-plugin", "migStrategy": strategy}})
+    return load_stack(
+        {
+            "cloud": "azure",
+            "cluster": CLUSTER,
+            "gpuPools": pools,
+            "gpuSoftware": {"installer": "device-plugin", "migStrategy": strategy},
+        }
+    )
 
 
 MIG1G = {"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}
-T4_SHARED = {"name": "tfour", "size": "Standard_NC64as_T4_v3",
-             "sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True, "failRequestsGreaterThanOne": True}}}
+T4_SHARED = {
+    "name": "tfour",
+    "size": "Standard_NC64as_T4_v3",
+    "sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True, "failRequestsGreaterThanOne": True}},
+}
 
 
 def test_single_strategy_asks_for_nvidia_com_gpu() -> None:
@@ -67,10 +76,14 @@ def test_unknown_pool_lists_the_pools() -> None:
 
 
 def test_a_pool_with_several_resources_needs_a_profile() -> None:
-    stack = load_stack({"cloud": "aws", "cluster": {"name": "c", "region": "us-east-1",
-                                                   "systemPool": {"size": "m6i.large"}},
-                        "gpuPools": [{"name": "p4d", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}],
-                        "gpuSoftware": {"installer": "gpu-operator", "migStrategy": "mixed"}})
+    stack = load_stack(
+        {
+            "cloud": "aws",
+            "cluster": {"name": "c", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
+            "gpuPools": [{"name": "p4d", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}],
+            "gpuSoftware": {"installer": "gpu-operator", "migStrategy": "mixed"},
+        }
+    )
     with pytest.raises(WorkloadError, match="name the profile"):
         slice_workload(stack, "p4d")
     assert slice_workload(stack, "p4d", "3g.20gb", count=8).limits == {"nvidia.com/mig-3g.20gb": "8"}

@@ -27,11 +27,22 @@ NAMESPACE = "dra-driver-nvidia-gpu"  # the chart's name: the gpuSoftware namespa
 
 
 def _plan(tmp_path: Path, cloud: str, pool: dict[str, Any], version: str = "1.34", **software: Any):
-    cluster = ({"name": "gpu-dra", "resourceGroup": "rg", "location": "southcentralus",
-                "systemPool": {"size": "Standard_D4s_v5"}} if cloud == "azure" else
-               {"name": "gpu-dra", "region": "us-east-1", "systemPool": {"size": "m6i.large"}})
-    config = {"cloud": cloud, "cluster": {**cluster, "kubernetesVersion": version}, "gpuPools": [pool],
-              "gpuSoftware": {"installer": "dra-driver", **software}}
+    cluster = (
+        {
+            "name": "gpu-dra",
+            "resourceGroup": "rg",
+            "location": "southcentralus",
+            "systemPool": {"size": "Standard_D4s_v5"},
+        }
+        if cloud == "azure"
+        else {"name": "gpu-dra", "region": "us-east-1", "systemPool": {"size": "m6i.large"}}
+    )
+    config = {
+        "cloud": cloud,
+        "cluster": {**cluster, "kubernetesVersion": version},
+        "gpuPools": [pool],
+        "gpuSoftware": {"installer": "dra-driver", **software},
+    }
     return plan_config(tmp_path, {f"gpupools:{key}": value for key, value in config.items()}, "dra")
 
 
@@ -39,8 +50,12 @@ def _selected(device_class: dict[str, Any], slices: list[dict[str, Any]]) -> lis
     (selector,) = device_class["inputs"]["spec"]["selectors"]
     env = celpy.Environment()
     program = env.program(env.compile(selector["cel"]["expression"]))
-    return [d["name"] for s in slices for d in s["spec"]["devices"]
-            if program.evaluate({"device": celpy.json_to_cel(cel_device(d))})]
+    return [
+        d["name"]
+        for s in slices
+        for d in s["spec"]["devices"]
+        if program.evaluate({"device": celpy.json_to_cel(cel_device(d))})
+    ]
 
 
 def test_aks_mig1g_stack_creates_a_class_and_template_after_the_driver_release(tmp_path: Path) -> None:
@@ -51,8 +66,11 @@ def test_aks_mig1g_stack_creates_a_class_and_template_after_the_driver_release(t
     assert device_class["inputs"]["apiVersion"] == "resource.k8s.io/v1"
     assert device_class["inputs"]["metadata"] == {"name": "mig1g-mig-1g.5gb.gpupools.io"}
     assert template["inputs"]["metadata"] == {"name": "mig1g-mig-1g.5gb", "namespace": NAMESPACE}
-    assert template["inputs"]["spec"] == {"spec": {"devices": {"requests": [
-        {"name": "slice", "exactly": {"deviceClassName": "mig1g-mig-1g.5gb.gpupools.io"}}]}}}
+    assert template["inputs"]["spec"] == {
+        "spec": {
+            "devices": {"requests": [{"name": "slice", "exactly": {"deviceClassName": "mig1g-mig-1g.5gb.gpupools.io"}}]}
+        }
+    }
     # What the class selects on the node's published slice: the 56 MIG 1g.5gb devices of 8 GPUs.
     slices = [node_slice("node-0", 8, "NVIDIA A100 40GB", 40, {"1g.5gb": 7}, {"1g.5gb": 5})]
     assert len(_selected(device_class, slices)) == 56
@@ -65,13 +83,25 @@ def test_aks_mig1g_stack_creates_a_class_and_template_after_the_driver_release(t
         assert any(urn.endswith(f"{RELEASE}::dra-driver-release") for urn in resource["options"]["dependencies"])
     assert release["inputs"]["namespace"] == NAMESPACE
     assert plan.outputs["gpuPools"]["mig1g"]["draClasses"] == [
-        {"kind": "mig", "profile": "1g.5gb", "deviceClass": "mig1g-mig-1g.5gb.gpupools.io",
-         "claimTemplate": "mig1g-mig-1g.5gb", "namespace": NAMESPACE, "extendedResourceName": None}]
+        {
+            "kind": "mig",
+            "profile": "1g.5gb",
+            "deviceClass": "mig1g-mig-1g.5gb.gpupools.io",
+            "claimTemplate": "mig1g-mig-1g.5gb",
+            "namespace": NAMESPACE,
+            "extendedResourceName": None,
+        }
+    ]
 
 
 def test_eks_all_balanced_stack_creates_one_class_per_profile_selecting_16_8_8(tmp_path: Path) -> None:
-    plan = _plan(tmp_path, "aws", {"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}},
-                 "1.36", namespace="gpu-dra")
+    plan = _plan(
+        tmp_path,
+        "aws",
+        {"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}},
+        "1.36",
+        namespace="gpu-dra",
+    )
     classes = {c["name"]: c for c in plan_of_type(plan, DEVICE_CLASS)}
     templates = {t["name"]: t for t in plan_of_type(plan, CLAIM_TEMPLATE)}
     profiles = {"1g.5gb": 16, "2g.10gb": 8, "3g.20gb": 8}
@@ -90,11 +120,16 @@ def test_eks_all_balanced_stack_creates_one_class_per_profile_selecting_16_8_8(t
 
 
 def test_stacks_without_the_dra_driver_create_no_dra_objects(tmp_path: Path) -> None:
-    plan = plan_config(tmp_path, {
-        "gpupools:cloud": "aws",
-        "gpupools:cluster": {"name": "c", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
-        "gpupools:gpuPools": [{"name": "whole", "size": "g6.12xlarge"}],
-        "gpupools:gpuSoftware": {"installer": "device-plugin", "migStrategy": "none"}}, "plain")
+    plan = plan_config(
+        tmp_path,
+        {
+            "gpupools:cloud": "aws",
+            "gpupools:cluster": {"name": "c", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
+            "gpupools:gpuPools": [{"name": "whole", "size": "g6.12xlarge"}],
+            "gpupools:gpuSoftware": {"installer": "device-plugin", "migStrategy": "none"},
+        },
+        "plain",
+    )
     assert not [r for r in plan.resources if r["type"].startswith("kubernetes:resource.k8s.io/")]
     assert "draClasses" not in plan.outputs["gpuPools"]["whole"]
 
@@ -106,18 +141,35 @@ def test_platform_output_names_the_classes_and_templates_per_pool() -> None:
     from support.resources import run_mocked
 
     def program() -> None:
-        platform = GpuPlatform("gp", {
-            "cloud": "aws",
-            "cluster": {"name": "c", "region": "us-east-1", "kubernetes_version": "1.34",
-                        "system_pool": {"size": "m6i.large"}},
-            "gpu_pools": [{"name": "whole", "size": "g6.12xlarge"}],
-            "gpu_software": {"installer": "dra-driver"}})
+        platform = GpuPlatform(
+            "gp",
+            {
+                "cloud": "aws",
+                "cluster": {
+                    "name": "c",
+                    "region": "us-east-1",
+                    "kubernetes_version": "1.34",
+                    "system_pool": {"size": "m6i.large"},
+                },
+                "gpu_pools": [{"name": "whole", "size": "g6.12xlarge"}],
+                "gpu_software": {"installer": "dra-driver"},
+            },
+        )
         pulumi.export("dra", platform.dra_classes)
 
     run = run_mocked(program)
-    assert run.outputs["dra"] == {"whole": [
-        {"kind": "gpu", "profile": None, "deviceClass": "whole-gpu.gpupools.io", "claimTemplate": "whole-gpu",
-         "namespace": NAMESPACE, "extendedResourceName": None}]}
+    assert run.outputs["dra"] == {
+        "whole": [
+            {
+                "kind": "gpu",
+                "profile": None,
+                "deviceClass": "whole-gpu.gpupools.io",
+                "claimTemplate": "whole-gpu",
+                "namespace": NAMESPACE,
+                "extendedResourceName": None,
+            }
+        ]
+    }
     (device_class,) = [r for r in run.resources if r.type == DEVICE_CLASS]
     assert device_class.name == "gp-whole-gpu.gpupools.io"  # a second platform's children carry its name
     assert device_class.inputs["metadata"] == {"name": "whole-gpu.gpupools.io"}

@@ -34,15 +34,26 @@ P4D_BALANCED = {"nvidia.com/mig-1g.5gb": 8 * 2, "nvidia.com/mig-2g.10gb": 8, "nv
 # Pulumi.dev.yaml and Pulumi.eks.yaml, written as GpuPlatform args by hand.
 DEV = {
     "cloud": "azure",
-    "cluster": {"name": "gpu-dev", "create": True, "resource_group": "gpu-dev-rg", "location": "southcentralus",
-                "kubernetes_version": "1.33", "system_pool": {"size": "Standard_D4s_v5", "count": 2}},
+    "cluster": {
+        "name": "gpu-dev",
+        "create": True,
+        "resource_group": "gpu-dev-rg",
+        "location": "southcentralus",
+        "kubernetes_version": "1.33",
+        "system_pool": {"size": "Standard_D4s_v5", "count": 2},
+    },
     "gpu_pools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "count": 1, "mig": {"profile": "MIG1g"}}],
     "gpu_software": {"installer": "device-plugin", "version": "0.20.0", "mig_strategy": "single", "gfd": True},
 }
 EKS = {
     "cloud": "aws",
-    "cluster": {"name": "gpu-eks", "create": True, "region": "us-east-1", "kubernetes_version": "1.33",
-                "system_pool": {"size": "m6i.large", "count": 2}},
+    "cluster": {
+        "name": "gpu-eks",
+        "create": True,
+        "region": "us-east-1",
+        "kubernetes_version": "1.33",
+        "system_pool": {"size": "m6i.large", "count": 2},
+    },
     "gpu_pools": [{"name": "p4d-balanced", "size": "p4d.24xlarge", "count": 1, "mig": {"layout": "all-balanced"}}],
     "gpu_software": {"installer": "gpu-operator", "version": "v26.7.0", "mig_strategy": "mixed", "gfd": True},
 }
@@ -50,6 +61,7 @@ EKS = {
 
 def run_platform(args: Any, mocks: RecordingMocks | None = None, stack: str = "test", **options: Any):
     """Runs one platform; ``args`` may be a function making them, so outputs are made inside the program's loop."""
+
     def program() -> None:
         platform = GpuPlatform("gpupools", args() if callable(args) else args, **options)
         pulumi.export("perNode", platform.resources_per_node)
@@ -67,8 +79,9 @@ def stack_plans():
     return {name: plan_stack(read_stack_file(ROOT / f"Pulumi.{name}.yaml")) for name in ("dev", "eks")}
 
 
-@pytest.mark.parametrize("name, args, per_node", [("dev", DEV, {"mig1g": MIG_1G_PER_ND96}),
-                                                  ("eks", EKS, {"p4d-balanced": P4D_BALANCED})])
+@pytest.mark.parametrize(
+    "name, args, per_node", [("dev", DEV, {"mig1g": MIG_1G_PER_ND96}), ("eks", EKS, {"p4d-balanced": P4D_BALANCED})]
+)
 def test_platform_alone_builds_what_the_stack_program_builds(stack_plans, name, args, per_node) -> None:
     # The stack program's platform keeps gpupools 0.1's names; the same stack name makes the URNs match too.
     run = run_platform(args, stack=name, adopt_stack_resources=True)
@@ -115,9 +128,15 @@ def test_infra_program_is_the_packaged_program() -> None:
 
 def test_names_and_counts_may_be_outputs_of_other_resources() -> None:
     def args():
-        return {**DEV, "cluster": {"name": pulumi.Output.from_input("shared-aks"), "create": False,
-                                   "resource_group": pulumi.Output.secret("platform-rg")},
-                "gpu_pools": [{**DEV["gpu_pools"][0], "count": pulumi.Output.from_input(3)}]}
+        return {
+            **DEV,
+            "cluster": {
+                "name": pulumi.Output.from_input("shared-aks"),
+                "create": False,
+                "resource_group": pulumi.Output.secret("platform-rg"),
+            },
+            "gpu_pools": [{**DEV["gpu_pools"][0], "count": pulumi.Output.from_input(3)}],
+        }
 
     run = run_platform(args)
     (pool,) = [r for r in run.resources if r.type == AGENT_POOL]
@@ -131,9 +150,11 @@ def test_names_and_counts_may_be_outputs_of_other_resources() -> None:
 def test_eks_takes_subnets_and_vpc_as_outputs() -> None:
     def args():
         subnets = [pulumi.Output.from_input("subnet-0123456789abcdef0"), "subnet-0fedcba9876543210"]
-        return {**EKS, "cluster": {**EKS["cluster"], "subnet_ids": subnets,
-                                   "vpc_id": pulumi.Output.from_input("vpc-0abc1234")},
-                "gpu_pools": [{**EKS["gpu_pools"][0], "count": 2}]}
+        return {
+            **EKS,
+            "cluster": {**EKS["cluster"], "subnet_ids": subnets, "vpc_id": pulumi.Output.from_input("vpc-0abc1234")},
+            "gpu_pools": [{**EKS["gpu_pools"][0], "count": 2}],
+        }
 
     run = run_platform(args)
     (group,) = [r for r in run.resources if r.type == NODE_GROUP and r.name == "gpupools-p4d-balanced-ng"]
@@ -157,10 +178,13 @@ def _refused(args: Any, name: str = "gpupools") -> list[str]:
 
 
 def test_bad_args_name_every_problem_and_register_nothing() -> None:
-    args = {**DEV, "gpu_pools": [
-        {"name": "p4d", "size": "p4d.24xlarge"},
-        {"name": "MIG_Pool", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG5g"}, "os_skuu": "Ubuntu"},
-    ]}
+    args = {
+        **DEV,
+        "gpu_pools": [
+            {"name": "p4d", "size": "p4d.24xlarge"},
+            {"name": "MIG_Pool", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG5g"}, "os_skuu": "Ubuntu"},
+        ],
+    }
     lines = _refused(args)
     assert all(line.startswith("GpuPlatform('gpupools') args.") for line in lines)
     fields = {line.split(": ")[0].removeprefix("GpuPlatform('gpupools') args.") for line in lines}
@@ -170,32 +194,56 @@ def test_bad_args_name_every_problem_and_register_nothing() -> None:
 
 def test_rule_errors_name_the_args_not_the_config_keys() -> None:
     mix = {"1g.5gb": 7, "3g.20gb": 2}  # 7 + 6 compute slices: more than an A100's 7
-    lines = _refused({**EKS, "gpu_pools": [{"name": "mix", "size": "p4d.24xlarge", "mig": {"layout_mix": mix}},
-                                           {"name": "small", "size": "p4d.24xlarge", "disk_size_gb": 10}]})
+    lines = _refused(
+        {
+            **EKS,
+            "gpu_pools": [
+                {"name": "mix", "size": "p4d.24xlarge", "mig": {"layout_mix": mix}},
+                {"name": "small", "size": "p4d.24xlarge", "disk_size_gb": 10},
+            ],
+        }
+    )
     fields = {line.split(": ")[0].removeprefix("GpuPlatform('gpupools') args.") for line in lines}
     assert "gpu_pools[0].mig.layout_mix" in fields and "gpu_pools[1].disk_size_gb" in fields
 
 
 def test_outputs_where_values_decide_the_plan_are_refused() -> None:
-    lines = _refused(lambda: {**DEV, "gpu_pools": [{**DEV["gpu_pools"][0],
-                                                    "labels": {"team": pulumi.Output.from_input("a")},
-                                                    "size": pulumi.Output.from_input("Standard_ND96asr_v4")}]})
-    assert any(line.startswith("GpuPlatform('gpupools') args.gpu_pools[0].size: must be a plain value")
-               for line in lines)
-    assert any(line.startswith("GpuPlatform('gpupools') args.gpu_pools[0].labels: must be a plain value")
-               for line in lines)
+    lines = _refused(
+        lambda: {
+            **DEV,
+            "gpu_pools": [
+                {
+                    **DEV["gpu_pools"][0],
+                    "labels": {"team": pulumi.Output.from_input("a")},
+                    "size": pulumi.Output.from_input("Standard_ND96asr_v4"),
+                }
+            ],
+        }
+    )
+    assert any(
+        line.startswith("GpuPlatform('gpupools') args.gpu_pools[0].size: must be a plain value") for line in lines
+    )
+    assert any(
+        line.startswith("GpuPlatform('gpupools') args.gpu_pools[0].labels: must be a plain value") for line in lines
+    )
 
 
-@pytest.mark.parametrize("count, autoscaling, scaling", [
-    # No autoscaling: the node group's bounds are count..max(count, 1), worked out once the count is known.
-    (3, None, {"desiredSize": 3, "minSize": 3, "maxSize": 3}),
-    (0, None, {"desiredSize": 0, "minSize": 0, "maxSize": 1}),  # EKS requires maxSize >= 1
-    (2, {"min_count": 1, "max_count": 5}, {"desiredSize": 2, "minSize": 1, "maxSize": 5}),
-])
+@pytest.mark.parametrize(
+    "count, autoscaling, scaling",
+    [
+        # No autoscaling: the node group's bounds are count..max(count, 1), worked out once the count is known.
+        (3, None, {"desiredSize": 3, "minSize": 3, "maxSize": 3}),
+        (0, None, {"desiredSize": 0, "minSize": 0, "maxSize": 1}),  # EKS requires maxSize >= 1
+        (2, {"min_count": 1, "max_count": 5}, {"desiredSize": 2, "minSize": 1, "maxSize": 5}),
+    ],
+)
 def test_an_output_count_on_aws_sizes_the_node_group_once_known(count, autoscaling, scaling) -> None:
     def args():
-        pool = {**EKS["gpu_pools"][0], "count": pulumi.Output.from_input(count),
-                **({"autoscaling": autoscaling} if autoscaling else {})}
+        pool = {
+            **EKS["gpu_pools"][0],
+            "count": pulumi.Output.from_input(count),
+            **({"autoscaling": autoscaling} if autoscaling else {}),
+        }
         return {**EKS, "gpu_pools": [pool]}
 
     run = run_platform(args)
@@ -205,16 +253,23 @@ def test_an_output_count_on_aws_sizes_the_node_group_once_known(count, autoscali
 
 
 def test_smoke_test_needs_a_plain_count() -> None:
-    lines = _refused(lambda: {**DEV, "gpu_pools": [{**DEV["gpu_pools"][0], "count": pulumi.Output.from_input(1),
-                                                    "smoke_test": True}]})
-    assert lines == ["GpuPlatform('gpupools') args.gpu_pools[0].smoke_test: needs a plain count: with count an output, "
-                     "whether the pool has nodes for the Job is unknown while planning"]
+    lines = _refused(
+        lambda: {
+            **DEV,
+            "gpu_pools": [{**DEV["gpu_pools"][0], "count": pulumi.Output.from_input(1), "smoke_test": True}],
+        }
+    )
+    assert lines == [
+        "GpuPlatform('gpupools') args.gpu_pools[0].smoke_test: needs a plain count: with count an output, "
+        "whether the pool has nodes for the Job is unknown while planning"
+    ]
 
 
 def test_args_that_are_not_a_mapping_or_a_name_that_is_not_a_string() -> None:
     assert _refused(lambda: [DEV]) == [
         "GpuPlatform('gpupools') args: expected a dict of arguments (cloud, cluster, gpu_pools, "
-        "gpu_software, custom_sizes, tags), got list"]
+        "gpu_software, custom_sizes, tags), got list"
+    ]
     assert "resource name must be a non-empty str" in _refused(DEV, name="")[0]
     with pytest.raises(ComponentArgsError):  # checked before the program runs too
         GpuPlatform("x", {**DEV, "cloud": "gcp"})
@@ -223,10 +278,17 @@ def test_args_that_are_not_a_mapping_or_a_name_that_is_not_a_string() -> None:
 # --- the args mirror the stack config ------------------------------------------------------------------------
 
 MIRRORS = {
-    "StackConfig": "GpuPlatformArgs", "ClusterConfig": "ClusterArgs", "SystemPool": "SystemPoolArgs",
-    "ClusterAutoscalerConfig": "ClusterAutoscalerSettingsArgs", "GpuPoolConfig": "GpuPoolArgs",
-    "Autoscaling": "PoolAutoscalingArgs", "MigConfig": "MigArgs", "Sharing": "SharingArgs",
-    "TimeSlicing": "TimeSlicingArgs", "Mps": "MpsArgs", "GpuSoftware": "GpuSoftwareArgs",
+    "StackConfig": "GpuPlatformArgs",
+    "ClusterConfig": "ClusterArgs",
+    "SystemPool": "SystemPoolArgs",
+    "ClusterAutoscalerConfig": "ClusterAutoscalerSettingsArgs",
+    "GpuPoolConfig": "GpuPoolArgs",
+    "Autoscaling": "PoolAutoscalingArgs",
+    "MigConfig": "MigArgs",
+    "Sharing": "SharingArgs",
+    "TimeSlicing": "TimeSlicingArgs",
+    "Mps": "MpsArgs",
+    "GpuSoftware": "GpuSoftwareArgs",
     "CustomSize": "CustomSizeArgs",
     "Metrics": "GpuMetricsArgs",
 }
@@ -261,16 +323,31 @@ MISSING_SDK = textwrap.dedent("""\
     """)
 
 
-@pytest.mark.parametrize("package, refused, message", [
-    ("aws", "pulumi_aws", "gpupools.aws needs the AWS SDKs: pip install 'gpupools[aws]' (pulumi_aws is not installed)"),
-    ("aws", "pulumi_eks", "gpupools.aws needs the AWS SDKs: pip install 'gpupools[aws]' (pulumi_eks is not installed)"),
-    ("azure", "pulumi_azure_native",
-     "gpupools.azure needs the Azure SDK: pip install 'gpupools[azure]' (pulumi_azure_native is not installed)"),
-])
+@pytest.mark.parametrize(
+    "package, refused, message",
+    [
+        (
+            "aws",
+            "pulumi_aws",
+            "gpupools.aws needs the AWS SDKs: pip install 'gpupools[aws]' (pulumi_aws is not installed)",
+        ),
+        (
+            "aws",
+            "pulumi_eks",
+            "gpupools.aws needs the AWS SDKs: pip install 'gpupools[aws]' (pulumi_eks is not installed)",
+        ),
+        (
+            "azure",
+            "pulumi_azure_native",
+            "gpupools.azure needs the Azure SDK: pip install 'gpupools[azure]' (pulumi_azure_native is not installed)",
+        ),
+    ],
+)
 def test_a_missing_cloud_sdk_names_the_extra_to_install(package, refused, message) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "components")}
-    result = subprocess.run([sys.executable, "-c", MISSING_SDK % package, refused], env=env, capture_output=True,
-                            text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-c", MISSING_SDK % package, refused], env=env, capture_output=True, text=True, timeout=60
+    )
     assert result.stdout.strip() == f"MissingExtraError {message}", result.stderr
 
 
@@ -293,8 +370,13 @@ PLAN_WITHOUT_AWS = textwrap.dedent("""\
 
 def test_an_azure_stack_plans_without_the_aws_extra() -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT / "components")}
-    result = subprocess.run([sys.executable, "-c", PLAN_WITHOUT_AWS, str(ROOT / "Pulumi.dev.yaml")], env=env,
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", PLAN_WITHOUT_AWS, str(ROOT / "Pulumi.dev.yaml")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip().splitlines()[-1] == "{'nvidia.com/gpu': 56}"
 
@@ -303,10 +385,14 @@ def test_old_mps_argument_points_at_the_new_one():
     """GpuPlatform args: allow_privileged_host_ipc (the old name) is refused with the new name in one line."""
     from gpupools.platform.inputs import to_stack_config
 
-    args = {"cloud": "aws", "cluster": {"name": "x", "region": "us-east-1", "system_pool": {"size": "m6i.large"}},
-            "gpu_pools": [{"name": "g", "size": "g5.12xlarge",
-                           "sharing": {"mps": {"replicas": 4, "allow_privileged_host_ipc": True}}}],
-            "gpu_software": {"installer": "device-plugin"}}
+    args = {
+        "cloud": "aws",
+        "cluster": {"name": "x", "region": "us-east-1", "system_pool": {"size": "m6i.large"}},
+        "gpu_pools": [
+            {"name": "g", "size": "g5.12xlarge", "sharing": {"mps": {"replicas": 4, "allow_privileged_host_ipc": True}}}
+        ],
+        "gpu_software": {"installer": "device-plugin"},
+    }
     ((where, message),) = to_stack_config(args)[2]
     assert where == "gpu_pools[0].sharing.mps.allow_privileged_host_ipc"
     assert "allow_privileged_host_pid" in message

@@ -19,8 +19,10 @@ SPOT_TAINT = ("kubernetes.azure.com/scalesetpriority", "spot", "NoSchedule")
 CONFIG = {
     "cloud": "azure",
     "cluster": {"name": "gpu", "resourceGroup": "rg", "location": "westus", "systemPool": {"size": "Standard_D4s_v5"}},
-    "gpuPools": [{"name": "spot", "size": "Standard_NC24ads_A100_v4", "count": 1, "priority": "Spot"},
-                 {"name": "regular", "size": "Standard_NC24ads_A100_v4", "count": 1}],
+    "gpuPools": [
+        {"name": "spot", "size": "Standard_NC24ads_A100_v4", "count": 1, "priority": "Spot"},
+        {"name": "regular", "size": "Standard_NC24ads_A100_v4", "count": 1},
+    ],
     "gpuSoftware": {"installer": "device-plugin", "migStrategy": "none"},
 }
 
@@ -28,8 +30,11 @@ CONFIG = {
 def _tolerates(toleration: dict, taint: tuple[str, str, str]) -> bool:
     """The Kubernetes rule: same key and effect, and Exists or Equal to the taint's value."""
     key, value, effect = taint
-    return (toleration["key"] == key and toleration.get("effect") in (None, effect)
-            and (toleration["operator"] == "Exists" or toleration.get("value") == value))
+    return (
+        toleration["key"] == key
+        and toleration.get("effect") in (None, effect)
+        and (toleration["operator"] == "Exists" or toleration.get("value") == value)
+    )
 
 
 def _spot_ok(tolerations: list[dict]) -> bool:
@@ -45,11 +50,17 @@ def test_stack_output_carries_each_pools_tolerations(tmp_path: Path) -> None:
 
 
 def test_gpu_platform_output_carries_each_pools_tolerations() -> None:
-    args = {"cloud": "azure",
-            "cluster": {"name": "gpu", "resource_group": "rg", "location": "westus",
-                        "system_pool": {"size": "Standard_D4s_v5"}},
-            "gpu_pools": [{"name": "spot", "size": "Standard_NC24ads_A100_v4", "count": 1, "priority": "Spot"}],
-            "gpu_software": {"installer": "device-plugin", "mig_strategy": "none"}}
+    args = {
+        "cloud": "azure",
+        "cluster": {
+            "name": "gpu",
+            "resource_group": "rg",
+            "location": "westus",
+            "system_pool": {"size": "Standard_D4s_v5"},
+        },
+        "gpu_pools": [{"name": "spot", "size": "Standard_NC24ads_A100_v4", "count": 1, "priority": "Spot"}],
+        "gpu_software": {"installer": "device-plugin", "mig_strategy": "none"},
+    }
 
     def program() -> None:
         platform = GpuPlatform("gpupools", args)

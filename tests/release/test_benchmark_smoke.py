@@ -24,7 +24,10 @@ def results() -> dict:
         pytest.skip("not run from the gpupools repository")
     proc = subprocess.run(
         [sys.executable, str(SCRIPT), "--repeat", "1", "--pools", "1,2", "--json", "--quiet", "--no-warmup"],
-        capture_output=True, text=True, timeout=120, cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO_ROOT,
     )
     assert proc.returncode == 0, proc.stderr[-3000:]
     return json.loads(proc.stdout)
@@ -68,13 +71,16 @@ def test_the_quick_check_judges_nothing(results):
         assert data["ratio_ok"] is None and data["slope_ok"] is None and data["pass"] is None
 
 
-@pytest.mark.parametrize("repeat, warmup, pools, judged", [
-    (3, True, [1, 10, 50], {"ratio": True, "slope": True}),
-    (3, True, [1, 2], {"ratio": True, "slope": False}),
-    (1, True, [1, 10, 50], {"ratio": False, "slope": False}),
-    (5, False, [1, 50], {"ratio": False, "slope": False}),
-    (3, True, [10], {"ratio": True, "slope": True}),
-])
+@pytest.mark.parametrize(
+    "repeat, warmup, pools, judged",
+    [
+        (3, True, [1, 10, 50], {"ratio": True, "slope": True}),
+        (3, True, [1, 2], {"ratio": True, "slope": False}),
+        (1, True, [1, 10, 50], {"ratio": False, "slope": False}),
+        (5, False, [1, 50], {"ratio": False, "slope": False}),
+        (3, True, [10], {"ratio": True, "slope": True}),
+    ],
+)
 def test_what_a_measurement_can_judge(repeat, warmup, pools, judged):
     spec = importlib.util.spec_from_file_location("bench_plan", SCRIPT)
     module = importlib.util.module_from_spec(spec)
@@ -84,6 +90,11 @@ def test_what_a_measurement_can_judge(repeat, warmup, pools, judged):
 
 
 def test_strict_refuses_a_quick_check():
-    proc = subprocess.run([sys.executable, str(SCRIPT), "--strict", "--repeat", "1", "--pools", "1,2"],
-                          capture_output=True, text=True, timeout=60, cwd=REPO_ROOT)
+    proc = subprocess.run(
+        [sys.executable, str(SCRIPT), "--strict", "--repeat", "1", "--pools", "1,2"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=REPO_ROOT,
+    )
     assert proc.returncode == 2 and "--strict needs a measurement that is judged" in proc.stderr

@@ -17,9 +17,23 @@ PACKAGE = Path(__file__).resolve().parents[2] / "components" / "gpupools"
 # Bottom to top. A module belongs to the first-level package it lives in; the components' packages share a layer
 # rank in this order (kubernetes may use aws's IAM helper, never the reverse).
 LAYERS = [
-    "_version", "catalog", "config", "domain", "charts", "resolve",
-    "component_args", "azure", "aws", "kubernetes", "platform",
-    "testing", "price_lists", "plan", "verify", "provider", "cli",
+    "_version",
+    "catalog",
+    "config",
+    "domain",
+    "charts",
+    "resolve",
+    "component_args",
+    "azure",
+    "aws",
+    "kubernetes",
+    "platform",
+    "testing",
+    "price_lists",
+    "plan",
+    "verify",
+    "provider",
+    "cli",
 ]
 # Import paths users know, kept as thin re-exports at the top: they may import from any layer, and nothing in the
 # package may import them.
@@ -44,21 +58,29 @@ def _imports(module: str, path: Path) -> list[tuple[str, int, bool]]:
     """(imported gpupools module, line, under TYPE_CHECKING) for every import in the file."""
     tree = ast.parse(path.read_text(), filename=str(path))
     package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
-    guarded = {id(node) for block in ast.walk(tree)
-               if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
-               for statement in block.body for node in ast.walk(statement)}
+    guarded = {
+        id(node)
+        for block in ast.walk(tree)
+        if isinstance(block, ast.If) and "TYPE_CHECKING" in ast.unparse(block.test)
+        for statement in block.body
+        for node in ast.walk(statement)
+    }
     found = []
     for node in ast.walk(tree):
         targets: list[str] = []
         if isinstance(node, ast.ImportFrom):
-            base = ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else [])) \
-                if node.level else (node.module or "")
+            base = (
+                ".".join(package[: len(package) - node.level + 1] + ([node.module] if node.module else []))
+                if node.level
+                else (node.module or "")
+            )
             for alias in node.names:  # ``from . import x`` imports the module ``x`` when there is one
                 targets.append(f"{base}.{alias.name}" if f"{base}.{alias.name}" in MODULES else base)
         elif isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
-        found += [(target, node.lineno, id(node) in guarded) for target in targets
-                  if target.split(".")[0] == "gpupools"]
+        found += [
+            (target, node.lineno, id(node) in guarded) for target in targets if target.split(".")[0] == "gpupools"
+        ]
     return found
 
 
@@ -89,8 +111,9 @@ def test_every_module_has_a_layer():
 
 def test_imports_only_go_leftwards():
     found = sorted(v for v in _violations() if (v[0], v[1]) not in ALLOWLIST)
-    assert not found, ("imports of a layer to the right:\n"
-                       + "\n".join(f"{m}:{line} imports {t}" for m, t, line in found))
+    assert not found, "imports of a layer to the right:\n" + "\n".join(
+        f"{m}:{line} imports {t}" for m, t, line in found
+    )
 
 
 def test_the_allowlist_only_shrinks():
@@ -112,7 +135,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == 1:
-                return stack[stack.index(nxt):] + [nxt]
+                return stack[stack.index(nxt) :] + [nxt]
             if nxt not in state:
                 found = visit(nxt)
                 if found:
@@ -137,14 +160,17 @@ def test_no_import_cycles_between_modules():
     assert _cycle(graph) is None, f"import cycle: {' -> '.join(_cycle(graph) or [])}"
 
 
-@pytest.mark.parametrize("source, expected", [
-    ("from ..resolve import load_stack", ("gpupools.resolve", True)),
-    ("from ..platform.program import main", ("gpupools.platform.program", True)),
-])
+@pytest.mark.parametrize(
+    "source, expected",
+    [
+        ("from ..resolve import load_stack", ("gpupools.resolve", True)),
+        ("from ..platform.program import main", ("gpupools.platform.program", True)),
+    ],
+)
 def test_the_scan_sees_a_rightward_import_inside_a_function(tmp_path, source, expected):
     """The scanner itself: an import written inside a function of a domain module is found and ranked right of it."""
     path = tmp_path / "x.py"
     path.write_text(f"def f():\n    {source}\n")
-    (target, line, guarded), = _imports("gpupools.domain.x", path)
+    ((target, line, guarded),) = _imports("gpupools.domain.x", path)
     assert (target, line, guarded) == (expected[0], 2, False)
     assert (_layer(target) > _layer("gpupools.domain.x")) is expected[1]

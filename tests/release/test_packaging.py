@@ -23,10 +23,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
-VERSION = re.search(r'^__version__ = "([^"]+)"$', (ROOT / "components" / "gpupools" / "_version.py").read_text(),
-                    re.M)[1]
-OFFLINE_ENV = {**os.environ, "PIP_NO_INDEX": "1", "HTTP_PROXY": "http://127.0.0.1:9", "HTTPS_PROXY": "http://127.0.0.1:9",
-               "http_proxy": "http://127.0.0.1:9", "https_proxy": "http://127.0.0.1:9"}
+VERSION = re.search(r'^__version__ = "([^"]+)"$', (ROOT / "components" / "gpupools" / "_version.py").read_text(), re.M)[
+    1
+]
+OFFLINE_ENV = {
+    **os.environ,
+    "PIP_NO_INDEX": "1",
+    "HTTP_PROXY": "http://127.0.0.1:9",
+    "HTTPS_PROXY": "http://127.0.0.1:9",
+    "http_proxy": "http://127.0.0.1:9",
+    "https_proxy": "http://127.0.0.1:9",
+}
 # `gpupools verify` speaks HTTP itself (verify/transport.py): the 126 MB kubernetes client is not a dependency.
 BASE_DEPENDENCIES = {"pulumi", "pulumi-kubernetes", "pydantic", "pyyaml"}
 
@@ -72,9 +79,14 @@ def _requirement_lines(path: Path) -> list[str]:
 def test_requirements_pin_every_dependency_within_the_pyproject_ranges() -> None:
     specifiers = pytest.importorskip("packaging.specifiers")
     project = PYPROJECT["project"]
-    ranges = {_name(r): r[len(_name(r)):] for r in [*project["dependencies"],
-                                                    *project["optional-dependencies"]["azure"],
-                                                    *project["optional-dependencies"]["aws"]]}
+    ranges = {
+        _name(r): r[len(_name(r)) :]
+        for r in [
+            *project["dependencies"],
+            *project["optional-dependencies"]["azure"],
+            *project["optional-dependencies"]["aws"],
+        ]
+    }
     lines = _requirement_lines(ROOT / "requirements.txt")
     assert lines[-1] == "-e .[azure,aws]"
     pins = dict(line.split("==") for line in lines[:-1])
@@ -110,8 +122,13 @@ def dist(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     if int(setuptools.__version__.split(".")[0]) < 77:
         pytest.skip(f"setuptools {setuptools.__version__} cannot build PEP 639 metadata (needs >=77)")
     out = tmp_path_factory.mktemp("dist")
-    result = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
-                            capture_output=True, text=True, env=OFFLINE_ENV, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
+        capture_output=True,
+        text=True,
+        env=OFFLINE_ENV,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
     [sdist] = out.glob("gpupools-*.tar.gz")
     [wheel] = out.glob("gpupools-*.whl")
@@ -137,11 +154,21 @@ def test_sdist_has_the_license_and_the_library_and_nothing_of_the_developer(dist
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
         pkg_info = archive.extractfile(f"gpupools-{VERSION}/PKG-INFO").read().decode()
         license_text = archive.extractfile(f"gpupools-{VERSION}/LICENSE").read().decode()
-    assert {"LICENSE", "PKG-INFO", "pyproject.toml", "README.md", "components/gpupools/__init__.py",
-            "components/gpupools/py.typed"} <= names
+    assert {
+        "LICENSE",
+        "PKG-INFO",
+        "pyproject.toml",
+        "README.md",
+        "components/gpupools/__init__.py",
+        "components/gpupools/py.typed",
+    } <= names
     assert license_text == (ROOT / "LICENSE").read_text()
-    unwanted = [name for name in names if name.split("/")[0] in
-                {".venv", ".git", ".github", ".ci", ".hypothesis", ".pytest_cache", "tests", "infra", "build", "dist"}]
+    unwanted = [
+        name
+        for name in names
+        if name.split("/")[0]
+        in {".venv", ".git", ".github", ".ci", ".hypothesis", ".pytest_cache", "tests", "infra", "build", "dist"}
+    ]
     assert not unwanted, unwanted
     assert not [name for name in names if "__pycache__" in name or name.endswith(".pyc")]
     _check_metadata(_metadata(pkg_info))
@@ -176,12 +203,14 @@ def test_the_base_install_works_without_the_cloud_extras() -> None:
     """`pip install gpupools` (no extra) must still give the config, CLI and Kubernetes components: the
     cloud SDKs are imported only by gpupools.azure / gpupools.aws (and the component provider)."""
     modules = ["gpupools", "gpupools.config", "gpupools.cli", "gpupools.kubernetes"]
-    result = subprocess.run([sys.executable, "-c", _WITHOUT_CLOUD_SDKS, *modules],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_CLOUD_SDKS, *modules], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     # The blocker works: the cloud modules do need their extra.
-    result = subprocess.run([sys.executable, "-c", _WITHOUT_CLOUD_SDKS, "gpupools.aws"],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", _WITHOUT_CLOUD_SDKS, "gpupools.aws"], capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 1 and ("pulumi_aws" in result.stderr or "gpupools[aws]" in result.stderr)
 
 

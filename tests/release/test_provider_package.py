@@ -39,15 +39,34 @@ def _setuptools_can_build_this_project() -> None:
 
     major = int(setuptools.__version__.split(".")[0])
     if major < 77:
-        pytest.skip(f"setuptools {setuptools.__version__} in this venv cannot read pyproject.toml's SPDX license "
-                    "(needs >=77; requirements-dev.txt pins it)")
+        pytest.skip(
+            f"setuptools {setuptools.__version__} in this venv cannot read pyproject.toml's SPDX license "
+            "(needs >=77; requirements-dev.txt pins it)"
+        )
 
 
 def _pip_dry_run(cwd: Path, requirements: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--dry-run", "--no-deps", "--no-index", "--no-build-isolation",
-         "--disable-pip-version-check", "--quiet", "--report", "-", "-r", requirements],
-        cwd=cwd, capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--dry-run",
+            "--no-deps",
+            "--no-index",
+            "--no-build-isolation",
+            "--disable-pip-version-check",
+            "--quiet",
+            "--report",
+            "-",
+            "-r",
+            requirements,
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
         env={**os.environ, "PIP_NO_INPUT": "1", "PIP_CONFIG_FILE": os.devnull},
     )
 

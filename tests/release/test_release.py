@@ -97,8 +97,9 @@ def test_last_section_stops_at_the_link_definitions(tmp_path: Path) -> None:
     assert (result.returncode, result.stdout) == (0, "- First.\n")
 
 
-@pytest.mark.parametrize(("version", "why"), [("1.3.0", "has no section"), ("1.1.0", "has an empty section"),
-                                              ("1.2", "has no section")])
+@pytest.mark.parametrize(
+    ("version", "why"), [("1.3.0", "has no section"), ("1.1.0", "has an empty section"), ("1.2", "has no section")]
+)
 def test_missing_or_empty_section_fails(tmp_path: Path, version: str, why: str) -> None:
     changelog = tmp_path / "CHANGELOG.md"
     changelog.write_text(CHANGELOG)

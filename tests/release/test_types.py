@@ -46,9 +46,25 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     work = tmp_path_factory.mktemp("types")
     source = copy_library(ROOT, work / "source")
     target = work / "site"
-    install = subprocess.run([sys.executable, "-m", "pip", "install", "--no-index", "--no-deps", "--no-build-isolation",
-                              "--disable-pip-version-check", "--quiet", "--target", str(target), str(source)],
-                             capture_output=True, text=True, timeout=300)
+    install = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-index",
+            "--no-deps",
+            "--no-build-isolation",
+            "--disable-pip-version-check",
+            "--quiet",
+            "--target",
+            str(target),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert install.returncode == 0, install.stderr[-2000:]
     return target
 
@@ -58,8 +74,14 @@ def _pyright(installed: Path, *args: str, cwd: Path | None = None) -> dict[str, 
     env["PYTHONPATH"] = str(installed)
     # --verifytypes ignores --pythonpath and asks the `python` on PATH for its search paths: this one's first.
     env["PATH"] = os.pathsep.join((str(Path(sys.executable).parent), env.get("PATH", "")))
-    result = subprocess.run([str(PYRIGHT), *args, "--pythonpath", sys.executable, "--outputjson"],
-                            capture_output=True, text=True, timeout=600, env=env, cwd=cwd or installed)
+    result = subprocess.run(
+        [str(PYRIGHT), *args, "--pythonpath", sys.executable, "--outputjson"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=env,
+        cwd=cwd or installed,
+    )
     assert result.stdout.startswith("{"), result.stdout[-2000:] + result.stderr[-2000:]
     return json.loads(result.stdout)
 
@@ -71,10 +93,15 @@ def test_public_api_is_fully_typed(installed: Path) -> None:
     assert report["pyTypedPath"], "py.typed is not shipped"
     counts = report["exportedSymbolCounts"]
     assert counts["withKnownType"] > 2000, counts  # the package was found and walked
-    incomplete = [f"{symbol['name']}: {'; '.join(d['message'].splitlines()[0] for d in symbol['diagnostics'])}"
-                  for symbol in report["symbols"] if symbol["isExported"] and not symbol["isTypeKnown"]]
-    assert not incomplete, (f"{len(incomplete)} public symbols without a known type "
-                            f"(score {report['completenessScore']:.2%}):\n" + "\n".join(incomplete[:80]))
+    incomplete = [
+        f"{symbol['name']}: {'; '.join(d['message'].splitlines()[0] for d in symbol['diagnostics'])}"
+        for symbol in report["symbols"]
+        if symbol["isExported"] and not symbol["isTypeKnown"]
+    ]
+    assert not incomplete, (
+        f"{len(incomplete)} public symbols without a known type "
+        f"(score {report['completenessScore']:.2%}):\n" + "\n".join(incomplete[:80])
+    )
     assert counts["withUnknownType"] == 0 and counts["withAmbiguousType"] == 0, counts
     assert report["completenessScore"] == 1, report["completenessScore"]
 

@@ -32,21 +32,45 @@ def wheel_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
         pytest.skip("`build` is not installed (requirements-dev.txt pins it)")
     work = tmp_path_factory.mktemp("wheel")
     source = copy_library(ROOT, work / "source")
-    build = subprocess.run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(work / "dist"),
-                            str(source)], capture_output=True, text=True, timeout=300)
+    build = subprocess.run(
+        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(work / "dist"), str(source)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert build.returncode == 0, build.stdout[-2000:] + build.stderr[-2000:]
     (wheel,) = (work / "dist").glob("gpupools-*.whl")
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
-    site_packages = Path(subprocess.run([str(python), "-c",
-                                         "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                                        check=True, capture_output=True, text=True).stdout.strip())
+    site_packages = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    )
     # The SDKs of this environment, without running its .pth files (the editable install of components/).
     (site_packages / "sdks.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    install = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-index",
-                              "--no-deps", "--disable-pip-version-check", "--quiet", str(wheel)],
-                             capture_output=True, text=True, timeout=300)
+    install = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--no-index",
+            "--no-deps",
+            "--disable-pip-version-check",
+            "--quiet",
+            str(wheel),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert install.returncode == 0, install.stderr
     return venv
 
@@ -63,8 +87,14 @@ def _lone_stack(tmp_path: Path, name: str) -> Path:
 
 
 def _plan(venv: Path, stack_file: Path, cwd: Path) -> dict:
-    result = subprocess.run([str(venv / "bin" / "gpupools"), "plan", "--config", str(stack_file), "--json"], cwd=cwd,
-                            env=_clean_env(), capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [str(venv / "bin" / "gpupools"), "plan", "--config", str(stack_file), "--json"],
+        cwd=cwd,
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -74,9 +104,14 @@ def _per_node(plan: dict) -> dict[str, dict[str, int]]:
 
 
 def test_the_wheel_venv_imports_the_wheel_not_the_repository(wheel_venv: Path, tmp_path: Path) -> None:
-    result = subprocess.run([str(wheel_venv / "bin" / "python"), "-c",
-                             "import gpupools.platform.program as p; print(p.__file__)"],
-                            cwd=tmp_path, env=_clean_env(), capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [str(wheel_venv / "bin" / "python"), "-c", "import gpupools.platform.program as p; print(p.__file__)"],
+        cwd=tmp_path,
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 0, result.stderr
     assert Path(result.stdout.strip()).is_relative_to(wheel_venv)
 
@@ -97,13 +132,15 @@ def test_plan_a_lone_eks_stack_file_from_another_directory(wheel_venv: Path, tmp
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     plan = _plan(wheel_venv, stack, cwd=elsewhere)
-    assert _per_node(plan) == {"p4d-balanced": {
-        "nvidia.com/mig-1g.5gb": 8 * 2, "nvidia.com/mig-2g.10gb": 8, "nvidia.com/mig-3g.20gb": 8}}
+    assert _per_node(plan) == {
+        "p4d-balanced": {"nvidia.com/mig-1g.5gb": 8 * 2, "nvidia.com/mig-2g.10gb": 8, "nvidia.com/mig-3g.20gb": 8}
+    }
     group = next(r for r in plan["resources"] if r["name"] == "p4d-balanced-ng")
     assert group["inputs"]["labels"]["nvidia.com/mig.config"] == "all-balanced"
 
 
-EXAMPLE_RUN = textwrap.dedent("""\
+EXAMPLE_RUN = textwrap.dedent(
+    """\
     import json, sys
     from gpupools.testing import RecordingMocks, run_program
 
@@ -111,7 +148,7 @@ EXAMPLE_RUN = textwrap.dedent("""\
         def new_resource(self, args):
             if args.typ == "pulumi:pulumi:StackReference":
                 outputs = """
-                """{"clusterName": "shared-aks", "resourceGroupName": "platform-rg", "kubeconfig": "apiVersion: v1"}
+    """{"clusterName": "shared-aks", "resourceGroupName": "platform-rg", "kubeconfig": "apiVersion: v1"}
                 return f"{args.name}-id", {"name": args.name, "outputs": outputs, "secretOutputNames": []}
             return super().new_resource(args)
 
@@ -121,14 +158,26 @@ EXAMPLE_RUN = textwrap.dedent("""\
     run = run_program(sys.argv[1], project="gpu-team-pool", stack="team", config=config, mocks=PlatformStack())
     pools = [r.inputs for r in run.resources if r.type == "azure-native:containerservice:AgentPool"]
     print(json.dumps({"slices": run.outputs["slices"], "pools": pools}))
-    """)
+    """
+)
 
 
 def test_the_example_project_runs_from_the_wheel(wheel_venv: Path, tmp_path: Path) -> None:
-    example = Path(shutil.copytree(ROOT / "examples" / "existing-aks-mig", tmp_path / "team",
-                                   ignore=shutil.ignore_patterns("__pycache__", ".venv")))
-    result = subprocess.run([str(wheel_venv / "bin" / "python"), "-c", EXAMPLE_RUN, str(example)], cwd=tmp_path,
-                            env=_clean_env(), capture_output=True, text=True, timeout=120)
+    example = Path(
+        shutil.copytree(
+            ROOT / "examples" / "existing-aks-mig",
+            tmp_path / "team",
+            ignore=shutil.ignore_patterns("__pycache__", ".venv"),
+        )
+    )
+    result = subprocess.run(
+        [str(wheel_venv / "bin" / "python"), "-c", EXAMPLE_RUN, str(example)],
+        cwd=tmp_path,
+        env=_clean_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     run = json.loads(result.stdout.strip().splitlines()[-1])
     assert run["slices"] == {"nvidia.com/gpu": 2 * 8 * 2}  # 3g.20gb: two per A100 40GB, 8 GPUs, 2 nodes

@@ -138,7 +138,10 @@ def _check_jsonschema(path: Path) -> subprocess.CompletedProcess[str]:
         _unavailable("check-jsonschema is not installed (pip install -r requirements-dev.txt)")
     return subprocess.run(
         [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows", str(path)],
-        capture_output=True, text=True, env=OFFLINE_ENV, timeout=60,
+        capture_output=True,
+        text=True,
+        env=OFFLINE_ENV,
+        timeout=60,
     )
 
 
@@ -172,7 +175,10 @@ def _actionlint(paths: list[Path]) -> list[dict[str, Any]]:
     # shellcheck and pyflakes are off: whether they are installed must not change the result.
     result = subprocess.run(
         [binary, "-no-color", "-shellcheck=", "-pyflakes=", "-format", "{{json .}}", *map(str, paths)],
-        capture_output=True, text=True, env=OFFLINE_ENV, timeout=60,
+        capture_output=True,
+        text=True,
+        env=OFFLINE_ENV,
+        timeout=60,
     )
     assert result.returncode in (0, 1), f"actionlint crashed:\n{result.stdout}{result.stderr}"
     return [
@@ -184,7 +190,7 @@ def _actionlint(paths: list[Path]) -> list[dict[str, Any]]:
 @functools.lru_cache(maxsize=1)
 def _lint_all_workflows() -> tuple[tuple[str, str], ...]:
     return tuple(
-        (Path(p["file"]).name, f'{p["file"]}:{p["line"]}:{p["column"]}: {p["message"]} [{p["kind"]}]')
+        (Path(p["file"]).name, f"{p['file']}:{p['line']}:{p['column']}: {p['message']} [{p['kind']}]")
         for p in _actionlint(WORKFLOWS)
     )
 
@@ -350,8 +356,9 @@ def test_preview_offline_plan_job() -> None:
     assert "<!-- gpupools-plan -->" in script and "updateComment" in script and "createComment" in script
 
 
-@pytest.mark.parametrize(("name", "job_name", "command"),
-                         [("preview.yml", "pulumi-preview", "preview"), ("deploy.yml", "up", "up")])
+@pytest.mark.parametrize(
+    ("name", "job_name", "command"), [("preview.yml", "pulumi-preview", "preview"), ("deploy.yml", "up", "up")]
+)
 def test_pulumi_jobs(name: str, job_name: str, command: str) -> None:
     workflow = _workflow(name)
     job = workflow["jobs"][job_name]
@@ -360,7 +367,7 @@ def test_pulumi_jobs(name: str, job_name: str, command: str) -> None:
     assert job["strategy"]["matrix"]["stack"] == "${{ fromJSON(needs.stacks.outputs.stacks) }}"
     steps = job["steps"]
     check_index = next(i for i, step in enumerate(steps) if step.get("id") == "check")
-    for step in steps[check_index + 1:]:
+    for step in steps[check_index + 1 :]:
         assert "steps.check.outputs.ready == 'true'" in step.get("if", ""), step
     by_use = {step["uses"].split("@")[0]: step for step in steps if "uses" in step}
     assert set(by_use["azure/login"]["with"]) == {"client-id", "tenant-id", "subscription-id"}
@@ -410,16 +417,18 @@ def test_ci_runs_ci_script() -> None:
 
 def _pulumi_command_step(job: dict[str, Any]) -> dict[str, Any]:
     """The job's pulumi/actions step that runs a command (another may only install the CLI)."""
-    [step] = [s for s in job["steps"]
-              if s.get("uses", "").startswith("pulumi/actions@") and "command" in s.get("with", {})]
+    [step] = [
+        s for s in job["steps"] if s.get("uses", "").startswith("pulumi/actions@") and "command" in s.get("with", {})
+    ]
     return step
 
 
 # --- the shell steps, run as GitHub runs them (bash -e) ------------------------------------------------
 
 
-def _run_step(step: dict[str, Any], cwd: Path, env: dict[str, str],
-              tmp_path: Path) -> tuple[int, str, dict[str, str], str]:
+def _run_step(
+    step: dict[str, Any], cwd: Path, env: dict[str, str], tmp_path: Path
+) -> tuple[int, str, dict[str, str], str]:
     """Run a step's script; return (exit status, stdout, the GITHUB_OUTPUT values, GITHUB_ENV text)."""
     if shutil.which("bash") is None:
         pytest.skip("bash is not available")
@@ -430,7 +439,10 @@ def _run_step(step: dict[str, Any], cwd: Path, env: dict[str, str],
     script.write_text(step["run"])
     result = subprocess.run(
         ["bash", "--noprofile", "--norc", "-e", str(script)],
-        cwd=cwd, capture_output=True, text=True, timeout=60,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
         env={"PATH": os.environ["PATH"], "GITHUB_OUTPUT": str(output), "GITHUB_ENV": str(github_env), **env},
     )
     values = dict(line.split("=", 1) for line in output.read_text().splitlines() if "=" in line)
@@ -442,7 +454,7 @@ def test_stack_discovery(tmp_path: Path, name: str) -> None:
     step = _step(_workflow(name), "stacks", "list")
     status, log, values, _ = _run_step(step, ROOT, {}, tmp_path)
     assert status == 0, log
-    expected = [path.name[len("Pulumi."):-len(".yaml")] for path in STACK_FILES]
+    expected = [path.name[len("Pulumi.") : -len(".yaml")] for path in STACK_FILES]
     assert sorted(json.loads(values["stacks"])) == sorted(expected)
 
     project = tmp_path / "project"
@@ -510,13 +522,14 @@ def test_deploy_stack_input(tmp_path: Path) -> None:
 def test_stack_reading(tmp_path: Path, name: str, stack_file: Path) -> None:
     run = _step(_workflow(name), "pulumi-preview" if name == "preview.yml" else "up", "stack")["run"]
     [line] = [line for line in run.splitlines() if line.startswith("python -c ")]
-    step = {"run": sys.executable + line[len("python"):]}
+    step = {"run": sys.executable + line[len("python") :]}
     status, log, values, _ = _run_step(step, ROOT, {"STACK_FILE": stack_file.name}, tmp_path)
     assert status == 0, log
     config = _load(stack_file)["config"]
     assert values["cloud"] == config["gpupools:cloud"]
-    assert values["region"] == str(config.get("aws:region")
-                                   or (config.get("gpupools:cluster") or {}).get("region") or "")
+    assert values["region"] == str(
+        config.get("aws:region") or (config.get("gpupools:cluster") or {}).get("region") or ""
+    )
 
 
 _ALL_SET = {
@@ -546,8 +559,9 @@ def test_secrets_check(tmp_path: Path, name: str, job: str) -> None:
     status, log, values, env = run()
     assert (status, values["ready"], env) == (0, "true", ""), log
 
-    status, log, values, env = run(HAS_PULUMI_ACCESS_TOKEN="false", PULUMI_BACKEND_URL="azblob://state",
-                                   PASSPHRASE="s3cret")
+    status, log, values, env = run(
+        HAS_PULUMI_ACCESS_TOKEN="false", PULUMI_BACKEND_URL="azblob://state", PASSPHRASE="s3cret"
+    )
     assert (status, values["ready"]) == (0, "true"), log
     assert "PULUMI_CONFIG_PASSPHRASE<<" in env and "\ns3cret\n" in env
 
@@ -623,8 +637,9 @@ def test_preview_never_creates_a_stack() -> None:
     assert steps.index(exists) < steps.index(preview)
     assert "steps.exists.outputs.exists == 'true'" in preview["if"]
     # The CLI the check needs is installed before it, by the same pinned action.
-    install = next(s for s in steps
-                   if s.get("uses", "").startswith("pulumi/actions@") and "command" not in s.get("with", {}))
+    install = next(
+        s for s in steps if s.get("uses", "").startswith("pulumi/actions@") and "command" not in s.get("with", {})
+    )
     assert steps.index(install) < steps.index(exists) and install["uses"] == preview["uses"]
 
 
@@ -646,8 +661,9 @@ exit 9
 """
 
 
-def _run_script(script: str, args: list[str], cwd: Path, tmp_path: Path,
-                **env: str) -> tuple[int, str, dict[str, str], str]:
+def _run_script(
+    script: str, args: list[str], cwd: Path, tmp_path: Path, **env: str
+) -> tuple[int, str, dict[str, str], str]:
     """Run a .github/scripts shell script with a stub `pulumi` first on PATH; return (status, log, the
     GITHUB_OUTPUT values, the stub's record of its calls)."""
     if shutil.which("bash") is None:
@@ -661,9 +677,18 @@ def _run_script(script: str, args: list[str], cwd: Path, tmp_path: Path,
     output.write_text("")
     calls.write_text("")
     result = subprocess.run(
-        ["bash", str(SCRIPTS / script), *args], cwd=cwd, capture_output=True, text=True, timeout=60,
-        env={"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}", "GITHUB_OUTPUT": str(output),
-             "STUB_LOG": str(calls), "RUNNER_TEMP": str(tmp_path), **env},
+        ["bash", str(SCRIPTS / script), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={
+            "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+            "GITHUB_OUTPUT": str(output),
+            "STUB_LOG": str(calls),
+            "RUNNER_TEMP": str(tmp_path),
+            **env,
+        },
     )
     values = dict(line.split("=", 1) for line in output.read_text().splitlines() if "=" in line)
     return result.returncode, result.stdout + result.stderr, values, calls.read_text()
@@ -674,8 +699,9 @@ def test_stack_exists_script(tmp_path: Path) -> None:
     assert (status, values) == (0, {"exists": "true"}), log
     assert calls.splitlines() == ["login --non-interactive", "stack select --non-interactive org/dev"]
 
-    status, log, values, calls = _run_script("stack_exists.sh", ["org/dev"], ROOT, tmp_path, STUB_MODE="missing",
-                                             PULUMI_BACKEND_URL="s3://state")
+    status, log, values, calls = _run_script(
+        "stack_exists.sh", ["org/dev"], ROOT, tmp_path, STUB_MODE="missing", PULUMI_BACKEND_URL="s3://state"
+    )
     assert (status, values) == (0, {"exists": "false"}), log
     assert "::notice title=pulumi preview skipped (org/dev)::" in log and "does not exist" in log
     assert calls.splitlines()[0] == "login --non-interactive s3://state"
@@ -720,8 +746,11 @@ def test_verify_script_passes_the_kubeconfig_in_a_private_file_and_never_prints_
     stub = project / ".venv" / "bin" / "gpupools"
     stub.write_text(_GPUPOOLS_STUB)
     stub.chmod(0o755)
-    seen = {"STUB_ARGS": tmp_path / "args", "STUB_KUBECONFIG": tmp_path / "kubeconfig-seen",
-            "STUB_MODE_FILE": tmp_path / "mode"}
+    seen = {
+        "STUB_ARGS": tmp_path / "args",
+        "STUB_KUBECONFIG": tmp_path / "kubeconfig-seen",
+        "STUB_MODE_FILE": tmp_path / "mode",
+    }
     env = {key: str(path) for key, path in seen.items()}
 
     status, log, _, calls = _run_script("verify_stack.sh", ["dev", "org/dev"], project, tmp_path, STUB_MODE="ok", **env)
@@ -735,8 +764,9 @@ def test_verify_script_passes_the_kubeconfig_in_a_private_file_and_never_prints_
     assert not Path(args[4]).exists(), "the kubeconfig file outlives the script"
 
     # verify's own failure is the step's failure, and the file is still removed.
-    status, log, _, _ = _run_script("verify_stack.sh", ["dev", "org/dev"], project, tmp_path, STUB_MODE="ok",
-                                    STUB_EXIT="3", **env)
+    status, log, _, _ = _run_script(
+        "verify_stack.sh", ["dev", "org/dev"], project, tmp_path, STUB_MODE="ok", STUB_EXIT="3", **env
+    )
     assert status == 3, log
     assert not Path(seen["STUB_ARGS"].read_text().split()[4]).exists()
 
@@ -784,8 +814,12 @@ def test_every_pulumi_cli_is_the_sdk_pin() -> None:
     """preview and deploy run the Pulumi CLI of the pinned SDK (requirements.txt), not whatever is newest."""
     requirements = (ROOT / "requirements.txt").read_text(encoding="utf-8")
     [sdk] = re.findall(r"^pulumi==([0-9.]+)$", requirements, flags=re.M)
-    jobs = [job for path in WORKFLOWS for job in _workflow(path.name)["jobs"].values()
-            if any(step.get("uses", "").startswith("pulumi/actions@") for step in job["steps"])]
+    jobs = [
+        job
+        for path in WORKFLOWS
+        for job in _workflow(path.name)["jobs"].values()
+        if any(step.get("uses", "").startswith("pulumi/actions@") for step in job["steps"])
+    ]
     assert len(jobs) >= 2
     for job in jobs:
         # The first pulumi/actions step of a job installs the CLI; later ones reuse it.
@@ -798,8 +832,9 @@ def _shellcheck_binary() -> str | None:
     return str(beside_python) if beside_python.is_file() else shutil.which("shellcheck")
 
 
-SHELL_SCRIPTS = sorted([*(ROOT / ".ci").glob("install-*"), ROOT / ".ci" / "run",
-                        *(ROOT / ".github" / "scripts").glob("*.sh")])
+SHELL_SCRIPTS = sorted(
+    [*(ROOT / ".ci").glob("install-*"), ROOT / ".ci" / "run", *(ROOT / ".github" / "scripts").glob("*.sh")]
+)
 
 
 @pytest.mark.parametrize("script", SHELL_SCRIPTS, ids=lambda path: path.name)
@@ -816,8 +851,13 @@ def test_workflow_run_scripts_pass_shellcheck() -> None:
     actionlint, shellcheck = _actionlint_binary(), _shellcheck_binary()
     if actionlint is None or shellcheck is None:
         _unavailable("actionlint or shellcheck is not installed: run `bash .ci/install-actionlint`")
-    result = subprocess.run([actionlint, "-no-color", f"-shellcheck={shellcheck}", "-pyflakes=", *map(str, WORKFLOWS)],
-                            capture_output=True, text=True, env=OFFLINE_ENV, timeout=120)
+    result = subprocess.run(
+        [actionlint, "-no-color", f"-shellcheck={shellcheck}", "-pyflakes=", *map(str, WORKFLOWS)],
+        capture_output=True,
+        text=True,
+        env=OFFLINE_ENV,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 

@@ -27,10 +27,17 @@ OIDC_ARN = f"arn:aws:iam::{ACCOUNT}:oidc-provider/{ISSUER}"
 ROLE_ARN = f"arn:aws:iam::{ACCOUNT}:role/cluster-autoscaler"
 # cluster-autoscaler AWS README, "Recommended" policy (auto-discovery).
 README_ACTIONS = {
-    "autoscaling:DescribeAutoScalingGroups", "autoscaling:DescribeAutoScalingInstances",
-    "autoscaling:DescribeLaunchConfigurations", "autoscaling:DescribeScalingActivities", "ec2:DescribeImages",
-    "ec2:DescribeInstanceTypes", "ec2:DescribeLaunchTemplateVersions", "ec2:GetInstanceTypesFromInstanceRequirements",
-    "eks:DescribeNodegroup", "autoscaling:SetDesiredCapacity", "autoscaling:TerminateInstanceInAutoScalingGroup",
+    "autoscaling:DescribeAutoScalingGroups",
+    "autoscaling:DescribeAutoScalingInstances",
+    "autoscaling:DescribeLaunchConfigurations",
+    "autoscaling:DescribeScalingActivities",
+    "ec2:DescribeImages",
+    "ec2:DescribeInstanceTypes",
+    "ec2:DescribeLaunchTemplateVersions",
+    "ec2:GetInstanceTypesFromInstanceRequirements",
+    "eks:DescribeNodegroup",
+    "autoscaling:SetDesiredCapacity",
+    "autoscaling:TerminateInstanceInAutoScalingGroup",
 }
 SCALING = {"autoscaling:SetDesiredCapacity", "autoscaling:TerminateInstanceInAutoScalingGroup"}
 
@@ -42,6 +49,7 @@ def _actions(statement) -> set[str]:
 
 # --- IAM -----------------------------------------------------------------------------------------------------------
 
+
 def test_policy_has_the_readme_actions_and_scales_only_this_clusters_groups():
     from gpupools.aws.cluster_autoscaler_iam import autoscaler_policy
 
@@ -51,7 +59,8 @@ def test_policy_has_the_readme_actions_and_scales_only_this_clusters_groups():
         if _actions(statement) & SCALING:
             assert _actions(statement) == SCALING
             assert statement["Condition"] == {
-                "StringEquals": {f"autoscaling:ResourceTag/k8s.io/cluster-autoscaler/{CLUSTER}": "owned"}}
+                "StringEquals": {f"autoscaling:ResourceTag/k8s.io/cluster-autoscaler/{CLUSTER}": "owned"}
+            }
         if "eks:DescribeNodegroup" in _actions(statement):
             assert statement["Resource"] == f"arn:aws:eks:{REGION}:{ACCOUNT}:nodegroup/{CLUSTER}/*/*"
     assert all(s["Effect"] == "Allow" for s in policy["Statement"])
@@ -64,7 +73,9 @@ def test_trust_admits_only_the_autoscaler_service_account():
     assert statement["Principal"] == {"Federated": OIDC_ARN}
     assert statement["Action"] == "sts:AssumeRoleWithWebIdentity"
     assert statement["Condition"]["StringEquals"] == {
-        f"{ISSUER}:sub": "system:serviceaccount:kube-system:cluster-autoscaler", f"{ISSUER}:aud": "sts.amazonaws.com"}
+        f"{ISSUER}:sub": "system:serviceaccount:kube-system:cluster-autoscaler",
+        f"{ISSUER}:aud": "sts.amazonaws.com",
+    }
 
 
 def test_a_non_iam_arn_is_refused():
@@ -76,15 +87,22 @@ def test_a_non_iam_arn_is_refused():
 
 # --- The component under mocks --------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def autoscaler_run():
     from gpupools.kubernetes.cluster_autoscaler import ClusterAutoscaler
 
     def program():
-        ClusterAutoscaler("cluster-autoscaler", {
-            "cluster_name": CLUSTER, "region": REGION, "oidc_provider_arn": OIDC_ARN,
-            "oidc_provider_url": f"https://{ISSUER}", "scale_down_gpu_utilization_threshold": 0.3,
-        })
+        ClusterAutoscaler(
+            "cluster-autoscaler",
+            {
+                "cluster_name": CLUSTER,
+                "region": REGION,
+                "oidc_provider_arn": OIDC_ARN,
+                "oidc_provider_url": f"https://{ISSUER}",
+                "scale_down_gpu_utilization_threshold": 0.3,
+            },
+        )
 
     return run_program(program, project="autoscaling", stack="ca", config={})
 
@@ -96,7 +114,10 @@ def test_the_component_installs_the_pinned_chart_with_irsa(autoscaler_run):
     assert release.parent == component.urn and role.parent == component.urn
     inputs = release.inputs
     assert (inputs["chart"], inputs["version"], inputs["repositoryOpts"]["repo"]) == (
-        "cluster-autoscaler", "9.59.0", "https://kubernetes.github.io/autoscaler")
+        "cluster-autoscaler",
+        "9.59.0",
+        "https://kubernetes.github.io/autoscaler",
+    )
     assert inputs["namespace"] == "kube-system"
     assert not [r for r in autoscaler_run.resources if r.type == "kubernetes:core/v1:Namespace"]  # kube-system exists
     values = inputs["values"]
@@ -113,8 +134,10 @@ def test_the_component_role_trusts_the_release_service_account(autoscaler_run):
     release = _one(autoscaler_run, "kubernetes:helm.sh/v3:Release")
     account = release.inputs["values"]["rbac"]["serviceAccount"]["name"]
     trust = json.loads(role.inputs["assumeRolePolicy"])
-    assert (trust["Statement"][0]["Condition"]["StringEquals"][f"{ISSUER}:sub"]
-            == f"system:serviceaccount:kube-system:{account}")
+    assert (
+        trust["Statement"][0]["Condition"]["StringEquals"][f"{ISSUER}:sub"]
+        == f"system:serviceaccount:kube-system:{account}"
+    )
     assert set().union(*(_actions(s) for s in json.loads(policy.inputs["policy"])["Statement"])) == README_ACTIONS
 
 
@@ -123,8 +146,16 @@ def test_bad_component_args_register_nothing():
     from gpupools.kubernetes.cluster_autoscaler import ClusterAutoscaler
 
     def program():
-        ClusterAutoscaler("ca", {"cluster_name": CLUSTER, "region": "Europe", "oidc_provider_arn": "arn:aws:s3:::b",
-                                 "oidc_provider_url": f"https://{ISSUER}", "expander": "priority"})
+        ClusterAutoscaler(
+            "ca",
+            {
+                "cluster_name": CLUSTER,
+                "region": "Europe",
+                "oidc_provider_arn": "arn:aws:s3:::b",
+                "oidc_provider_url": f"https://{ISSUER}",
+                "expander": "priority",
+            },
+        )
 
     with pytest.raises(ComponentArgsError) as caught:
         run_program(program, project="autoscaling", stack="bad", config={})
@@ -141,8 +172,15 @@ CHART = CHARTS / f"{CLUSTER_AUTOSCALER.name}-{CLUSTER_AUTOSCALER.default_version
 def rendered(renderer: HelmRenderer):  # noqa: F811 (the session fixture from helm_render)
     if not CHART.is_dir():
         pytest.skip(f"reference chart not found at {CHART}")
-    values = cluster_autoscaler_values(CLUSTER, REGION, ROLE_ARN, expander="priority", priorities={"10": [".*p4d.*"]},
-                                       scale_down_utilization_threshold=0.4, scale_down_gpu_utilization_threshold=0.3)
+    values = cluster_autoscaler_values(
+        CLUSTER,
+        REGION,
+        ROLE_ARN,
+        expander="priority",
+        priorities={"10": [".*p4d.*"]},
+        scale_down_utilization_threshold=0.4,
+        scale_down_gpu_utilization_threshold=0.3,
+    )
     return renderer.render(CHART, "cluster-autoscaler", "kube-system", values)
 
 
@@ -157,11 +195,15 @@ def test_rendered_deployment_discovers_this_cluster_with_our_flags(rendered):
     spec = deployment["spec"]["template"]["spec"]
     (container,) = spec["containers"]
     args = container.get("command", []) + container.get("args", [])
-    assert ("--node-group-auto-discovery=asg:tag=k8s.io/cluster-autoscaler/enabled,"
-            f"k8s.io/cluster-autoscaler/{CLUSTER}") in args
+    assert (
+        f"--node-group-auto-discovery=asg:tag=k8s.io/cluster-autoscaler/enabled,k8s.io/cluster-autoscaler/{CLUSTER}"
+    ) in args
     assert "--cloud-provider=aws" in args
-    for flag in ("--expander=priority", "--scale-down-utilization-threshold=0.4",
-                 "--scale-down-gpu-utilization-threshold=0.3"):
+    for flag in (
+        "--expander=priority",
+        "--scale-down-utilization-threshold=0.4",
+        "--scale-down-gpu-utilization-threshold=0.3",
+    ):
         assert flag in args
     assert {"name": "AWS_REGION", "value": REGION} in container["env"]
     account = named(rendered, "ServiceAccount", "cluster-autoscaler")

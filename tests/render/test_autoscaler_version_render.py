@@ -35,13 +35,19 @@ def _stack(kubernetes_version: str) -> dict:
 
 
 @pytest.mark.parametrize("minor", ["1.31", "1.33", "1.35"])
-def test_rendered_autoscaler_runs_the_clusters_minor(tmp_path: Path, renderer: HelmRenderer,  # noqa: F811
-                                                     minor: str) -> None:
+def test_rendered_autoscaler_runs_the_clusters_minor(
+    tmp_path: Path,
+    renderer: HelmRenderer,  # noqa: F811
+    minor: str,
+) -> None:
     if not CHART.is_dir():
         pytest.skip(f"reference chart not found at {CHART}")
     plan = plan_config(tmp_path, _stack(minor), "ca")
-    (release,) = [r["inputs"] for r in plan.resources if r["type"] == "kubernetes:helm.sh/v3:Release"
-                  and r["inputs"]["chart"] == "cluster-autoscaler"]
+    (release,) = [
+        r["inputs"]
+        for r in plan.resources
+        if r["type"] == "kubernetes:helm.sh/v3:Release" and r["inputs"]["chart"] == "cluster-autoscaler"
+    ]
     objects = renderer.render(CHART, "cluster-autoscaler", release["namespace"], release["values"])
     (deployment,) = of_kind(objects, "Deployment")
     (container,) = deployment["spec"]["template"]["spec"]["containers"]
@@ -69,9 +75,16 @@ def test_the_component_refuses_the_same_minor() -> None:
     issuer = "oidc.eks.us-east-1.amazonaws.com/id/EXAMPLED539D4633E53DE1B71EXAMPLE"
 
     def program():
-        ClusterAutoscaler("ca", {"cluster_name": "gpu-eks", "region": "us-east-1",
-                                 "oidc_provider_arn": f"arn:aws:iam::123456789012:oidc-provider/{issuer}",
-                                 "oidc_provider_url": f"https://{issuer}", "kubernetes_version": "1.36"})
+        ClusterAutoscaler(
+            "ca",
+            {
+                "cluster_name": "gpu-eks",
+                "region": "us-east-1",
+                "oidc_provider_arn": f"arn:aws:iam::123456789012:oidc-provider/{issuer}",
+                "oidc_provider_url": f"https://{issuer}",
+                "kubernetes_version": "1.36",
+            },
+        )
 
     with pytest.raises(ComponentArgsError) as caught:
         run_program(program, project="autoscaling", stack="bad", config={})

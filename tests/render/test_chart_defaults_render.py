@@ -12,7 +12,15 @@ from typing import Any
 import pytest
 
 from support.helm_render import (
-    CHARTS, HelmRenderer, builtin_problems, chart_folder, crd_problems, named, of_kind, pod_placement, renderer,
+    CHARTS,
+    HelmRenderer,
+    builtin_problems,
+    chart_folder,
+    crd_problems,
+    named,
+    of_kind,
+    pod_placement,
+    renderer,
 )
 
 if not CHARTS.is_dir():
@@ -37,13 +45,13 @@ def test_the_crd_check_refuses_unknown_and_mistyped_fields(renderer: HelmRendere
     assert any("spec.mig.strategy" in p for p in problems), problems
 
 
-
 def test_the_kubernetes_check_refuses_a_misspelt_field(renderer: HelmRenderer) -> None:
     """The strict 1.33 schemas are not vacuous: a rendered DaemonSet with a misspelt key is reported."""
     pytest.importorskip("kubernetes_validate")
     chart = chart_folder("nvidia-device-plugin", defaults_for("device-plugin").chart.default_version)
-    daemonset = named(renderer.render(chart, "nvidia-device-plugin", "nvidia-device-plugin", {}), "DaemonSet",
-                      "nvidia-device-plugin")
+    daemonset = named(
+        renderer.render(chart, "nvidia-device-plugin", "nvidia-device-plugin", {}), "DaemonSet", "nvidia-device-plugin"
+    )
     daemonset["spec"]["template"]["spec"]["tolerations"][0]["operater"] = "Exists"
     assert any("operater" in p for p in builtin_problems([daemonset]))
 
@@ -52,17 +60,33 @@ def test_the_kubernetes_check_refuses_a_misspelt_field(renderer: HelmRenderer) -
 
 # Table name -> rendered DaemonSet name for release R (the Pulumi Release is named after its chart).
 RENDERED_NAMES = {
-    "device-plugin": {"nvidia-device-plugin": "{r}", "gpu-feature-discovery": "{r}-gpu-feature-discovery",
-                      "mps-control-daemon": "{r}-mps-control-daemon",
-                      "nfd-worker": "{r}-node-feature-discovery-worker"},
+    "device-plugin": {
+        "nvidia-device-plugin": "{r}",
+        "gpu-feature-discovery": "{r}-gpu-feature-discovery",
+        "mps-control-daemon": "{r}-mps-control-daemon",
+        "nfd-worker": "{r}-node-feature-discovery-worker",
+    },
     "gpu-operator": {"node-feature-discovery-worker": "{r}-node-feature-discovery-worker"},
 }
 SWITCHES = {  # value sets that flip every enabled_by path of the table, on top of the chart defaults
-    "device-plugin": [{}, {"gfd": {"enabled": True}}, {"gfd": {"enabled": True}, "nfd": {"enabled": False}},
-                      {"devicePlugin": {"enabled": False}, "gfd": {"enabled": True}}],
-    "gpu-operator": [{}, {"nfd": {"enabled": False}, "driver": {"enabled": False}, "toolkit": {"enabled": False},
-                          "devicePlugin": {"enabled": False}, "gfd": {"enabled": False},
-                          "migManager": {"enabled": False}, "dcgmExporter": {"enabled": False}}],
+    "device-plugin": [
+        {},
+        {"gfd": {"enabled": True}},
+        {"gfd": {"enabled": True}, "nfd": {"enabled": False}},
+        {"devicePlugin": {"enabled": False}, "gfd": {"enabled": True}},
+    ],
+    "gpu-operator": [
+        {},
+        {
+            "nfd": {"enabled": False},
+            "driver": {"enabled": False},
+            "toolkit": {"enabled": False},
+            "devicePlugin": {"enabled": False},
+            "gfd": {"enabled": False},
+            "migManager": {"enabled": False},
+            "dcgmExporter": {"enabled": False},
+        },
+    ],
 }
 
 
@@ -93,8 +117,10 @@ def test_defaults_table_matches_what_the_chart_renders(installer: str, renderer:
                 continue
             pod = scheduling._pod_of(ds, merged)
             rendered_pod = pod_placement(named(objects, "DaemonSet", names[ds.name].format(r=release)))
-            assert rendered_pod == (list(pod.tolerations), dict(pod.node_selector or {}),
-                                    pod.affinity), (ds.name, values)
+            assert rendered_pod == (list(pod.tolerations), dict(pod.node_selector or {}), pod.affinity), (
+                ds.name,
+                values,
+            )
         if installer == "gpu-operator":  # operands: the operator reads their switches and tolerations from the policy
             spec = of_kind(objects, "ClusterPolicy")[0]["spec"]
             for ds in table.daemonsets:

@@ -16,7 +16,15 @@ import pytest
 import yaml
 
 from support.helm_render import (
-    CHARTS, HelmRenderer, Object, builtin_problems, container_env, crd_problems, named, of_kind, pod_placement,
+    CHARTS,
+    HelmRenderer,
+    Object,
+    builtin_problems,
+    container_env,
+    crd_problems,
+    named,
+    of_kind,
+    pod_placement,
     renderer,
 )
 
@@ -24,7 +32,13 @@ if not CHARTS.is_dir():
     pytest.skip(f"reference charts not found at {CHARTS}", allow_module_level=True)
 
 from support.chart_variants import (  # noqa: E402
-    MODE_VARIANTS, MODES, OPERATOR_VARIANTS, VARIANTS, Rendered, Variant, plan_and_render,
+    MODE_VARIANTS,
+    MODES,
+    OPERATOR_VARIANTS,
+    VARIANTS,
+    Rendered,
+    Variant,
+    plan_and_render,
 )
 from gpupools.catalog.chart_defaults import GPU_OPERATOR_DEFAULTS  # noqa: E402
 from gpupools.domain.pools import ResolvedPool  # noqa: E402
@@ -48,8 +62,9 @@ def rendered_variants(renderer: HelmRenderer) -> dict[str, Rendered]:
 
 
 @pytest.fixture
-def rendered(request: pytest.FixtureRequest, renderer: HelmRenderer,
-             rendered_variants: dict[str, Rendered]) -> Rendered:
+def rendered(
+    request: pytest.FixtureRequest, renderer: HelmRenderer, rendered_variants: dict[str, Rendered]
+) -> Rendered:
     """The variant planned offline and its chart rendered with the Release's values (each once per session)."""
     variant: Variant = request.param
     if variant.id not in rendered_variants:
@@ -57,12 +72,12 @@ def rendered(request: pytest.FixtureRequest, renderer: HelmRenderer,
     return rendered_variants[variant.id]
 
 
-
 def _variants(variants: list[Variant]) -> Any:
     return pytest.mark.parametrize("rendered", variants, ids=[v.id for v in variants], indirect=True)
 
 
 # --- 1. Built-in objects are valid Kubernetes 1.33 ------------------------------------------------------------
+
 
 @_variants(VARIANTS)
 def test_rendered_builtin_objects_are_valid_kubernetes_1_33(rendered: Rendered) -> None:
@@ -73,26 +88,31 @@ def test_rendered_builtin_objects_are_valid_kubernetes_1_33(rendered: Rendered) 
 
 # --- 2. The ClusterPolicy matches its CRD --------------------------------------------------------------------
 
+
 @_variants(OPERATOR_VARIANTS)
 def test_cluster_policy_matches_its_crd_schema(rendered: Rendered) -> None:
     pytest.importorskip("jsonschema")
     assert crd_problems(rendered.cluster_policy, rendered.chart / CLUSTER_POLICY_CRD) == []
 
 
-
 # --- 3. Rendered daemonsets: every GPU pool served, reserved for GPU pods --------------------------------------
 
-def _fits(placement: tuple[list[Object], dict[str, str], Object | None], labels: dict[str, str],
-          pool: ResolvedPool) -> bool:
+
+def _fits(
+    placement: tuple[list[Object], dict[str, str], Object | None], labels: dict[str, str], pool: ResolvedPool
+) -> bool:
     tolerations, node_selector, affinity = placement
-    return (tolerates(tolerations, pool.taints)
-            and all(labels.get(key) == value for key, value in node_selector.items())
-            and matches_affinity(affinity, labels))
+    return (
+        tolerates(tolerations, pool.taints)
+        and all(labels.get(key) == value for key, value in node_selector.items())
+        and matches_affinity(affinity, labels)
+    )
 
 
 def _nfd_workers(objects: list[Object]) -> list[Object]:
-    return [ds for ds in of_kind(objects, "DaemonSet")
-            if ds["metadata"]["name"].endswith("node-feature-discovery-worker")]
+    return [
+        ds for ds in of_kind(objects, "DaemonSet") if ds["metadata"]["name"].endswith("node-feature-discovery-worker")
+    ]
 
 
 def _node_labels(rendered: Rendered, pool: ResolvedPool) -> dict[str, str]:
@@ -102,7 +122,9 @@ def _node_labels(rendered: Rendered, pool: ResolvedPool) -> dict[str, str]:
     if any(_fits(pod_placement(worker), labels, pool) for worker in _nfd_workers(rendered.objects)):
         labels[NFD_PCI_NVIDIA] = "true"
     if rendered.stack.config.gpu_software.installer == "gpu-operator" and "true" in (
-            labels.get(GPU_PRESENT), labels.get(NFD_PCI_NVIDIA)):
+        labels.get(GPU_PRESENT),
+        labels.get(NFD_PCI_NVIDIA),
+    ):
         labels[GPU_PRESENT] = "true"
         for key in GPU_OPERATOR_DEFAULTS.deploy_labels:  # the operator keeps a value already on the node
             labels.setdefault(key, "true")
@@ -147,11 +169,15 @@ def test_operator_operands_tolerate_the_gpu_taint(rendered: Rendered) -> None:
     for pool in rendered.stack.pools:
         assert tolerates(tolerations, pool.taints), pool.name
         if pool.sharing is not None and pool.sharing.mps is not None:  # MPS daemon: deploy label and mps.capable
-            assert _fits((tolerations, {DEVICE_PLUGIN_OPERAND: "true", MPS_CAPABLE: "true"}, None),
-                         _node_labels(rendered, pool), pool), pool.name
+            assert _fits(
+                (tolerations, {DEVICE_PLUGIN_OPERAND: "true", MPS_CAPABLE: "true"}, None),
+                _node_labels(rendered, pool),
+                pool,
+            ), pool.name
 
 
 # --- 4. Device plugin config files -----------------------------------------------------------------------------
+
 
 def _device_plugin_configs(rendered: Rendered) -> tuple[dict[str, Any], str | None]:
     """The rendered config files (name -> parsed YAML) and the default config name the plugin gets."""
@@ -254,4 +280,3 @@ def test_operator_managed_toolkit_keeps_cdi_on(rendered: Rendered) -> None:
     """With its own toolkit the operator configures containerd for CDI, so the v26 default stays."""
     spec = rendered.cluster_policy["spec"]
     assert spec["toolkit"]["enabled"] is True and spec["cdi"]["enabled"] is True
-

@@ -15,7 +15,16 @@ import pytest
 import yaml
 
 from support.helm_render import (
-    CHARTS, HelmRenderer, Object, builtin_problems, chart_folder, crd_problems, named, of_kind, pod_placement, renderer,
+    CHARTS,
+    HelmRenderer,
+    Object,
+    builtin_problems,
+    chart_folder,
+    crd_problems,
+    named,
+    of_kind,
+    pod_placement,
+    renderer,
 )
 
 if not CHARTS.is_dir():
@@ -26,7 +35,10 @@ from gpupools.charts.dcgm_exporter import dcgm_exporter_values  # noqa: E402
 from gpupools.catalog.chart_defaults import DCGM_EXPORTER_DEFAULTS  # noqa: E402
 from gpupools.charts.gpu_operator import gpu_operator_values  # noqa: E402
 from gpupools.catalog.chart_refs import (
-    DCGM_EXPORTER, DCGM_EXPORTER_IMAGE, DCGM_EXPORTER_IMAGE_TAG, GPU_OPERATOR,
+    DCGM_EXPORTER,
+    DCGM_EXPORTER_IMAGE,
+    DCGM_EXPORTER_IMAGE_TAG,
+    GPU_OPERATOR,
 )  # noqa: E402
 from gpupools.domain.stack import Stack  # noqa: E402
 from gpupools.resolve.stack_loader import load_stack  # noqa: E402
@@ -81,7 +93,8 @@ def test_rendered_exporter_lands_on_every_gpu_pool_and_no_cpu_node(renderer: Hel
     stack = _stack({"dcgmExporter": True})
     assert any(pool.cloud_taints for pool in stack.pools)  # the Spot pool: a cloud taint to tolerate
     tolerations, node_selector, affinity = pod_placement(
-        named(_render(renderer, dcgm_exporter_values(stack)), "DaemonSet", RELEASE))
+        named(_render(renderer, dcgm_exporter_values(stack)), "DaemonSet", RELEASE)
+    )
     for pool in stack.pools:
         labels = {**CLOUD_GPU_LABELS[stack.cloud], **pool.labels}
         assert tolerates(tolerations, pool.node_taints), pool.name
@@ -115,12 +128,21 @@ def test_defaults_table_matches_what_the_chart_renders(renderer: HelmRenderer):
         pod = scheduling._pod_of(table_ds, scheduling._merge(DCGM_EXPORTER_DEFAULTS.values, values))
         # The template leaves out an empty affinity or nodeSelector; both mean "no constraint".
         assert pod_placement(named(objects, "DaemonSet", table_ds.name)) == (
-            list(pod.tolerations), dict(pod.node_selector or {}), pod.affinity or None)
+            list(pod.tolerations),
+            dict(pod.node_selector or {}),
+            pod.affinity or None,
+        )
 
 
-@pytest.mark.parametrize("metrics, enabled, monitor", [
-    ({}, True, False), ({"dcgmExporter": False}, False, False), ({"serviceMonitor": True}, True, True),
-], ids=["default", "off", "service-monitor"])
+@pytest.mark.parametrize(
+    "metrics, enabled, monitor",
+    [
+        ({}, True, False),
+        ({"dcgmExporter": False}, False, False),
+        ({"serviceMonitor": True}, True, True),
+    ],
+    ids=["default", "off", "service-monitor"],
+)
 def test_operator_cluster_policy_carries_the_exporter_switches(renderer: HelmRenderer, metrics, enabled, monitor):
     pytest.importorskip("jsonschema")
     stack = load_stack(config(AWS, gpuSoftware={"metrics": metrics}))

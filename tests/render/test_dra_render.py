@@ -27,18 +27,35 @@ CHART = chart_folder(DRA_DRIVER_DEFAULTS.chart.name, DRA_DRIVER_DEFAULTS.chart.d
 KUBELET_PLUGIN = "dra-driver-nvidia-gpu-kubelet-plugin"
 
 STACKS = {
-    "aks-mig1g": {"cloud": "azure", "cluster": {"name": "c", "resourceGroup": "rg", "location": "southcentralus",
-                                                "kubernetesVersion": KUBERNETES,
-                                                "systemPool": {"size": "Standard_D4s_v5"}},
-                  "gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}},
-                               {"name": "spot", "size": "Standard_NC24ads_A100_v4", "priority": "Spot"}],
-                  "gpuSoftware": {"installer": "dra-driver"}},
-    "eks-balanced": {"cloud": "aws", "cluster": {"name": "c", "region": "us-east-1", "kubernetesVersion": KUBERNETES,
-                                                 "systemPool": {"size": "m6i.large"}},
-                     "gpuPools": [{"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}},
-                                  {"name": "mps", "size": "g5.xlarge",
-                                   "sharing": {"mps": {"replicas": 4, "allowPrivilegedHostPID": True}}}],
-                     "gpuSoftware": {"installer": "dra-driver", "draAlphaGates": ["MPSSupport"]}},
+    "aks-mig1g": {
+        "cloud": "azure",
+        "cluster": {
+            "name": "c",
+            "resourceGroup": "rg",
+            "location": "southcentralus",
+            "kubernetesVersion": KUBERNETES,
+            "systemPool": {"size": "Standard_D4s_v5"},
+        },
+        "gpuPools": [
+            {"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}},
+            {"name": "spot", "size": "Standard_NC24ads_A100_v4", "priority": "Spot"},
+        ],
+        "gpuSoftware": {"installer": "dra-driver"},
+    },
+    "eks-balanced": {
+        "cloud": "aws",
+        "cluster": {
+            "name": "c",
+            "region": "us-east-1",
+            "kubernetesVersion": KUBERNETES,
+            "systemPool": {"size": "m6i.large"},
+        },
+        "gpuPools": [
+            {"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}},
+            {"name": "mps", "size": "g5.xlarge", "sharing": {"mps": {"replicas": 4, "allowPrivilegedHostPID": True}}},
+        ],
+        "gpuSoftware": {"installer": "dra-driver", "draAlphaGates": ["MPSSupport"]},
+    },
 }
 
 
@@ -57,9 +74,25 @@ def render(helm: str, values: dict[str, Any]) -> list[dict[str, Any]]:
     with tempfile.NamedTemporaryFile("w", suffix=".yaml") as values_file:
         json.dump(values, values_file)
         values_file.flush()
-        result = subprocess.run([helm, "template", name, str(CHART), "--namespace", name, "--values",
-                                 values_file.name, "--kube-version", f"{KUBERNETES}.2", "--api-versions",
-                                 "resource.k8s.io/v1", "--include-crds"], capture_output=True, text=True)
+        result = subprocess.run(
+            [
+                helm,
+                "template",
+                name,
+                str(CHART),
+                "--namespace",
+                name,
+                "--values",
+                values_file.name,
+                "--kube-version",
+                f"{KUBERNETES}.2",
+                "--api-versions",
+                "resource.k8s.io/v1",
+                "--include-crds",
+            ],
+            capture_output=True,
+            text=True,
+        )
     assert result.returncode == 0, result.stderr
     return [doc for doc in yaml.safe_load_all(result.stdout) if doc]
 
@@ -94,8 +127,9 @@ def test_the_chart_renders_with_the_plan_values_and_validates_strictly(stack_nam
 @pytest.mark.parametrize("stack_name", sorted(STACKS))
 def test_the_rendered_kubelet_plugin_lands_where_the_placement_check_says(stack_name: str, helm: str) -> None:
     stack = load_stack(STACKS[stack_name])
-    tolerations, node_selector, affinity = pod_placement(named(render(helm, chart_values(stack)), "DaemonSet",
-                                                               KUBELET_PLUGIN))
+    tolerations, node_selector, affinity = pod_placement(
+        named(render(helm, chart_values(stack)), "DaemonSet", KUBELET_PLUGIN)
+    )
     assert not node_selector
     rows = {row.pool: row for row in placements(stack, chart_values(stack)) if row.daemonset == KUBELET_PLUGIN}
     for pool in stack.pools:
@@ -107,8 +141,12 @@ def test_the_rendered_kubelet_plugin_lands_where_the_placement_check_says(stack_
 def test_feature_gates_reach_the_kubelet_plugin_only_as_named(helm: str) -> None:
     stack = load_stack(STACKS["eks-balanced"])
     plugin = named(render(helm, chart_values(stack)), "DaemonSet", KUBELET_PLUGIN)
-    gates = {e.get("value") for c in plugin["spec"]["template"]["spec"]["containers"] for e in c.get("env") or []
-             if e["name"] == "FEATURE_GATES"}
+    gates = {
+        e.get("value")
+        for c in plugin["spec"]["template"]["spec"]["containers"]
+        for e in c.get("env") or []
+        if e["name"] == "FEATURE_GATES"
+    }
     assert gates == {"MPSSupport=true,"}
 
 
@@ -131,8 +169,12 @@ def test_generated_dra_objects_validate_strictly(stack_name: str) -> None:
 
 
 def test_the_strict_check_refuses_a_misspelt_device_class_field() -> None:
-    bad = {"apiVersion": "resource.k8s.io/v1", "kind": "DeviceClass", "metadata": {"name": "x"},
-           "spec": {"selector": [{"cel": {"expression": "true"}}]}}
+    bad = {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "DeviceClass",
+        "metadata": {"name": "x"},
+        "spec": {"selector": [{"cel": {"expression": "true"}}]},
+    }
     assert strict_problems([bad])
 
 

@@ -36,8 +36,7 @@ def _opt_in_key() -> str:
     return key
 
 
-@pytest.mark.parametrize("variant", [v for v in MPS_VARIANTS if v.installer == "device-plugin"],
-                         ids=lambda v: v.id)
+@pytest.mark.parametrize("variant", [v for v in MPS_VARIANTS if v.installer == "device-plugin"], ids=lambda v: v.id)
 def test_mps_key_names_the_host_namespace_the_rendered_daemon_gets(variant: Any, renderer: HelmRenderer) -> None:
     rendered: Rendered = plan_and_render(variant, renderer)
     spec = _mps_daemon(rendered.objects)["spec"]["template"]["spec"]

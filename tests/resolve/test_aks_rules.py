@@ -15,8 +15,9 @@ WHOLE = {"name": "whole", "size": "Standard_NC24ads_A100_v4", "mig": None}
 
 
 # --- 7. every AKS node pool has room for 30 pods (concepts-network-ip-address-planning.md; Azure/AKS#1422) ---------
-@pytest.mark.parametrize("pool", [{"count": 1}, {"count": 2, "autoscaling": {"minCount": 1, "maxCount": 3}},
-                                  {"count": 0}])
+@pytest.mark.parametrize(
+    "pool", [{"count": 1}, {"count": 2, "autoscaling": {"minCount": 1, "maxCount": 3}}, {"count": 0}]
+)
 def test_computed_max_pods_of_a_one_node_pool_has_room_for_30_pods(pool):
     (resolved,) = load_stack(config(AZURE, {**WHOLE, **pool})).pools
     assert resolved.max_pods >= 30
@@ -27,8 +28,14 @@ def test_computed_max_pods_of_larger_pools_keeps_aks_floor():
     assert resolved.max_pods * 3 >= 30 and resolved.max_pods >= 10
 
 
-@pytest.mark.parametrize("pool", [{"count": 1, "maxPods": 29}, {"count": 2, "maxPods": 14},
-                                  {"count": 3, "maxPods": 20, "autoscaling": {"minCount": 1, "maxCount": 3}}])
+@pytest.mark.parametrize(
+    "pool",
+    [
+        {"count": 1, "maxPods": 29},
+        {"count": 2, "maxPods": 14},
+        {"count": 3, "maxPods": 20, "autoscaling": {"minCount": 1, "maxCount": 3}},
+    ],
+)
 def test_user_max_pods_under_the_pool_floor_is_refused_with_the_source(pool):
     (message,) = messages_at(config(AZURE, {**WHOLE, **pool}), "gpupools:gpuPools[0].maxPods")
     assert "30 pods" in message and "allowed:" in message
@@ -48,20 +55,26 @@ def unready_warnings(raw: dict) -> list[str]:
     return [w for w in load_stack(raw).warnings if "counts such a node without nvidia.com/gpu as unready" in w]
 
 
-@pytest.mark.parametrize("pool, software", [
-    ({"mig": {"profile": "MIG1g"}}, MIXED),  # nvidia.com/mig-1g.10gb only
-    ({**WHOLE, "sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True}}}, {}),  # nvidia.com/gpu.shared
-])
+@pytest.mark.parametrize(
+    "pool, software",
+    [
+        ({"mig": {"profile": "MIG1g"}}, MIXED),  # nvidia.com/mig-1g.10gb only
+        ({**WHOLE, "sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True}}}, {}),  # nvidia.com/gpu.shared
+    ],
+)
 def test_autoscaled_aks_pool_without_nvidia_gpu_is_warned(pool, software):
     (warning,) = unready_warnings(config(AZURE, {**pool, **AUTOSCALED}, gpuSoftware=software))
     assert "kubernetes.azure.com/accelerator" in warning and "CA stops all operations" in warning
 
 
-@pytest.mark.parametrize("pool, software", [
-    ({"mig": {"profile": "MIG1g"}}, {}),  # single: every MIG device is nvidia.com/gpu
-    ({**WHOLE, "sharing": {"timeSlicing": {"replicas": 4}}}, {}),
-    ({"mig": {"profile": "MIG1g"}, "count": 2}, MIXED),  # not autoscaled: no autoscaler judges it
-])
+@pytest.mark.parametrize(
+    "pool, software",
+    [
+        ({"mig": {"profile": "MIG1g"}}, {}),  # single: every MIG device is nvidia.com/gpu
+        ({**WHOLE, "sharing": {"timeSlicing": {"replicas": 4}}}, {}),
+        ({"mig": {"profile": "MIG1g"}, "count": 2}, MIXED),  # not autoscaled: no autoscaler judges it
+    ],
+)
 def test_pools_with_nvidia_gpu_or_without_autoscaling_are_not_warned(pool, software):
     bounds = {} if "count" in pool else AUTOSCALED
     assert unready_warnings(config(AZURE, {**pool, **bounds}, gpuSoftware=software)) == []
@@ -71,14 +84,16 @@ def test_pools_with_nvidia_gpu_or_without_autoscaling_are_not_warned(pool, softw
 # The base config's system pool has the default 2 nodes; one more node for an upgrade ("n + 1").
 def _pools(*pools: dict) -> dict:
     raw = config(AZURE)
-    raw["gpupools:gpuPools"] = [{"name": f"p{i}", "size": "Standard_ND96asr_v4", **pool}
-                                for i, pool in enumerate(pools)]
+    raw["gpupools:gpuPools"] = [
+        {"name": f"p{i}", "size": "Standard_ND96asr_v4", **pool} for i, pool in enumerate(pools)
+    ]
     return raw
 
 
 def test_300_gpu_nodes_do_not_fit_the_pod_cidr():
-    (message,) = messages_at(_pools({"count": 150, "rotation": "recreate"}, {"count": 150, "rotation": "recreate"}),
-                             "gpupools:gpuPools")
+    (message,) = messages_at(
+        _pools({"count": 150, "rotation": "recreate"}, {"count": 150, "rotation": "recreate"}), "gpupools:gpuPools"
+    )
     assert "303 nodes" in message and "256" in message and "/24" in message
 
 

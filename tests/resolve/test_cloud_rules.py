@@ -32,8 +32,11 @@ def test_al2023_standard_is_refused_with_the_reason():
 
 
 def test_operator_driver_stays_allowed_on_azure():
-    raw = config(AZURE, {"mig": {"layout": "all-balanced"}},
-                 gpuSoftware={"installer": "gpu-operator", "driver": "operator", "migStrategy": "mixed"})
+    raw = config(
+        AZURE,
+        {"mig": {"layout": "all-balanced"}},
+        gpuSoftware={"installer": "gpu-operator", "driver": "operator", "migStrategy": "mixed"},
+    )
     assert load_stack(raw).pools[0].mig.applied_by == "operator"
 
 
@@ -83,49 +86,67 @@ def test_azure_linux3_is_offered_for_other_gpus():
 
 
 def test_gpu_operator_needs_one_os_sku_across_the_cluster():
-    raw = config(AZURE, {"name": "tfour", "size": "Standard_NC64as_T4_v3", "osSku": "Ubuntu2204"},
-                 gpuSoftware={"installer": "gpu-operator", "version": "v26.7.0"})
+    raw = config(
+        AZURE,
+        {"name": "tfour", "size": "Standard_NC64as_T4_v3", "osSku": "Ubuntu2204"},
+        gpuSoftware={"installer": "gpu-operator", "version": "v26.7.0"},
+    )
     del raw["gpupools:gpuPools"][0]["mig"]
     (message,) = messages_at(raw, "gpupools:gpuPools[0].osSku")
     assert "system pool" in message and "Ubuntu" in message
 
 
 # --- 8. capacity knobs, cloud-scoped ---------------------------------------------------------------------------------
-@pytest.mark.parametrize("key, value", [("maxPods", 100), ("availabilityZones", ["1"]), ("priority", "Spot"),
-                                        ("capacityReservationGroupId", "x")])
+@pytest.mark.parametrize(
+    "key, value",
+    [("maxPods", 100), ("availabilityZones", ["1"]), ("priority", "Spot"), ("capacityReservationGroupId", "x")],
+)
 def test_azure_keys_are_refused_on_aws(key, value):
     (message,) = messages_at(config(AWS, {key: value}), f"gpupools:gpuPools[0].{key}")
     assert "azure" in message
 
 
-@pytest.mark.parametrize("key, value", [("capacityType", "SPOT"), ("efa", True), ("subnetIds", [SUBNET]),
-                                        ("amiType", "AL2023_x86_64_NVIDIA")])
+@pytest.mark.parametrize(
+    "key, value",
+    [("capacityType", "SPOT"), ("efa", True), ("subnetIds", [SUBNET]), ("amiType", "AL2023_x86_64_NVIDIA")],
+)
 def test_aws_keys_are_refused_on_azure(key, value):
     (message,) = messages_at(config(AZURE, {key: value}), f"gpupools:gpuPools[0].{key}")
     assert "aws" in message
 
 
 def test_capacity_block_needs_a_reservation():
-    messages_at(config(AWS, {"capacityType": "CAPACITY_BLOCK", "subnetIds": [SUBNET]}),
-                "gpupools:gpuPools[0].capacityReservation")
+    messages_at(
+        config(AWS, {"capacityType": "CAPACITY_BLOCK", "subnetIds": [SUBNET]}),
+        "gpupools:gpuPools[0].capacityReservation",
+    )
 
 
 def test_reservation_needs_pool_subnets():
     messages_at(config(AWS, {"capacityReservation": "cr-0123456789abcdef0"}), "gpupools:gpuPools[0].subnetIds")
 
 
-@pytest.mark.parametrize("reservation", ["cr-0123456789abcdef0",
-                                         "arn:aws:resource-groups:us-east-1:123456789012:group/p4d-block"])
+@pytest.mark.parametrize(
+    "reservation", ["cr-0123456789abcdef0", "arn:aws:resource-groups:us-east-1:123456789012:group/p4d-block"]
+)
 def test_reservations_accepted(reservation):
     stack = load_stack(config(AWS, {"capacityReservation": reservation, "subnetIds": [SUBNET]}))
     assert not any("scarce" in warning for warning in stack.warnings)
 
 
-@pytest.mark.parametrize("reservation", ["cr-0123", "arn:aws:ec2:us-east-1:123456789012:capacity-reservation/cr-1",
-                                         "arn:aws:resource-groups:us-west-2:123456789012:group/p4d-block"])
+@pytest.mark.parametrize(
+    "reservation",
+    [
+        "cr-0123",
+        "arn:aws:ec2:us-east-1:123456789012:capacity-reservation/cr-1",
+        "arn:aws:resource-groups:us-west-2:123456789012:group/p4d-block",
+    ],
+)
 def test_reservation_syntax_and_region(reservation):
-    messages_at(config(AWS, {"capacityReservation": reservation, "subnetIds": [SUBNET]}),
-                "gpupools:gpuPools[0].capacityReservation")
+    messages_at(
+        config(AWS, {"capacityReservation": reservation, "subnetIds": [SUBNET]}),
+        "gpupools:gpuPools[0].capacityReservation",
+    )
 
 
 EFA_NETWORK = {"subnetIds": [SUBNET]}
@@ -135,8 +156,12 @@ CLUSTER_NETWORK = {"subnetIds": [SUBNET, SUBNET_B], "vpcId": VPC}
 def test_efa_only_on_efa_capable_sizes():
     efa = config(AWS, {"efa": True, **EFA_NETWORK}, cluster=CLUSTER_NETWORK)
     assert load_stack(efa).pools[0].size.efa_interfaces == 4  # p4d.24xlarge: 4 EFA
-    raw = config(AWS, {"name": "gfive", "size": "g5.xlarge", "efa": True, **EFA_NETWORK}, cluster=CLUSTER_NETWORK,
-                 gpuSoftware={"installer": "device-plugin", "migStrategy": "none"})
+    raw = config(
+        AWS,
+        {"name": "gfive", "size": "g5.xlarge", "efa": True, **EFA_NETWORK},
+        cluster=CLUSTER_NETWORK,
+        gpuSoftware={"installer": "device-plugin", "migStrategy": "none"},
+    )
     del raw["gpupools:gpuPools"][0]["mig"]
     (message,) = messages_at(raw, "gpupools:gpuPools[0].efa")
     assert "g5.xlarge" in message
@@ -168,14 +193,18 @@ def test_scarce_pool_without_reservation_or_spot_warns():
 
 
 def test_azure_zones_and_reservation_group():
-    group = ("/subscriptions/00000000-1111-2222-3333-444444444444/resourceGroups/gpu-rg/providers/"
-             "Microsoft.Compute/capacityReservationGroups/a100-crg")
+    group = (
+        "/subscriptions/00000000-1111-2222-3333-444444444444/resourceGroups/gpu-rg/providers/"
+        "Microsoft.Compute/capacityReservationGroups/a100-crg"
+    )
     pool = load_stack(config(AZURE, {"availabilityZones": ["1", "2"], "capacityReservationGroupId": group})).pools[0]
     assert pool.config.availability_zones == ["1", "2"]
     messages_at(config(AZURE, {"availabilityZones": ["4"]}), "gpupools:gpuPools[0].availabilityZones[0]")
     messages_at(config(AZURE, {"availabilityZones": [1]}), "gpupools:gpuPools[0].availabilityZones[0]")
-    messages_at(config(AZURE, {"capacityReservationGroupId": "/subscriptions/x/crg"}),
-                "gpupools:gpuPools[0].capacityReservationGroupId")
+    messages_at(
+        config(AZURE, {"capacityReservationGroupId": "/subscriptions/x/crg"}),
+        "gpupools:gpuPools[0].capacityReservationGroupId",
+    )
 
 
 def test_spot_settings():
@@ -185,7 +214,11 @@ def test_spot_settings():
         messages_at(config(AZURE, {key: value}), f"gpupools:gpuPools[0].{key}")
     for price in (0, -2, 0.123456):
         messages_at(config(AZURE, {"priority": "Spot", "spotMaxPrice": price}), "gpupools:gpuPools[0].spotMaxPrice")
-    group = ("/subscriptions/00000000-1111-2222-3333-444444444444/resourceGroups/rg/providers/"
-             "Microsoft.Compute/capacityReservationGroups/crg")
-    messages_at(config(AZURE, {"priority": "Spot", "capacityReservationGroupId": group}),
-                "gpupools:gpuPools[0].capacityReservationGroupId")
+    group = (
+        "/subscriptions/00000000-1111-2222-3333-444444444444/resourceGroups/rg/providers/"
+        "Microsoft.Compute/capacityReservationGroups/crg"
+    )
+    messages_at(
+        config(AZURE, {"priority": "Spot", "capacityReservationGroupId": group}),
+        "gpupools:gpuPools[0].capacityReservationGroupId",
+    )

@@ -85,6 +85,7 @@ def problem_at(config: dict, field: str, *mentions: str) -> Problem:
 # The fixtures are valid
 # --------------------------------------------------------------------------------------------------
 
+
 def test_minimal_azure_config_is_valid(azure):
     stack = load_stack(azure)
     assert stack.cloud == "azure"
@@ -128,22 +129,40 @@ def test_config_does_not_change_input(azure):
 
 UNKNOWN_KEY_CASES: list[tuple[str, Callable[[dict], Any], str, str]] = [
     ("top", lambda c: c.update({"gpupools:gpuPool": []}), "gpupools:gpuPool", "gpuPools"),
-    ("gpuSoftware", lambda c: software(c).update(mixedStrategy=True),
-     "gpupools:gpuSoftware.mixedStrategy", "migStrategy"),
+    (
+        "gpuSoftware",
+        lambda c: software(c).update(mixedStrategy=True),
+        "gpupools:gpuSoftware.mixedStrategy",
+        "migStrategy",
+    ),
     ("cluster", lambda c: cluster(c).update(resourcegroup="x"), "gpupools:cluster.resourcegroup", "resourceGroup"),
     ("systemPool", lambda c: cluster(c)["systemPool"].update(vmSize="x"), "gpupools:cluster.systemPool.vmSize", "size"),
     ("pool", lambda c: pool(c).update(vmSize="x"), "gpupools:gpuPools[0].vmSize", "size"),
     ("mig", lambda c: pool(c)["mig"].update(profiles="MIG1g"), "gpupools:gpuPools[0].mig.profiles", "profile"),
-    ("autoscaling", lambda c: pool(c).update(count=1, autoscaling={"minCount": 1, "maxCount": 2, "max": 3}),
-     "gpupools:gpuPools[0].autoscaling.max", "maxCount"),
-    ("sharing", lambda c: (pool(c).pop("mig"), pool(c).update(sharing={"timeSlicing": {"replicas": 2}, "mig": 1})),
-     "gpupools:gpuPools[0].sharing.mig", "timeSlicing"),
-    ("timeSlicing", lambda c: (pool(c).pop("mig"),
-                               pool(c).update(sharing={"timeSlicing": {"replicas": 2, "rename": True}})),
-     "gpupools:gpuPools[0].sharing.timeSlicing.rename", "renameByDefault"),
-    ("customSizes entry",
-     lambda c: c.update({"gpupools:customSizes": {"Standard_X": {"gpu": "V100-16GB", "gpus": 1, "count": 1}}}),
-     "gpupools:customSizes.Standard_X.count", "gpus"),
+    (
+        "autoscaling",
+        lambda c: pool(c).update(count=1, autoscaling={"minCount": 1, "maxCount": 2, "max": 3}),
+        "gpupools:gpuPools[0].autoscaling.max",
+        "maxCount",
+    ),
+    (
+        "sharing",
+        lambda c: (pool(c).pop("mig"), pool(c).update(sharing={"timeSlicing": {"replicas": 2}, "mig": 1})),
+        "gpupools:gpuPools[0].sharing.mig",
+        "timeSlicing",
+    ),
+    (
+        "timeSlicing",
+        lambda c: (pool(c).pop("mig"), pool(c).update(sharing={"timeSlicing": {"replicas": 2, "rename": True}})),
+        "gpupools:gpuPools[0].sharing.timeSlicing.rename",
+        "renameByDefault",
+    ),
+    (
+        "customSizes entry",
+        lambda c: c.update({"gpupools:customSizes": {"Standard_X": {"gpu": "V100-16GB", "gpus": 1, "count": 1}}}),
+        "gpupools:customSizes.Standard_X.count",
+        "gpus",
+    ),
 ]
 
 
@@ -174,6 +193,7 @@ def test_unknown_key_on_aws(aws):
 # --------------------------------------------------------------------------------------------------
 # MIG profiles and layouts against the GPU
 # --------------------------------------------------------------------------------------------------
+
 
 def test_profile_of_the_80gb_gpu_on_a100_40gb(azure):
     pool(azure)["mig"] = {"profile": "2g.20gb"}
@@ -262,6 +282,7 @@ def test_mig_with_profile_and_layout(aws):
 # MIG strategy, AKS MIG restrictions
 # --------------------------------------------------------------------------------------------------
 
+
 def test_single_strategy_with_mixed_profiles(aws):
     software(aws)["migStrategy"] = "single"
     problem_at(aws, LAYOUT, "single", "mixed")
@@ -334,6 +355,7 @@ def test_eks_mig_with_device_plugin(aws):
 # Enumerations
 # --------------------------------------------------------------------------------------------------
 
+
 def test_unknown_cloud(azure):
     azure["gpupools:cloud"] = "gcp"
     problem_at(azure, "gpupools:cloud", "gcp", "azure", "aws")
@@ -357,6 +379,7 @@ def test_missing_installer(azure):
 # --------------------------------------------------------------------------------------------------
 # Sizes and counts
 # --------------------------------------------------------------------------------------------------
+
 
 def test_aws_size_on_azure(azure):
     pool(azure)["size"] = "p4d.24xlarge"
@@ -413,6 +436,7 @@ def test_no_pools(azure):
 # Pool names
 # --------------------------------------------------------------------------------------------------
 
+
 def test_duplicate_pool_names(azure):
     azure["gpupools:gpuPools"].append(copy.deepcopy(pool(azure)))
     problem = problem_at(azure, "gpupools:gpuPools[1].name", "mig1g")
@@ -421,8 +445,13 @@ def test_duplicate_pool_names(azure):
 
 @pytest.mark.parametrize(
     "name, why",
-    [("Mig1g", "uppercase"), ("abcdefghijklm", "13 characters"), ("1pool", "starts with a digit"),
-     ("mig-1g", "hyphen"), ("system", "reserved")],
+    [
+        ("Mig1g", "uppercase"),
+        ("abcdefghijklm", "13 characters"),
+        ("1pool", "starts with a digit"),
+        ("mig-1g", "hyphen"),
+        ("system", "reserved"),
+    ],
 )
 def test_invalid_aks_pool_name(azure, name, why):
     pool(azure)["name"] = name
@@ -446,6 +475,7 @@ def test_eks_pool_names_must_also_name_kubernetes_objects(aws):
 # --------------------------------------------------------------------------------------------------
 # Chart versions and software combinations
 # --------------------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("version", ["latest", ">=0.17", "v0.20.0", "0.20"])
 def test_unpinned_device_plugin_version(azure, version):
@@ -473,6 +503,7 @@ def test_namespace_default_is_refused(azure):
 # Cluster
 # --------------------------------------------------------------------------------------------------
 
+
 def test_aws_without_region(aws):
     del cluster(aws)["region"]
     problem_at(aws, "gpupools:cluster.region", "aws")
@@ -497,6 +528,7 @@ def test_existing_azure_cluster_needs_no_location_or_system_pool(azure):
 # --------------------------------------------------------------------------------------------------
 # Sharing: time-slicing and MPS
 # --------------------------------------------------------------------------------------------------
+
 
 def _full_gpu_pool(config: dict, size: str) -> dict:
     software(config).update(installer="device-plugin", version="0.20.0", migStrategy="none")
@@ -563,6 +595,7 @@ def test_time_slicing_on_mig_devices_is_fine(aws):
 # customSizes
 # --------------------------------------------------------------------------------------------------
 
+
 def test_custom_size_becomes_usable(azure):
     azure["gpupools:customSizes"] = {"Standard_ND40rs_v2": {"gpu": "V100-16GB", "gpus": 8}}
     software(azure)["migStrategy"] = "none"
@@ -570,7 +603,11 @@ def test_custom_size_becomes_usable(azure):
     pool(azure)["size"] = "Standard_ND40rs_v2"
     (resolved,) = load_stack(azure).pools
     assert (resolved.size.name, resolved.gpu.name, resolved.gpus_per_node, resolved.size.cloud) == (
-        "Standard_ND40rs_v2", "V100-16GB", 8, "azure")
+        "Standard_ND40rs_v2",
+        "V100-16GB",
+        8,
+        "azure",
+    )
 
 
 def test_custom_size_needed_for_unknown_size(azure):
@@ -603,6 +640,7 @@ def test_custom_size_with_zero_gpus(azure):
 # Labels
 # --------------------------------------------------------------------------------------------------
 
+
 def test_reserved_label_prefix(aws):
     pool(aws)["labels"] = {"nvidia.com/mig.config": "all-1g.5gb"}
     problem_at(aws, "gpupools:gpuPools[0].labels.nvidia.com/mig.config", "reserved")
@@ -616,6 +654,7 @@ def test_invalid_label(aws):
 # --------------------------------------------------------------------------------------------------
 # All problems at once
 # --------------------------------------------------------------------------------------------------
+
 
 def _assert_one_line_per_problem(error: ConfigError) -> None:
     lines = str(error).splitlines()
@@ -662,8 +701,11 @@ def test_shape_and_rule_errors_reported_together(azure):
         load_stack(azure)
     fields = {p.field for p in caught.value.problems}
     assert len(caught.value.problems) >= 3, str(caught.value)
-    assert {"gpupools:gpuSoftware.mixedStrategy", "gpupools:cluster.resourceGroup",
-            "gpupools:gpuPools[0].size"} <= fields
+    assert {
+        "gpupools:gpuSoftware.mixedStrategy",
+        "gpupools:cluster.resourceGroup",
+        "gpupools:gpuPools[0].size",
+    } <= fields
 
 
 @pytest.mark.parametrize("raw", [None, [], "gpupools", 3])

@@ -64,9 +64,13 @@ def test_shape_and_rule_problems_come_in_one_run(tmp_path) -> None:
     found = problems(read_stack_file(path).config)
     assert set(found) == {
         # shape
-        "gpupools:cluster.kubernetesVerison", "gpupools:gpuPools[0].count", "gpupools:gpuPools[1].lables",
+        "gpupools:cluster.kubernetesVerison",
+        "gpupools:gpuPools[0].count",
+        "gpupools:gpuPools[1].lables",
         # rules, on the parts that are well formed
-        "gpupools:cluster.systemPool.size", "gpupools:gpuPools[0].mig.profile", "gpupools:gpuPools[1].name",
+        "gpupools:cluster.systemPool.size",
+        "gpupools:gpuPools[0].mig.profile",
+        "gpupools:gpuPools[1].name",
         "gpupools:tags.",
     }
     assert "'MIG5g'" in found["gpupools:gpuPools[0].mig.profile"]
@@ -75,22 +79,31 @@ def test_shape_and_rule_problems_come_in_one_run(tmp_path) -> None:
 
 def test_fixing_the_reported_problems_reveals_nothing_new(tmp_path) -> None:
     # The second round is empty: fixing exactly what the first run named gives a valid stack.
-    fixed = (FIRST_TRY.replace("kubernetesVerison", "kubernetesVersion").replace("count: -1", "count: 1")
-             .replace("MIG5g", "MIG1g").replace("Train_Pool", "train").replace("lables", "labels")
-             .replace("size: m6i.large", "size: Standard_D4s_v5").replace('"": platform', "team: platform"))
+    fixed = (
+        FIRST_TRY.replace("kubernetesVerison", "kubernetesVersion")
+        .replace("count: -1", "count: 1")
+        .replace("MIG5g", "MIG1g")
+        .replace("Train_Pool", "train")
+        .replace("lables", "labels")
+        .replace("size: m6i.large", "size: Standard_D4s_v5")
+        .replace('"": platform', "team: platform")
+    )
     path = tmp_path / "Pulumi.team.yaml"
     path.write_text(fixed)
     stack = load_stack(read_stack_file(path).config)
     assert [pool.name for pool in stack.pools] == ["mig1g", "train"]
 
 
-@pytest.mark.parametrize("key, meant, where", [
-    ("lables", "labels", ("gpupools:gpuPools", 0)),
-    ("os_sku", "osSku", ("gpupools:gpuPools", 0)),
-    ("Count", "count", ("gpupools:gpuPools", 0)),
-    ("kubernetesVerison", "kubernetesVersion", ("gpupools:cluster",)),
-    ("migStratgy", "migStrategy", ("gpupools:gpuSoftware",)),
-])
+@pytest.mark.parametrize(
+    "key, meant, where",
+    [
+        ("lables", "labels", ("gpupools:gpuPools", 0)),
+        ("os_sku", "osSku", ("gpupools:gpuPools", 0)),
+        ("Count", "count", ("gpupools:gpuPools", 0)),
+        ("kubernetesVerison", "kubernetesVersion", ("gpupools:cluster",)),
+        ("migStratgy", "migStrategy", ("gpupools:gpuSoftware",)),
+    ],
+)
 def test_an_unknown_key_says_which_key_was_meant(key, meant, where) -> None:
     config = yaml.safe_load((ROOT / "Pulumi.dev.yaml").read_text())["config"]
     section = config[where[0]] if len(where) == 1 else config[where[0]][where[1]]

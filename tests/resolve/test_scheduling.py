@@ -29,20 +29,24 @@ GPU_TAINT = Taint("nvidia.com/gpu", "present", "NoSchedule")
 
 # --- tolerations --------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("toleration, tolerated", [
-    ({"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}, True),
-    ({"key": "nvidia.com/gpu", "operator": "Exists"}, True),  # empty effect matches every effect
-    ({"key": "nvidia.com/gpu", "operator": "Exists", "value": "other"}, True),  # Exists ignores the value
-    ({"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"}, True),
-    ({"key": "nvidia.com/gpu", "value": "present"}, True),  # operator defaults to Equal
-    ({"key": "nvidia.com/gpu", "operator": "Equal", "value": "true", "effect": "NoSchedule"}, False),
-    ({"key": "nvidia.com/gpu", "operator": "Equal", "effect": "NoSchedule"}, False),  # empty value != present
-    ({"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoExecute"}, False),
-    ({"key": "sku", "operator": "Exists"}, False),
-    ({"operator": "Exists"}, True),  # empty key with Exists tolerates everything
-    ({"operator": "Equal", "value": "present"}, False),
-    ({"key": "CriticalAddonsOnly", "operator": "Exists"}, False),
-])
+
+@pytest.mark.parametrize(
+    "toleration, tolerated",
+    [
+        ({"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}, True),
+        ({"key": "nvidia.com/gpu", "operator": "Exists"}, True),  # empty effect matches every effect
+        ({"key": "nvidia.com/gpu", "operator": "Exists", "value": "other"}, True),  # Exists ignores the value
+        ({"key": "nvidia.com/gpu", "operator": "Equal", "value": "present", "effect": "NoSchedule"}, True),
+        ({"key": "nvidia.com/gpu", "value": "present"}, True),  # operator defaults to Equal
+        ({"key": "nvidia.com/gpu", "operator": "Equal", "value": "true", "effect": "NoSchedule"}, False),
+        ({"key": "nvidia.com/gpu", "operator": "Equal", "effect": "NoSchedule"}, False),  # empty value != present
+        ({"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoExecute"}, False),
+        ({"key": "sku", "operator": "Exists"}, False),
+        ({"operator": "Exists"}, True),  # empty key with Exists tolerates everything
+        ({"operator": "Equal", "value": "present"}, False),
+        ({"key": "CriticalAddonsOnly", "operator": "Exists"}, False),
+    ],
+)
 def test_toleration_matching(toleration: dict[str, str], tolerated: bool) -> None:
     assert tolerates([toleration], [GPU_TAINT]) is tolerated
 
@@ -62,9 +66,15 @@ def test_prefer_no_schedule_does_not_block() -> None:
 
 # --- node affinity ------------------------------------------------------------------------------------
 
+
 def required(*terms: list[dict[str, Any]]) -> dict[str, Any]:
-    return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {
-        "nodeSelectorTerms": [{"matchExpressions": expressions} for expressions in terms]}}}
+    return {
+        "nodeAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": {
+                "nodeSelectorTerms": [{"matchExpressions": expressions} for expressions in terms]
+            }
+        }
+    }
 
 
 def expr(key: str, operator: str, *values: str) -> dict[str, Any]:
@@ -74,26 +84,29 @@ def expr(key: str, operator: str, *values: str) -> dict[str, Any]:
 LABELS = {"nvidia.com/gpu.present": "true", "gpupools.io/pool": "mig1g"}
 
 
-@pytest.mark.parametrize("affinity, matches", [
-    (None, True),
-    ({}, True),
-    ({"nodeAffinity": {}}, True),
-    (required([expr("nvidia.com/gpu.present", "In", "true")]), True),
-    (required([expr("nvidia.com/gpu.present", "In", "false", "yes")]), False),
-    (required([expr("feature.node.kubernetes.io/pci-10de.present", "In", "true")]), False),
-    (required([expr("gpupools.io/pool", "NotIn", "other")]), True),
-    (required([expr("gpupools.io/pool", "NotIn", "mig1g")]), False),
-    (required([expr("absent", "NotIn", "x")]), True),  # NotIn matches nodes without the label
-    (required([expr("gpupools.io/pool", "Exists")]), True),
-    (required([expr("absent", "Exists")]), False),
-    (required([expr("absent", "DoesNotExist")]), True),
-    (required([expr("gpupools.io/pool", "DoesNotExist")]), False),
-    # expressions of a term are ANDed, terms are ORed
-    (required([expr("nvidia.com/gpu.present", "In", "true"), expr("absent", "Exists")]), False),
-    (required([expr("absent", "Exists")], [expr("nvidia.com/gpu.present", "In", "true")]), True),
-    (required(), False),  # no terms: matches no node
-    (required([]), False),  # a term without expressions matches no node
-])
+@pytest.mark.parametrize(
+    "affinity, matches",
+    [
+        (None, True),
+        ({}, True),
+        ({"nodeAffinity": {}}, True),
+        (required([expr("nvidia.com/gpu.present", "In", "true")]), True),
+        (required([expr("nvidia.com/gpu.present", "In", "false", "yes")]), False),
+        (required([expr("feature.node.kubernetes.io/pci-10de.present", "In", "true")]), False),
+        (required([expr("gpupools.io/pool", "NotIn", "other")]), True),
+        (required([expr("gpupools.io/pool", "NotIn", "mig1g")]), False),
+        (required([expr("absent", "NotIn", "x")]), True),  # NotIn matches nodes without the label
+        (required([expr("gpupools.io/pool", "Exists")]), True),
+        (required([expr("absent", "Exists")]), False),
+        (required([expr("absent", "DoesNotExist")]), True),
+        (required([expr("gpupools.io/pool", "DoesNotExist")]), False),
+        # expressions of a term are ANDed, terms are ORed
+        (required([expr("nvidia.com/gpu.present", "In", "true"), expr("absent", "Exists")]), False),
+        (required([expr("absent", "Exists")], [expr("nvidia.com/gpu.present", "In", "true")]), True),
+        (required(), False),  # no terms: matches no node
+        (required([]), False),  # a term without expressions matches no node
+    ],
+)
 def test_required_node_affinity(affinity: dict[str, Any] | None, matches: bool) -> None:
     assert matches_affinity(affinity, LABELS) is matches
 
@@ -104,6 +117,7 @@ def test_unsupported_affinity_operator_is_an_error_not_a_guess() -> None:
 
 
 # --- placement per stack ------------------------------------------------------------------------------
+
 
 def stack_file(name: str) -> Stack:
     return load_stack(read_stack_file(ROOT / f"Pulumi.{name}.yaml").config)
@@ -121,40 +135,46 @@ MPS = {"mps": {"replicas": 4, "allowPrivilegedHostPID": True}}
 
 def sharing_stack(gfd: bool) -> Stack:
     """AKS, device plugin: a MIG pool, a time-sliced T4 pool and an MPS A100 pool."""
-    return load_stack({
-        "cloud": "azure",
-        "cluster": AKS_CLUSTER,
-        "gpuPools": [
-            {"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}},
-            {"name": "tfour", "size": "Standard_NC64as_T4_v3", "sharing": {"timeSlicing": {"replicas": 4}}},
-            {"name": "mps", "size": "Standard_NC24ads_A100_v4", "sharing": MPS},
-        ],
-        "gpuSoftware": {"installer": "device-plugin", "migStrategy": "single", "gfd": gfd},
-    })
+    return load_stack(
+        {
+            "cloud": "azure",
+            "cluster": AKS_CLUSTER,
+            "gpuPools": [
+                {"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}},
+                {"name": "tfour", "size": "Standard_NC64as_T4_v3", "sharing": {"timeSlicing": {"replicas": 4}}},
+                {"name": "mps", "size": "Standard_NC24ads_A100_v4", "sharing": MPS},
+            ],
+            "gpuSoftware": {"installer": "device-plugin", "migStrategy": "single", "gfd": gfd},
+        }
+    )
 
 
 def operator_stack(gfd: bool = True) -> Stack:
     """EKS, GPU Operator: a custom MIG layout, an MPS H100 and an L4 pool without MIG-capable GPUs."""
-    return load_stack({
-        "cloud": "aws",
-        "cluster": {"name": "c", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
-        "gpuPools": [
-            {"name": "custom", "size": "p4d.24xlarge", "mig": {"layout": {"1g.5gb": 3, "2g.10gb": 1}}},
-            {"name": "mps", "size": "p5.4xlarge", "sharing": MPS},
-            {"name": "lfour", "size": "g6.xlarge"},
-        ],
-        "gpuSoftware": {"installer": "gpu-operator", "migStrategy": "mixed", "gfd": gfd},
-    })
+    return load_stack(
+        {
+            "cloud": "aws",
+            "cluster": {"name": "c", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
+            "gpuPools": [
+                {"name": "custom", "size": "p4d.24xlarge", "mig": {"layout": {"1g.5gb": 3, "2g.10gb": 1}}},
+                {"name": "mps", "size": "p5.4xlarge", "sharing": MPS},
+                {"name": "lfour", "size": "g6.xlarge"},
+            ],
+            "gpuSoftware": {"installer": "gpu-operator", "migStrategy": "mixed", "gfd": gfd},
+        }
+    )
 
 
 def aks_operator_stack() -> Stack:
     """AKS, GPU Operator over the AKS driver: AKS applies MIG1g, the MIG manager must stay away."""
-    return load_stack({
-        "cloud": "azure",
-        "cluster": AKS_CLUSTER,
-        "gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}],
-        "gpuSoftware": {"installer": "gpu-operator", "migStrategy": "single"},
-    })
+    return load_stack(
+        {
+            "cloud": "azure",
+            "cluster": AKS_CLUSTER,
+            "gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}],
+            "gpuSoftware": {"installer": "gpu-operator", "migStrategy": "single"},
+        }
+    )
 
 
 STACKS = {
@@ -208,8 +228,13 @@ def test_mps_daemon_runs_only_on_mps_pools(gfd: bool) -> None:
 def test_operator_daemonsets_reach_every_pool() -> None:
     stack = operator_stack()
     values = values_for(stack)
-    everywhere = ("nvidia-operator-validator", "nvidia-device-plugin-daemonset", "gpu-feature-discovery",
-                  "nvidia-dcgm-exporter", "node-feature-discovery-worker")
+    everywhere = (
+        "nvidia-operator-validator",
+        "nvidia-device-plugin-daemonset",
+        "gpu-feature-discovery",
+        "nvidia-dcgm-exporter",
+        "node-feature-discovery-worker",
+    )
     for pool in ("custom", "mps", "lfour"):
         for daemonset in everywhere:
             assert row(stack, values, pool, daemonset).schedules, (pool, daemonset)
@@ -223,8 +248,11 @@ def test_operator_mig_manager_goes_where_gfd_finds_mig_capable_gpus() -> None:
     values = values_for(stack)
     running = {r.pool for r in placements(stack, values) if r.daemonset == "nvidia-mig-manager" and r.schedules}
     assert running == {"custom", "mps"}  # A100 and H100; the L4 cannot do MIG
-    assert {r.pool for r in placements(stack, values)
-            if r.daemonset == "nvidia-device-plugin-mps-control-daemon" and r.schedules} == {"mps"}
+    assert {
+        r.pool
+        for r in placements(stack, values)
+        if r.daemonset == "nvidia-device-plugin-mps-control-daemon" and r.schedules
+    } == {"mps"}
 
 
 def test_mig_manager_stays_off_pools_whose_mig_profile_aks_set() -> None:
@@ -235,13 +263,15 @@ def test_mig_manager_stays_off_pools_whose_mig_profile_aks_set() -> None:
     assert "nvidia.com/gpu.deploy.mig-manager=true" in manager.reason
     # Without our deploy label the operator would add it (the A100 is MIG-capable) and the check says so.
     pool = stack.pools[0]
-    unlabelled = dataclasses.replace(pool, labels={k: v for k, v in pool.labels.items()
-                                                   if k != "nvidia.com/gpu.deploy.mig-manager"})
+    unlabelled = dataclasses.replace(
+        pool, labels={k: v for k, v in pool.labels.items() if k != "nvidia.com/gpu.deploy.mig-manager"}
+    )
     (problem,) = placement_problems(Stack(stack.config, [unlabelled]), forced)
     assert problem.startswith("pool mig1g: nvidia-mig-manager runs on its nodes but must not")
 
 
 # --- the check can fail -------------------------------------------------------------------------------
+
 
 def with_taint(stack: Stack, taints: tuple[Taint, ...]) -> Stack:
     return Stack(stack.config, [dataclasses.replace(pool, taints=taints) for pool in stack.pools])
@@ -251,8 +281,10 @@ def test_device_plugin_without_gpu_toleration_misses_every_pool() -> None:
     stack = stack_file("dev")
     values = {**values_for(stack), "tolerations": []}
     problems = placement_problems(stack, values)
-    assert any(p.startswith("pool mig1g: nvidia-device-plugin does not run")
-               and "nvidia.com/gpu=present:NoSchedule" in p for p in problems)
+    assert any(
+        p.startswith("pool mig1g: nvidia-device-plugin does not run") and "nvidia.com/gpu=present:NoSchedule" in p
+        for p in problems
+    )
 
 
 def test_operator_without_gpu_toleration_misses_every_pool() -> None:

@@ -37,8 +37,22 @@ TAINT_VALUE = re.compile(r"(.*):(NoSchedule|NoExecute|PreferNoSchedule)")
 # resource.ParseQuantity: a signed decimal number and an optional binary (Ki..Ei), decimal (m, k, M..E) or
 # exponent suffix.
 QUANTITY = re.compile(r"([+-]?\d+(?:\.\d*)?|[+-]?\.\d+)(Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E|[eE][+-]?\d+)?")
-SUFFIX = {None: 1, "m": Decimal("0.001"), "k": 10**3, "M": 10**6, "G": 10**9, "T": 10**12, "P": 10**15, "E": 10**18,
-          "Ki": 2**10, "Mi": 2**20, "Gi": 2**30, "Ti": 2**40, "Pi": 2**50, "Ei": 2**60}
+SUFFIX = {
+    None: 1,
+    "m": Decimal("0.001"),
+    "k": 10**3,
+    "M": 10**6,
+    "G": 10**9,
+    "T": 10**12,
+    "P": 10**15,
+    "E": 10**18,
+    "Ki": 2**10,
+    "Mi": 2**20,
+    "Gi": 2**30,
+    "Ti": 2**40,
+    "Pi": 2**50,
+    "Ei": 2**60,
+}
 
 
 def parse_quantity(text: str) -> Decimal | None:
@@ -95,8 +109,9 @@ def azure_template(tags: Mapping[str, str], sku_gpus: int) -> TemplateNode:
         elif key.startswith(AZURE + "taint_"):
             match = TAINT_VALUE.fullmatch(value)
             if match:
-                node.taints.append(Taint(_azure_name(key.split(AZURE + "taint_", 1)[1]), match.group(1),
-                                         match.group(2)))
+                node.taints.append(
+                    Taint(_azure_name(key.split(AZURE + "taint_", 1)[1]), match.group(1), match.group(2))
+                )
     return node
 
 
@@ -104,8 +119,15 @@ def _azure_name(encoded: str) -> str:
     return encoded.replace("_", "/").replace("~2", "_")
 
 
-def fits(node: TemplateNode, *, requests: Mapping[str, int], node_selector: Mapping[str, str],
-         tolerations: list[Mapping[str, Any]]) -> bool:
-    return (all(node.labels.get(key) == value for key, value in node_selector.items())
-            and tolerates(tolerations, node.taints)
-            and all(node.allocatable.get(name, Decimal(0)) >= count for name, count in requests.items()))
+def fits(
+    node: TemplateNode,
+    *,
+    requests: Mapping[str, int],
+    node_selector: Mapping[str, str],
+    tolerations: list[Mapping[str, Any]],
+) -> bool:
+    return (
+        all(node.labels.get(key) == value for key, value in node_selector.items())
+        and tolerates(tolerations, node.taints)
+        and all(node.allocatable.get(name, Decimal(0)) >= count for name, count in requests.items())
+    )

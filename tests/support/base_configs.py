@@ -11,8 +11,12 @@ from gpupools.resolve import load_stack
 
 AZURE = {
     "gpupools:cloud": "azure",
-    "gpupools:cluster": {"name": "gpu-dev", "resourceGroup": "gpu-dev-rg", "location": "southcentralus",
-                         "systemPool": {"size": "Standard_D4s_v5"}},
+    "gpupools:cluster": {
+        "name": "gpu-dev",
+        "resourceGroup": "gpu-dev-rg",
+        "location": "southcentralus",
+        "systemPool": {"size": "Standard_D4s_v5"},
+    },
     "gpupools:gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}],
     "gpupools:gpuSoftware": {"installer": "device-plugin"},
 }
@@ -25,8 +29,12 @@ AWS = {
 # The same with the chart versions and MIG strategy written out, for tests whose figures depend on them.
 PINNED_AZURE = {
     "gpupools:cloud": "azure",
-    "gpupools:cluster": {"name": "gpu-dev", "resourceGroup": "gpu-dev-rg", "location": "southcentralus",
-                         "systemPool": {"size": "Standard_D4s_v5"}},
+    "gpupools:cluster": {
+        "name": "gpu-dev",
+        "resourceGroup": "gpu-dev-rg",
+        "location": "southcentralus",
+        "systemPool": {"size": "Standard_D4s_v5"},
+    },
     "gpupools:gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "count": 1, "mig": {"profile": "MIG1g"}}],
     "gpupools:gpuSoftware": {"installer": "device-plugin", "version": "0.20.0", "migStrategy": "single"},
 }

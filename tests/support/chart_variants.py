@@ -34,60 +34,124 @@ class Mode:
 
 
 MODES: dict[str, Mode] = {
-    "whole-gpus": Mode("none", {"azure": {"name": "whole", "size": "Standard_NC24ads_A100_v4"},
-                                "aws": {"name": "whole", "size": "g6.12xlarge"}}),
-    "mig-single": Mode("single", {"azure": {"name": "migone", "size": "Standard_ND96asr_v4",
-                                            "mig": {"profile": "MIG1g"}},
-                                  "aws": {"name": "migone", "size": "p4d.24xlarge", "mig": {"layout": "all-1g.5gb"}}}),
+    "whole-gpus": Mode(
+        "none",
+        {
+            "azure": {"name": "whole", "size": "Standard_NC24ads_A100_v4"},
+            "aws": {"name": "whole", "size": "g6.12xlarge"},
+        },
+    ),
+    "mig-single": Mode(
+        "single",
+        {
+            "azure": {"name": "migone", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}},
+            "aws": {"name": "migone", "size": "p4d.24xlarge", "mig": {"layout": "all-1g.5gb"}},
+        },
+    ),
     # AKS sets one profile per pool; mixed then advertises nvidia.com/mig-<profile>.
-    "mig-mixed-aks-profile": Mode("mixed", {"azure": {"name": "migthree", "size": "Standard_ND96asr_v4",
-                                                      "mig": {"profile": "3g.20gb"}}}),
-    "mig-mixed-layout": Mode("mixed", {"azure": {"name": "balanced", "size": "Standard_ND96asr_v4",
-                                                 "mig": {"layout": "all-balanced"}},
-                                       "aws": {"name": "balanced", "size": "p4d.24xlarge",
-                                               "mig": {"layout": "all-balanced"}}}),
-    "mig-custom-mix": Mode("mixed", {"azure": {"name": "custom", "size": "Standard_ND96asr_v4",
-                                               "mig": {"layout": {"1g.5gb": 3, "2g.10gb": 2}}},
-                                     "aws": {"name": "custom", "size": "p4d.24xlarge",
-                                             "mig": {"layout": {"1g.5gb": 3, "2g.10gb": 2}}}}),
-    "time-slicing": Mode("none", {"azure": {"name": "tfour", "size": "Standard_NC64as_T4_v3",
-                                            "sharing": {"timeSlicing": {"replicas": 4}}},
-                                  "aws": {"name": "lfour", "size": "g6.12xlarge",
-                                          "sharing": {"timeSlicing": {"replicas": 4}}}},
-                         sharing="timeSlicing", replicas=4),
-    "time-slicing-renamed": Mode("none", {
-        "azure": {"name": "tfour", "size": "Standard_NC64as_T4_v3",
-                  "sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True}}},
-        "aws": {"name": "lfour", "size": "g6.12xlarge",
-                "sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True}}},
-    }, sharing="timeSlicing", rename=True, replicas=4),
-    "time-slicing-mig": Mode("mixed", {"aws": {"name": "sliced", "size": "p4d.24xlarge",
-                                               "mig": {"layout": "all-3g.20gb"},
-                                               "sharing": {"timeSlicing": {"replicas": 3}}}},
-                             sharing="timeSlicing", replicas=3, resources=["nvidia.com/mig-3g.20gb"]),
-    "mps": Mode("none", {"azure": {"name": "mps", "size": "Standard_NC24ads_A100_v4",
-                                   "sharing": {"mps": {"replicas": 8, "allowPrivilegedHostPID": True}}},
-                         "aws": {"name": "mps", "size": "g5.xlarge",
-                                 "sharing": {"mps": {"replicas": 8, "allowPrivilegedHostPID": True}}}},
-                sharing="mps", replicas=8),
+    "mig-mixed-aks-profile": Mode(
+        "mixed", {"azure": {"name": "migthree", "size": "Standard_ND96asr_v4", "mig": {"profile": "3g.20gb"}}}
+    ),
+    "mig-mixed-layout": Mode(
+        "mixed",
+        {
+            "azure": {"name": "balanced", "size": "Standard_ND96asr_v4", "mig": {"layout": "all-balanced"}},
+            "aws": {"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}},
+        },
+    ),
+    "mig-custom-mix": Mode(
+        "mixed",
+        {
+            "azure": {"name": "custom", "size": "Standard_ND96asr_v4", "mig": {"layout": {"1g.5gb": 3, "2g.10gb": 2}}},
+            "aws": {"name": "custom", "size": "p4d.24xlarge", "mig": {"layout": {"1g.5gb": 3, "2g.10gb": 2}}},
+        },
+    ),
+    "time-slicing": Mode(
+        "none",
+        {
+            "azure": {"name": "tfour", "size": "Standard_NC64as_T4_v3", "sharing": {"timeSlicing": {"replicas": 4}}},
+            "aws": {"name": "lfour", "size": "g6.12xlarge", "sharing": {"timeSlicing": {"replicas": 4}}},
+        },
+        sharing="timeSlicing",
+        replicas=4,
+    ),
+    "time-slicing-renamed": Mode(
+        "none",
+        {
+            "azure": {
+                "name": "tfour",
+                "size": "Standard_NC64as_T4_v3",
+                "sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True}},
+            },
+            "aws": {
+                "name": "lfour",
+                "size": "g6.12xlarge",
+                "sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True}},
+            },
+        },
+        sharing="timeSlicing",
+        rename=True,
+        replicas=4,
+    ),
+    "time-slicing-mig": Mode(
+        "mixed",
+        {
+            "aws": {
+                "name": "sliced",
+                "size": "p4d.24xlarge",
+                "mig": {"layout": "all-3g.20gb"},
+                "sharing": {"timeSlicing": {"replicas": 3}},
+            }
+        },
+        sharing="timeSlicing",
+        replicas=3,
+        resources=["nvidia.com/mig-3g.20gb"],
+    ),
+    "mps": Mode(
+        "none",
+        {
+            "azure": {
+                "name": "mps",
+                "size": "Standard_NC24ads_A100_v4",
+                "sharing": {"mps": {"replicas": 8, "allowPrivilegedHostPID": True}},
+            },
+            "aws": {
+                "name": "mps",
+                "size": "g5.xlarge",
+                "sharing": {"mps": {"replicas": 8, "allowPrivilegedHostPID": True}},
+            },
+        },
+        sharing="mps",
+        replicas=8,
+    ),
 }
 
-DP, OP_PREINSTALLED, OP_DRIVER = (("device-plugin", "preinstalled"), ("gpu-operator", "preinstalled"),
-                                  ("gpu-operator", "operator"))
+DP, OP_PREINSTALLED, OP_DRIVER = (
+    ("device-plugin", "preinstalled"),
+    ("gpu-operator", "preinstalled"),
+    ("gpu-operator", "operator"),
+)
 # Which installer/driver pairs config allows per cloud and mode: AKS applies single profiles itself (any
 # installer); layouts need the operator's MIG manager, on AKS with its own driver; EKS has no operator driver.
 ALLOWED: dict[str, dict[str, tuple[tuple[str, str], ...]]] = {
     "azure": {
-        "whole-gpus": (DP, OP_PREINSTALLED, OP_DRIVER), "mig-single": (DP, OP_PREINSTALLED, OP_DRIVER),
-        "mig-mixed-aks-profile": (DP, OP_PREINSTALLED), "mig-mixed-layout": (OP_DRIVER,),
+        "whole-gpus": (DP, OP_PREINSTALLED, OP_DRIVER),
+        "mig-single": (DP, OP_PREINSTALLED, OP_DRIVER),
+        "mig-mixed-aks-profile": (DP, OP_PREINSTALLED),
+        "mig-mixed-layout": (OP_DRIVER,),
         "mig-custom-mix": (OP_DRIVER,),
-        "time-slicing": (DP, OP_PREINSTALLED, OP_DRIVER), "time-slicing-renamed": (DP, OP_PREINSTALLED, OP_DRIVER),
+        "time-slicing": (DP, OP_PREINSTALLED, OP_DRIVER),
+        "time-slicing-renamed": (DP, OP_PREINSTALLED, OP_DRIVER),
         "mps": (DP, OP_PREINSTALLED, OP_DRIVER),
     },
     "aws": {
-        "whole-gpus": (DP, OP_PREINSTALLED), "mig-single": (OP_PREINSTALLED,), "mig-mixed-layout": (OP_PREINSTALLED,),
-        "mig-custom-mix": (OP_PREINSTALLED,), "time-slicing": (DP, OP_PREINSTALLED),
-        "time-slicing-renamed": (DP, OP_PREINSTALLED), "time-slicing-mig": (OP_PREINSTALLED,),
+        "whole-gpus": (DP, OP_PREINSTALLED),
+        "mig-single": (OP_PREINSTALLED,),
+        "mig-mixed-layout": (OP_PREINSTALLED,),
+        "mig-custom-mix": (OP_PREINSTALLED,),
+        "time-slicing": (DP, OP_PREINSTALLED),
+        "time-slicing-renamed": (DP, OP_PREINSTALLED),
+        "time-slicing-mig": (OP_PREINSTALLED,),
         "mps": (DP, OP_PREINSTALLED),
     },
 }
@@ -168,7 +232,7 @@ def plan_and_render(variant: Variant, renderer: HelmRenderer) -> Rendered:
     chart = chart_folder(release["chart"], release["version"])
     if not chart.is_dir():
         pytest.skip(f"no reference copy of {release['chart']} {release['version']} in {CHARTS}")
-    objects = renderer.render(chart, release.get("name") or releases[0]["name"], release["namespace"],
-                              release["values"])
+    objects = renderer.render(
+        chart, release.get("name") or releases[0]["name"], release["namespace"], release["values"]
+    )
     return Rendered(load_stack(stack_file.config), plan, release, objects, chart)
-

@@ -17,26 +17,44 @@ def _attrs(**values: str) -> dict[str, dict[str, str]]:
 
 def gpu_device(index: int, product: str, memory_gb: int) -> dict[str, Any]:
     uuid = f"GPU-{index:08d}-0000-0000-0000-000000000000"
-    return {"name": f"gpu-{index}", "attributes": {**_attrs(type="gpu", productName=product, uuid=uuid,
-                                                            brand="Nvidia")},
-            "capacity": {"memory": {"value": f"{memory_gb}Gi"}}}
+    return {
+        "name": f"gpu-{index}",
+        "attributes": {**_attrs(type="gpu", productName=product, uuid=uuid, brand="Nvidia")},
+        "capacity": {"memory": {"value": f"{memory_gb}Gi"}},
+    }
 
 
 def mig_device(index: int, j: int, profile: str, product: str, memory_gb: int) -> dict[str, Any]:
     parent = f"GPU-{index:08d}-0000-0000-0000-000000000000"
-    return {"name": f"gpu-{index}-mig-{profile}-{j}",
-            "attributes": _attrs(type="mig", profile=profile, productName=product, parentUUID=parent,
-                                 uuid=f"MIG-{index:04d}{j:04d}-{profile}"),
-            "capacity": {"memory": {"value": f"{memory_gb}Gi"}}}
+    return {
+        "name": f"gpu-{index}-mig-{profile}-{j}",
+        "attributes": _attrs(
+            type="mig",
+            profile=profile,
+            productName=product,
+            parentUUID=parent,
+            uuid=f"MIG-{index:04d}{j:04d}-{profile}",
+        ),
+        "capacity": {"memory": {"value": f"{memory_gb}Gi"}},
+    }
 
 
 def vfio_device(index: int, product: str) -> dict[str, Any]:
-    return {"name": f"vfio-{index}", "attributes": _attrs(type="vfio", productName=product, vendorID="0x10de"),
-            "capacity": {"addressableMemory": {"value": "40Gi"}}}
+    return {
+        "name": f"vfio-{index}",
+        "attributes": _attrs(type="vfio", productName=product, vendorID="0x10de"),
+        "capacity": {"addressableMemory": {"value": "40Gi"}},
+    }
 
 
-def node_slice(node: str, gpus: int, product: str, memory_gb: int, mig: dict[str, int] | None,
-               mig_memory: dict[str, int] | None = None) -> dict[str, Any]:
+def node_slice(
+    node: str,
+    gpus: int,
+    product: str,
+    memory_gb: int,
+    mig: dict[str, int] | None,
+    mig_memory: dict[str, int] | None = None,
+) -> dict[str, Any]:
     """The node's ``resource.k8s.io/v1`` ResourceSlice: whole GPUs, or every MIG device of ``mig`` on each GPU."""
     devices = []
     for index in range(gpus):
@@ -46,11 +64,17 @@ def node_slice(node: str, gpus: int, product: str, memory_gb: int, mig: dict[str
         for profile, count in sorted(mig.items()):
             memory = (mig_memory or {}).get(profile, 1)
             devices += [mig_device(index, j, profile, product, memory) for j in range(count)]
-    return {"apiVersion": "resource.k8s.io/v1", "kind": "ResourceSlice",
-            "metadata": {"name": f"{node}-{DRIVER}-x1"},
-            "spec": {"driver": DRIVER, "nodeName": node, "pool": {"name": node, "generation": 1,
-                                                                  "resourceSliceCount": 1},
-                     "devices": devices}}
+    return {
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceSlice",
+        "metadata": {"name": f"{node}-{DRIVER}-x1"},
+        "spec": {
+            "driver": DRIVER,
+            "nodeName": node,
+            "pool": {"name": node, "generation": 1, "resourceSliceCount": 1},
+            "devices": devices,
+        },
+    }
 
 
 def cel_device(device: dict[str, Any]) -> dict[str, Any]:

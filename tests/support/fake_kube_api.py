@@ -21,8 +21,12 @@ from typing import Callable
 from urllib.parse import parse_qs, urlparse
 
 NAMESPACED = re.compile(r"^/(?:api/v1|apis/apps/v1)/namespaces/(?P<ns>[^/]+)/(?P<kind>pods|daemonsets)$")
-LIST_KINDS = {"nodes": "NodeList", "pods": "PodList", "daemonsets": "DaemonSetList",
-              "resourceslices": "ResourceSliceList"}
+LIST_KINDS = {
+    "nodes": "NodeList",
+    "pods": "PodList",
+    "daemonsets": "DaemonSetList",
+    "resourceslices": "ResourceSliceList",
+}
 RESOURCE_SLICES = "/apis/resource.k8s.io/v1/resourceslices"
 
 
@@ -150,13 +154,24 @@ def _list(kind: str, items: list[dict], query: dict[str, list[str]]) -> dict:
     if start + limit < len(chosen):
         metadata["continue"] = str(start + limit)
     api_version = {"daemonsets": "apps/v1", "resourceslices": "resource.k8s.io/v1"}.get(kind, "v1")
-    return {"kind": LIST_KINDS[kind], "apiVersion": api_version, "metadata": metadata,
-            "items": chosen[start:start + limit]}
+    return {
+        "kind": LIST_KINDS[kind],
+        "apiVersion": api_version,
+        "metadata": metadata,
+        "items": chosen[start : start + limit],
+    }
 
 
 def _status(code: int, reason: str, message: str) -> dict:
-    return {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure", "message": message,
-            "reason": reason, "code": code}
+    return {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": message,
+        "reason": reason,
+        "code": code,
+    }
 
 
 def kubeconfig_for(server: str) -> str:
@@ -172,39 +187,75 @@ def kubeconfig_for(server: str) -> str:
 
 # Nodes as AKS and EKS report them (labels and status.allocatable strings), plus the pool label gpupools sets.
 
-def aks_node(name: str, pool: str, gpus: str | None, size: str = "Standard_ND96asr_v4",
-             extra_labels: dict | None = None) -> dict:
-    allocatable = {"cpu": "95690m", "ephemeral-storage": "119703055367", "hugepages-1Gi": "0", "hugepages-2Mi": "0",
-                   "memory": "928798572Ki", "pods": "110"}
+
+def aks_node(
+    name: str, pool: str, gpus: str | None, size: str = "Standard_ND96asr_v4", extra_labels: dict | None = None
+) -> dict:
+    allocatable = {
+        "cpu": "95690m",
+        "ephemeral-storage": "119703055367",
+        "hugepages-1Gi": "0",
+        "hugepages-2Mi": "0",
+        "memory": "928798572Ki",
+        "pods": "110",
+    }
     if gpus is not None:
         allocatable["nvidia.com/gpu"] = gpus
     labels = {
-        "agentpool": pool, "beta.kubernetes.io/arch": "amd64", "beta.kubernetes.io/instance-type": size,
-        "beta.kubernetes.io/os": "linux", "kubernetes.azure.com/accelerator": "nvidia",
-        "kubernetes.azure.com/agentpool": pool, "kubernetes.azure.com/cluster": "MC_gpu-dev-rg_gpu-dev_southcentralus",
+        "agentpool": pool,
+        "beta.kubernetes.io/arch": "amd64",
+        "beta.kubernetes.io/instance-type": size,
+        "beta.kubernetes.io/os": "linux",
+        "kubernetes.azure.com/accelerator": "nvidia",
+        "kubernetes.azure.com/agentpool": pool,
+        "kubernetes.azure.com/cluster": "MC_gpu-dev-rg_gpu-dev_southcentralus",
         "kubernetes.azure.com/mode": "user",
         "kubernetes.azure.com/node-image-version": "AKSUbuntu-2204gen2containerd-202508.20.1",
-        "kubernetes.io/arch": "amd64", "kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
-        "node.kubernetes.io/instance-type": size, "topology.kubernetes.io/region": "southcentralus",
-        "topology.kubernetes.io/zone": "0", "gpupools.io/pool": pool, "nvidia.com/gpu.present": "true",
+        "kubernetes.io/arch": "amd64",
+        "kubernetes.io/hostname": name,
+        "kubernetes.io/os": "linux",
+        "node.kubernetes.io/instance-type": size,
+        "topology.kubernetes.io/region": "southcentralus",
+        "topology.kubernetes.io/zone": "0",
+        "gpupools.io/pool": pool,
+        "nvidia.com/gpu.present": "true",
         **(extra_labels or {}),
     }
     return _node(name, labels, allocatable)
 
 
-def eks_node(name: str, node_group: str, slices: dict[str, str], mig_state: str | None = "success",
-             layout: str = "all-balanced") -> dict:
-    allocatable = {"cpu": "95690m", "ephemeral-storage": "246305030010", "hugepages-1Gi": "0", "hugepages-2Mi": "0",
-                   "memory": "1176415232Ki", "pods": "737", "nvidia.com/gpu": "0", **slices}
+def eks_node(
+    name: str, node_group: str, slices: dict[str, str], mig_state: str | None = "success", layout: str = "all-balanced"
+) -> dict:
+    allocatable = {
+        "cpu": "95690m",
+        "ephemeral-storage": "246305030010",
+        "hugepages-1Gi": "0",
+        "hugepages-2Mi": "0",
+        "memory": "1176415232Ki",
+        "pods": "737",
+        "nvidia.com/gpu": "0",
+        **slices,
+    }
     labels = {
-        "beta.kubernetes.io/arch": "amd64", "beta.kubernetes.io/instance-type": "p4d.24xlarge",
+        "beta.kubernetes.io/arch": "amd64",
+        "beta.kubernetes.io/instance-type": "p4d.24xlarge",
         "beta.kubernetes.io/os": "linux",
-        "eks.amazonaws.com/capacityType": "ON_DEMAND", "eks.amazonaws.com/nodegroup": node_group,
-        "eks.amazonaws.com/nodegroup-image": "ami-0a1b2c3d4e5f67890", "k8s.io/cloud-provider-aws": "a1b2c3d4e5f6",
-        "kubernetes.io/arch": "amd64", "kubernetes.io/hostname": name, "kubernetes.io/os": "linux",
-        "node.kubernetes.io/instance-type": "p4d.24xlarge", "topology.kubernetes.io/region": "us-east-1",
-        "topology.kubernetes.io/zone": "us-east-1a", "gpupools.io/pool": node_group, "nvidia.com/gpu.present": "true",
-        "nvidia.com/gpu.deploy.mig-manager": "true", "nvidia.com/mig.config": layout, "nvidia.com/mig.capable": "true",
+        "eks.amazonaws.com/capacityType": "ON_DEMAND",
+        "eks.amazonaws.com/nodegroup": node_group,
+        "eks.amazonaws.com/nodegroup-image": "ami-0a1b2c3d4e5f67890",
+        "k8s.io/cloud-provider-aws": "a1b2c3d4e5f6",
+        "kubernetes.io/arch": "amd64",
+        "kubernetes.io/hostname": name,
+        "kubernetes.io/os": "linux",
+        "node.kubernetes.io/instance-type": "p4d.24xlarge",
+        "topology.kubernetes.io/region": "us-east-1",
+        "topology.kubernetes.io/zone": "us-east-1a",
+        "gpupools.io/pool": node_group,
+        "nvidia.com/gpu.present": "true",
+        "nvidia.com/gpu.deploy.mig-manager": "true",
+        "nvidia.com/mig.config": layout,
+        "nvidia.com/mig.capable": "true",
         "nvidia.com/mig.strategy": "mixed",
     }
     if mig_state is not None:
@@ -214,33 +265,56 @@ def eks_node(name: str, node_group: str, slices: dict[str, str], mig_state: str 
 
 def _node(name: str, labels: dict, allocatable: dict) -> dict:
     return {
-        "kind": "Node", "apiVersion": "v1",
+        "kind": "Node",
+        "apiVersion": "v1",
         "metadata": {"name": name, "uid": f"uid-{name}", "labels": labels, "resourceVersion": "4242"},
         "spec": {"taints": [{"key": "nvidia.com/gpu", "value": "present", "effect": "NoSchedule"}]},
-        "status": {"capacity": dict(allocatable), "allocatable": allocatable,
-                   "conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady"}]},
+        "status": {
+            "capacity": dict(allocatable),
+            "allocatable": allocatable,
+            "conditions": [{"type": "Ready", "status": "True", "reason": "KubeletReady"}],
+        },
     }
 
 
 def daemonset(namespace: str, name: str, labels: dict[str, str], selector: dict[str, str]) -> dict:
-    return {"kind": "DaemonSet", "apiVersion": "apps/v1",
-            "metadata": {"name": name, "namespace": namespace, "uid": f"uid-ds-{name}", "labels": labels},
-            "spec": {"selector": {"matchLabels": selector}, "template": {"metadata": {"labels": selector}}},
-            "status": {"desiredNumberScheduled": 1, "numberReady": 1}}
+    return {
+        "kind": "DaemonSet",
+        "apiVersion": "apps/v1",
+        "metadata": {"name": name, "namespace": namespace, "uid": f"uid-ds-{name}", "labels": labels},
+        "spec": {"selector": {"matchLabels": selector}, "template": {"metadata": {"labels": selector}}},
+        "status": {"desiredNumberScheduled": 1, "numberReady": 1},
+    }
 
 
 def daemonset_pod(namespace: str, owner: str, node: str, labels: dict[str, str], ready: bool = True) -> dict:
     suffix = abs(hash((owner, node))) % 100000
     return {
-        "kind": "Pod", "apiVersion": "v1",
-        "metadata": {"name": f"{owner}-{suffix:05d}", "namespace": namespace, "labels": labels,
-                     "ownerReferences": [{"apiVersion": "apps/v1", "kind": "DaemonSet", "name": owner,
-                                          "uid": f"uid-ds-{owner}", "controller": True, "blockOwnerDeletion": True}]},
+        "kind": "Pod",
+        "apiVersion": "v1",
+        "metadata": {
+            "name": f"{owner}-{suffix:05d}",
+            "namespace": namespace,
+            "labels": labels,
+            "ownerReferences": [
+                {
+                    "apiVersion": "apps/v1",
+                    "kind": "DaemonSet",
+                    "name": owner,
+                    "uid": f"uid-ds-{owner}",
+                    "controller": True,
+                    "blockOwnerDeletion": True,
+                }
+            ],
+        },
         "spec": {"nodeName": node},
-        "status": {"phase": "Running", "conditions": [
-            {"type": "Initialized", "status": "True"},
-            {"type": "Ready", "status": "True" if ready else "False"},
-            {"type": "ContainersReady", "status": "True" if ready else "False"},
-            {"type": "PodScheduled", "status": "True"},
-        ]},
+        "status": {
+            "phase": "Running",
+            "conditions": [
+                {"type": "Initialized", "status": "True"},
+                {"type": "Ready", "status": "True" if ready else "False"},
+                {"type": "ContainersReady", "status": "True" if ready else "False"},
+                {"type": "PodScheduled", "status": "True"},
+            ],
+        },
     }

@@ -38,6 +38,7 @@ import yaml
 if __name__ == "__main__":  # run as a script: make the test helpers importable as when pytest runs
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     import os  # and price plans from the packaged snapshot, as tests/conftest.py does
+
     os.environ["GPUPOOLS_PRICE_CACHE"] = str(Path(__file__).resolve().parents[1] / "no-price-cache.json")
 
 from support.chart_variants import MODE_VARIANTS, REPO, STACK_FILES, Variant, variant_stack_file  # noqa: E402
@@ -86,8 +87,10 @@ def cli_stdout(args: list[str]) -> bytes:
 def outputs(case: Case) -> dict[str, bytes]:
     """Each output of the case, keyed by its file suffix."""
     if case.variant is None:
-        return {output: cli_stdout([args[0], "--config", str(REPO / f"Pulumi.{case.name}.yaml"), *args[1:]])
-                for output, args in OUTPUTS.items()}
+        return {
+            output: cli_stdout([args[0], "--config", str(REPO / f"Pulumi.{case.name}.yaml"), *args[1:]])
+            for output, args in OUTPUTS.items()
+        }
     stack_file = variant_stack_file(case.variant)
     with tempfile.TemporaryDirectory(prefix="gpupools-golden-") as folder:
         (Path(folder) / "Pulumi.yaml").write_text(PROJECT_FILE, encoding="utf-8")
@@ -95,8 +98,9 @@ def outputs(case: Case) -> dict[str, bytes]:
         path = Path(folder) / f"Pulumi.{case.name}.yaml"
         path.write_text(yaml.safe_dump({"config": stack_file.config}, sort_keys=False), encoding="utf-8")
         written = read_stack_file(path)
-        assert (written.stack, written.config) == (stack_file.stack, stack_file.config), \
+        assert (written.stack, written.config) == (stack_file.stack, stack_file.config), (
             f"{case.name}: the written stack file does not read back as the variant"
+        )
         results = {output: cli_stdout([args[0], "--config", str(path), *args[1:]]) for output, args in OUTPUTS.items()}
     for output, data in results.items():  # a path in the output would differ on every run and machine
         assert folder.encode() not in data, f"{case.name}.{output}: the output contains the temporary path"
@@ -105,9 +109,15 @@ def outputs(case: Case) -> dict[str, bytes]:
 
 def short_diff(expected: bytes, actual: bytes, name: str, limit: int = 40) -> str:
     """A unified diff of at most ``limit`` lines (the bytes compared are UTF-8 text)."""
-    lines = list(difflib.unified_diff(expected.decode("utf-8", "replace").splitlines(keepends=True),
-                                      actual.decode("utf-8", "replace").splitlines(keepends=True),
-                                      f"tests/golden/{name} (expected)", f"{name} (today)", n=2))
+    lines = list(
+        difflib.unified_diff(
+            expected.decode("utf-8", "replace").splitlines(keepends=True),
+            actual.decode("utf-8", "replace").splitlines(keepends=True),
+            f"tests/golden/{name} (expected)",
+            f"{name} (today)",
+            n=2,
+        )
+    )
     if not lines and expected != actual:
         lines = ["(the texts differ only in bytes the line diff does not show, e.g. a final newline)\n"]
     shown = lines[:limit] + ([f"... {len(lines) - limit} more diff lines\n"] if len(lines) > limit else [])
@@ -140,8 +150,14 @@ def write() -> int:
 
 def compare() -> int:
     problems = [problem for case in CASES for problem in mismatches(case)]
-    problems += [f"{name}: no case makes it (stale)" for name in
-                 sorted({path.name for path in GOLDEN.iterdir()} - expected_files())] if GOLDEN.is_dir() else []
+    problems += (
+        [
+            f"{name}: no case makes it (stale)"
+            for name in sorted({path.name for path in GOLDEN.iterdir()} - expected_files())
+        ]
+        if GOLDEN.is_dir()
+        else []
+    )
     print("\n".join(problems) if problems else f"{len(CASES) * len(OUTPUTS)} golden files match")
     return 1 if problems else 0
 

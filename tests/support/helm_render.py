@@ -68,9 +68,21 @@ class HelmRenderer:
             values_file.flush()
             started = time.perf_counter()
             result = subprocess.run(
-                [self.helm, "template", release, str(chart), "--namespace", namespace, "--values", values_file.name,
-                 "--kube-version", f"{KUBERNETES_VERSION}.0", "--include-crds"],
-                capture_output=True, text=True,
+                [
+                    self.helm,
+                    "template",
+                    release,
+                    str(chart),
+                    "--namespace",
+                    namespace,
+                    "--values",
+                    values_file.name,
+                    "--kube-version",
+                    f"{KUBERNETES_VERSION}.0",
+                    "--include-crds",
+                ],
+                capture_output=True,
+                text=True,
             )
             self.seconds += time.perf_counter() - started
             self.runs += 1
@@ -94,8 +106,9 @@ def of_kind(objects: Iterable[Object], kind: str) -> list[Object]:
 
 def named(objects: Iterable[Object], kind: str, name: str) -> Object:
     found = [obj for obj in of_kind(objects, kind) if obj["metadata"]["name"] == name]
-    assert len(found) == 1, (f"expected one {kind} {name}, rendered: "
-                             f"{[o['metadata']['name'] for o in of_kind(objects, kind)]}")
+    assert len(found) == 1, (
+        f"expected one {kind} {name}, rendered: {[o['metadata']['name'] for o in of_kind(objects, kind)]}"
+    )
     return found[0]
 
 
@@ -115,6 +128,7 @@ def container_env(daemonset: Object) -> dict[str, dict[str, str]]:
 
 
 # --- Built-in objects: kubernetes-validate's strict schemas ---------------------------------------------------
+
 
 def builtin_problems(objects: Iterable[Object]) -> list[str]:
     """One line per rendered built-in object that the strict Kubernetes schema refuses (CRs are skipped)."""
@@ -143,6 +157,7 @@ def _builtin_problems(obj_json: str) -> tuple[str, ...]:
 
 # --- Custom resources: the CRD's openAPIV3Schema, with unknown fields refused -----------------------------------
 
+
 @lru_cache(maxsize=None)
 def crd_validator(crd_file: Path, version: str) -> Any:
     """A JSON Schema validator of one CRD version; unknown fields are errors (the API server would prune them)."""
@@ -158,8 +173,9 @@ def crd_problems(obj: Object, crd_file: Path) -> list[str]:
     version = obj["apiVersion"].split("/", 1)[1]
     body = {key: value for key, value in obj.items() if key != "metadata"}  # metadata is ObjectMeta, not in the CRD
     errors = sorted(crd_validator(crd_file, version).iter_errors(body), key=lambda e: list(e.absolute_path))
-    return [f"{obj['kind']} {obj['metadata']['name']}: {'.'.join(map(str, e.absolute_path))}: {e.message}"
-            for e in errors]
+    return [
+        f"{obj['kind']} {obj['metadata']['name']}: {'.'.join(map(str, e.absolute_path))}: {e.message}" for e in errors
+    ]
 
 
 def _closed(schema: Any) -> Any:
@@ -172,7 +188,10 @@ def _closed(schema: Any) -> Any:
         key: {name: _closed(sub) for name, sub in value.items()} if key == "properties" else _closed(value)
         for key, value in schema.items()
     }
-    if ("properties" in closed and "additionalProperties" not in closed
-            and not closed.get("x-kubernetes-preserve-unknown-fields")):
+    if (
+        "properties" in closed
+        and "additionalProperties" not in closed
+        and not closed.get("x-kubernetes-preserve-unknown-fields")
+    ):
         closed["additionalProperties"] = False
     return closed

@@ -6,7 +6,6 @@ the links other components take as strings (node role ARN, subnets, OIDC provide
 group), so it can be wired to ``EksGpuNodeGroup`` and ``ClusterAutoscaler`` from any language.
 """
 
-
 import json
 from typing import NotRequired, Optional, TypedDict
 
@@ -51,16 +50,22 @@ class EksCluster(pulumi.ComponentResource):
     kubeconfig: pulumi.Output[str]
     """Kubeconfig (secret)."""
     node_role_arn: pulumi.Output[Optional[str]]
-    ("""ARN of the node role the created cluster admits (for EksGpuNodeGroup's node_role_arn); unset for an """
-     """existing cluster.""")
+    (
+        """ARN of the node role the created cluster admits (for EksGpuNodeGroup's node_role_arn); unset for an """
+        """existing cluster."""
+    )
     subnet_ids: pulumi.Output[list[str]]
     """The cluster's subnets (for EksGpuNodeGroup's subnet_ids)."""
     oidc_provider_arn: pulumi.Output[str]
-    ("""ARN of the cluster's IAM OIDC provider (for ClusterAutoscaler); for an existing cluster, the ARN IAM gives """
-     """a provider for its issuer, which must exist.""")
+    (
+        """ARN of the cluster's IAM OIDC provider (for ClusterAutoscaler); for an existing cluster, the ARN IAM """
+        """gives a provider for its issuer, which must exist."""
+    )
     oidc_provider_url: pulumi.Output[str]
-    ("""The cluster's OIDC issuer URL (for ClusterAutoscaler); without https:// on a created cluster, as pulumi-eks """
-     """gives it.""")
+    (
+        """The cluster's OIDC issuer URL (for ClusterAutoscaler); without https:// on a created cluster, as """
+        """pulumi-eks gives it."""
+    )
     cluster_security_group_id: pulumi.Output[str]
     """The security group EKS created for the cluster, which managed nodes get (e.g. for EFA launch templates)."""
     node_role: Optional[aws.iam.Role]
@@ -121,7 +126,9 @@ class EksCluster(pulumi.ComponentResource):
             existing = aws.eks.get_cluster_output(name=args["name"], opts=pulumi.InvokeOptions(parent=self))
             self.cluster_name = existing.name
             kubeconfig = pulumi.Output.all(
-                existing.name, existing.endpoint, existing.certificate_authorities.apply(lambda cas: cas[0].data),
+                existing.name,
+                existing.endpoint,
+                existing.certificate_authorities.apply(lambda cas: cas[0].data),
             ).apply(lambda parts: _exec_kubeconfig(*parts))
             vpc_config = existing.vpc_config
             # Nodes of an existing cluster use roles its owner admitted: none is known here.
@@ -129,16 +136,23 @@ class EksCluster(pulumi.ComponentResource):
             issuer = existing.identities.apply(lambda found: found[0].oidcs[0].issuer if found else None)
             self.oidc_provider_url = issuer
             self.oidc_provider_arn = pulumi.Output.all(existing.arn, issuer).apply(
-                lambda parts: _oidc_provider_arn(*parts))
+                lambda parts: _oidc_provider_arn(*parts)
+            )
         self.subnet_ids = vpc_config.apply(lambda vpc: vpc.subnet_ids if vpc else None)
         self.cluster_security_group_id = vpc_config.apply(lambda vpc: vpc.cluster_security_group_id if vpc else None)
         self.kubeconfig = pulumi.Output.secret(kubeconfig)
         self.provider = k8s.Provider(f"{name}-k8s", kubeconfig=self.kubeconfig, opts=child)
-        self.register_outputs({
-            "clusterName": self.cluster_name, "kubeconfig": self.kubeconfig, "nodeRoleArn": self.node_role_arn,
-            "subnetIds": self.subnet_ids, "oidcProviderArn": self.oidc_provider_arn,
-            "oidcProviderUrl": self.oidc_provider_url, "clusterSecurityGroupId": self.cluster_security_group_id,
-        })
+        self.register_outputs(
+            {
+                "clusterName": self.cluster_name,
+                "kubeconfig": self.kubeconfig,
+                "nodeRoleArn": self.node_role_arn,
+                "subnetIds": self.subnet_ids,
+                "oidcProviderArn": self.oidc_provider_arn,
+                "oidcProviderUrl": self.oidc_provider_url,
+                "clusterSecurityGroupId": self.cluster_security_group_id,
+            }
+        )
 
 
 def _oidc_provider_arn(cluster_arn: str | None, issuer: str | None) -> str | None:
@@ -152,13 +166,26 @@ def _oidc_provider_arn(cluster_arn: str | None, issuer: str | None) -> str | Non
 
 def _exec_kubeconfig(cluster: str, endpoint: str, certificate_authority: str) -> str:
     """A kubeconfig that gets tokens from ``aws eks get-token``: no long-lived credential is stored."""
-    return json.dumps({
-        "apiVersion": "v1", "kind": "Config", "current-context": cluster,
-        "clusters": [{"name": cluster, "cluster": {
-            "server": endpoint, "certificate-authority-data": certificate_authority}}],
-        "contexts": [{"name": cluster, "context": {"cluster": cluster, "user": cluster}}],
-        "users": [{"name": cluster, "user": {"exec": {
-            "apiVersion": "client.authentication.k8s.io/v1beta1", "command": "aws",
-            "args": ["eks", "get-token", "--cluster-name", cluster, "--output", "json"],
-        }}}],
-    })
+    return json.dumps(
+        {
+            "apiVersion": "v1",
+            "kind": "Config",
+            "current-context": cluster,
+            "clusters": [
+                {"name": cluster, "cluster": {"server": endpoint, "certificate-authority-data": certificate_authority}}
+            ],
+            "contexts": [{"name": cluster, "context": {"cluster": cluster, "user": cluster}}],
+            "users": [
+                {
+                    "name": cluster,
+                    "user": {
+                        "exec": {
+                            "apiVersion": "client.authentication.k8s.io/v1beta1",
+                            "command": "aws",
+                            "args": ["eks", "get-token", "--cluster-name", cluster, "--output", "json"],
+                        }
+                    },
+                }
+            ],
+        }
+    )

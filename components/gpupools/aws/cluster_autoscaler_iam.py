@@ -36,21 +36,26 @@ def oidc_issuer(provider_url: str) -> str:
     return provider_url.removeprefix("https://").rstrip("/")
 
 
-def trust_policy(oidc_provider_arn: str, oidc_provider_url: str, namespace: str,
-                 service_account: str) -> dict[str, Any]:
+def trust_policy(
+    oidc_provider_arn: str, oidc_provider_url: str, namespace: str, service_account: str
+) -> dict[str, Any]:
     """Only the autoscaler's service account, through the cluster's OIDC provider, may assume the role (EKS IRSA)."""
     issuer = oidc_issuer(oidc_provider_url)
     return {
         "Version": "2012-10-17",
-        "Statement": [{
-            "Effect": "Allow",
-            "Principal": {"Federated": oidc_provider_arn},
-            "Action": "sts:AssumeRoleWithWebIdentity",
-            "Condition": {"StringEquals": {
-                f"{issuer}:sub": f"system:serviceaccount:{namespace}:{service_account}",
-                f"{issuer}:aud": "sts.amazonaws.com",
-            }},
-        }],
+        "Statement": [
+            {
+                "Effect": "Allow",
+                "Principal": {"Federated": oidc_provider_arn},
+                "Action": "sts:AssumeRoleWithWebIdentity",
+                "Condition": {
+                    "StringEquals": {
+                        f"{issuer}:sub": f"system:serviceaccount:{namespace}:{service_account}",
+                        f"{issuer}:aud": "sts.amazonaws.com",
+                    }
+                },
+            }
+        ],
     }
 
 
@@ -64,10 +69,21 @@ def autoscaler_policy(cluster: str, region: str, oidc_provider_arn: str) -> dict
         "Version": "2012-10-17",
         "Statement": [
             {"Sid": "Describe", "Effect": "Allow", "Action": list(DESCRIBE_ACTIONS), "Resource": "*"},
-            {"Sid": "ScaleThisClustersGroups", "Effect": "Allow", "Action": list(SCALING_ACTIONS), "Resource": "*",
-             "Condition": {"StringEquals": {f"autoscaling:ResourceTag/k8s.io/cluster-autoscaler/{cluster}": "owned"}}},
-            {"Sid": "ReadThisClustersNodeGroups", "Effect": "Allow", "Action": NODEGROUP_ACTION,
-             "Resource": f"arn:{partition}:eks:{region}:{account}:nodegroup/{cluster}/*/*"},
+            {
+                "Sid": "ScaleThisClustersGroups",
+                "Effect": "Allow",
+                "Action": list(SCALING_ACTIONS),
+                "Resource": "*",
+                "Condition": {
+                    "StringEquals": {f"autoscaling:ResourceTag/k8s.io/cluster-autoscaler/{cluster}": "owned"}
+                },
+            },
+            {
+                "Sid": "ReadThisClustersNodeGroups",
+                "Effect": "Allow",
+                "Action": NODEGROUP_ACTION,
+                "Resource": f"arn:{partition}:eks:{region}:{account}:nodegroup/{cluster}/*/*",
+            },
         ],
     }
 
@@ -80,16 +96,26 @@ def _partition_and_account(arn: str) -> tuple[str, str]:
 
 
 def cluster_autoscaler_role(
-    name: str, *, cluster: pulumi.Input[str], region: pulumi.Input[str], oidc_provider_arn: pulumi.Input[str],
-    oidc_provider_url: pulumi.Input[str], namespace: str, service_account: str, parent: pulumi.Resource,
+    name: str,
+    *,
+    cluster: pulumi.Input[str],
+    region: pulumi.Input[str],
+    oidc_provider_arn: pulumi.Input[str],
+    oidc_provider_url: pulumi.Input[str],
+    namespace: str,
+    service_account: str,
+    parent: pulumi.Resource,
     tags: dict[str, str] | None = None,
 ) -> aws.iam.Role:
     """The IRSA role and its inline policy, children of ``parent``."""
     assume = pulumi.Output.all(oidc_provider_arn, oidc_provider_url).apply(
-        lambda parts: json.dumps(trust_policy(parts[0], parts[1], namespace, service_account)))
-    role = aws.iam.Role(f"{name}-role", assume_role_policy=assume, tags=tags or {},
-                        opts=pulumi.ResourceOptions(parent=parent))
+        lambda parts: json.dumps(trust_policy(parts[0], parts[1], namespace, service_account))
+    )
+    role = aws.iam.Role(
+        f"{name}-role", assume_role_policy=assume, tags=tags or {}, opts=pulumi.ResourceOptions(parent=parent)
+    )
     policy = pulumi.Output.all(cluster, region, oidc_provider_arn).apply(
-        lambda parts: json.dumps(autoscaler_policy(parts[0], parts[1], parts[2])))
+        lambda parts: json.dumps(autoscaler_policy(parts[0], parts[1], parts[2]))
+    )
     aws.iam.RolePolicy(f"{name}-policy", role=role.name, policy=policy, opts=pulumi.ResourceOptions(parent=role))
     return role

@@ -51,8 +51,10 @@ class EksGpuNodeGroupArgs(TypedDict):
     cluster: NotRequired[eks.Cluster]
     """The pulumi-eks cluster the node group joins (Python only); or give cluster_name and subnet_ids instead."""
     cluster_name: NotRequired[pulumi.Input[str]]
-    ("""Name of the EKS cluster the node group joins (e.g. EksCluster's cluster_name); needs subnet_ids; not with """
-     """cluster.""")
+    (
+        """Name of the EKS cluster the node group joins (e.g. EksCluster's cluster_name); needs subnet_ids; not with """
+        """cluster."""
+    )
     node_role: NotRequired[aws.iam.Role]
     """IAM role of the nodes (with cluster only); by default the group gets its own with the managed policies."""
     node_role_arn: NotRequired[pulumi.Input[str]]
@@ -68,8 +70,10 @@ class EksGpuNodeGroupArgs(TypedDict):
     max_size: NotRequired[int]
     """Upper bound for scaling (default: desired_size)."""
     ignore_scaling_changes: NotRequired[bool]
-    ("""Leave the desired size to the cluster autoscaler: later changes to desired_size are ignored (default: true """
-     """when min_size and max_size are given and differ).""")
+    (
+        """Leave the desired size to the cluster autoscaler: later changes to desired_size are ignored (default: """
+        """true when min_size and max_size are given and differ)."""
+    )
     ami_type: NotRequired[str]
     """AL2023_x86_64_NVIDIA (default, and the only AMI type taken; docs/sources.md says why the others are refused)."""
     disk_size_gb: NotRequired[int]
@@ -77,11 +81,15 @@ class EksGpuNodeGroupArgs(TypedDict):
     labels: NotRequired[dict[str, str]]
     """Kubernetes labels of the nodes."""
     taints: NotRequired[list[TaintArgs]]
-    ("""Kubernetes taints of the nodes; unset: nvidia.com/gpu=present:NoSchedule (the taint GPU workloads """
-     """tolerate), an explicit [] leaves the nodes untainted.""")
+    (
+        """Kubernetes taints of the nodes; unset: nvidia.com/gpu=present:NoSchedule (the taint GPU workloads """
+        """tolerate), an explicit [] leaves the nodes untainted."""
+    )
     subnet_ids: NotRequired[pulumi.Input[list[pulumi.Input[str]]]]
-    ("""Subnets of the node group (with cluster, default: the cluster's; required with cluster_name, e.g. """
-     """EksCluster's subnet_ids); one Availability Zone's for a Capacity Block or EFA.""")
+    (
+        """Subnets of the node group (with cluster, default: the cluster's; required with cluster_name, e.g. """
+        """EksCluster's subnet_ids); one Availability Zone's for a Capacity Block or EFA."""
+    )
     capacity_type: NotRequired[str]
     """ON_DEMAND (EKS default), SPOT or CAPACITY_BLOCK (needs capacity_reservation, the block's cr- id)."""
     capacity_reservation: NotRequired[str]
@@ -93,8 +101,10 @@ class EksGpuNodeGroupArgs(TypedDict):
     tags: NotRequired[dict[str, str]]
     """AWS tags."""
     autoscaler_tags: NotRequired[dict[str, str]]
-    ("""Tags for the node group's Auto Scaling group (cluster autoscaler node template and discovery), e.g. from """
-     """gpupools.autoscaling.eks_autoscaler_tags; at most 47 (EKS sets 3 of AWS's 50).""")
+    (
+        """Tags for the node group's Auto Scaling group (cluster autoscaler node template and discovery), e.g. from """
+        """gpupools.autoscaling.eks_autoscaler_tags; at most 47 (EKS sets 3 of AWS's 50)."""
+    )
 
 
 class EksGpuNodeGroup(pulumi.ComponentResource):
@@ -127,15 +137,22 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
         role = args.get("node_role") or (None if role_arn is not None else node_role(f"{name}-nodes", self, tags))
         ami_type = args.get("ami_type") or DEFAULT_AMI_TYPE
         spec = LaunchTemplateSpec(
-            instance_type=args["instance_type"], capacity_type=args.get("capacity_type"),
-            capacity_reservation=args.get("capacity_reservation"), disk_size_gb=args.get("disk_size_gb"),
+            instance_type=args["instance_type"],
+            capacity_type=args.get("capacity_type"),
+            capacity_reservation=args.get("capacity_reservation"),
+            disk_size_gb=args.get("disk_size_gb"),
             efa_interfaces=(args.get("efa_interfaces") or 1) if args.get("efa") else 0,
         )
         cluster = args.get("cluster")
         vpc_config = None
         if spec.efa_interfaces:  # EFA interfaces carry the cluster security group, in the cluster's VPC
-            vpc_config = cluster.eks_cluster.vpc_config if cluster is not None else aws.eks.get_cluster_output(
-                name=args["cluster_name"], opts=pulumi.InvokeOptions(parent=self)).vpc_config
+            vpc_config = (
+                cluster.eks_cluster.vpc_config
+                if cluster is not None
+                else aws.eks.get_cluster_output(
+                    name=args["cluster_name"], opts=pulumi.InvokeOptions(parent=self)
+                ).vpc_config
+            )
         template = gpu_launch_template(name, spec, vpc_config, self, tags) if spec.needed else None
         settings = _node_group_settings(args, spec, ami_type, template, tags)
         child = pulumi.ResourceOptions(parent=self)
@@ -143,16 +160,29 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
         if cluster is not None:
             # pulumi-eks sets ignoreChanges on the aws.eks.NodeGroup it registers: options on a remote component
             # would not reach it.
-            group = eks.ManagedNodeGroup(f"{name}-ng", cluster=cluster, node_role=role, node_role_arn=role_arn,
-                                         ignore_scaling_changes=autoscaled or None, **settings, opts=child)
+            group = eks.ManagedNodeGroup(
+                f"{name}-ng",
+                cluster=cluster,
+                node_role=role,
+                node_role_arn=role_arn,
+                ignore_scaling_changes=autoscaled or None,
+                **settings,
+                opts=child,
+            )
             self.node_group_name = group.node_group.node_group_name
             resources = group.node_group.apply(lambda node_group: node_group.resources)
         else:
-            plain = aws.eks.NodeGroup(f"{name}-ng", cluster_name=args["cluster_name"],
-                                      node_role_arn=role_arn if role_arn is not None else role.arn, **settings,
-                                      opts=pulumi.ResourceOptions(parent=self, ignore_changes=[DESIRED_SIZE]
-                                                                  if autoscaled else None,
-                                                                  delete_before_replace=_delete_first(opts)))
+            plain = aws.eks.NodeGroup(
+                f"{name}-ng",
+                cluster_name=args["cluster_name"],
+                node_role_arn=role_arn if role_arn is not None else role.arn,
+                **settings,
+                opts=pulumi.ResourceOptions(
+                    parent=self,
+                    ignore_changes=[DESIRED_SIZE] if autoscaled else None,
+                    delete_before_replace=_delete_first(opts),
+                ),
+            )
             self.node_group_name = plain.node_group_name
             resources = plain.resources
         # EKS creates one Auto Scaling group per node group.
@@ -166,12 +196,18 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
                 tag=aws.autoscaling.TagTagArgs(key=key, value=value, propagate_at_launch=False),
                 opts=child,
             )
-        self.register_outputs({"nodeGroupName": self.node_group_name,
-                               "autoScalingGroupName": self.auto_scaling_group_name})
+        self.register_outputs(
+            {"nodeGroupName": self.node_group_name, "autoScalingGroupName": self.auto_scaling_group_name}
+        )
 
 
-def _node_group_settings(args: EksGpuNodeGroupArgs, spec: LaunchTemplateSpec, ami_type: str,
-                         template: aws.ec2.LaunchTemplate | None, tags: dict[str, str]) -> dict[str, Any]:
+def _node_group_settings(
+    args: EksGpuNodeGroupArgs,
+    spec: LaunchTemplateSpec,
+    ami_type: str,
+    template: aws.ec2.LaunchTemplate | None,
+    tags: dict[str, str],
+) -> dict[str, Any]:
     """What ``eks.ManagedNodeGroup`` and ``aws.eks.NodeGroup`` both take, in the arguments both spell alike."""
     desired = args["desired_size"]
     return {
@@ -183,8 +219,11 @@ def _node_group_settings(args: EksGpuNodeGroupArgs, spec: LaunchTemplateSpec, am
         # With a launch template EKS refuses diskSize: the template's block device mapping has it.
         "disk_size": None if template else args.get("disk_size_gb"),
         "launch_template": aws.eks.NodeGroupLaunchTemplateArgs(
-            id=template.id, version=template.latest_version.apply(str),
-        ) if template else None,
+            id=template.id,
+            version=template.latest_version.apply(str),
+        )
+        if template
+        else None,
         "scaling_config": aws.eks.NodeGroupScalingConfigArgs(
             desired_size=desired,
             min_size=_or(args.get("min_size"), desired),

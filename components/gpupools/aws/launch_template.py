@@ -41,8 +41,13 @@ class LaunchTemplateSpec:
         return bool(self.capacity_reservation or self.capacity_block or self.efa_interfaces)
 
 
-def gpu_launch_template(name: str, spec: LaunchTemplateSpec, vpc_config: pulumi.Output[Any] | None,
-                        parent: pulumi.Resource, tags: dict[str, str]) -> aws.ec2.LaunchTemplate:
+def gpu_launch_template(
+    name: str,
+    spec: LaunchTemplateSpec,
+    vpc_config: pulumi.Output[Any] | None,
+    parent: pulumi.Resource,
+    tags: dict[str, str],
+) -> aws.ec2.LaunchTemplate:
     """The template (and, for EFA, its cluster placement group and security group), children of ``parent``.
 
     ``vpc_config`` is the cluster's (``vpc_id``, ``cluster_security_group_id``), needed only for EFA: a pulumi-eks
@@ -59,16 +64,23 @@ def gpu_launch_template(name: str, spec: LaunchTemplateSpec, vpc_config: pulumi.
         # A Capacity Block's template names the instance type, and the node group then must not.
         instance_type=spec.instance_type if spec.capacity_block else None,
         instance_market_options=aws.ec2.LaunchTemplateInstanceMarketOptionsArgs(market_type="capacity-block")
-        if spec.capacity_block else None,
+        if spec.capacity_block
+        else None,
         capacity_reservation_specification=_reservation(spec.capacity_reservation),
-        block_device_mappings=[aws.ec2.LaunchTemplateBlockDeviceMappingArgs(
-            device_name=ROOT_DEVICE,
-            ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
-                volume_size=spec.disk_size_gb, volume_type="gp3", delete_on_termination="true"),
-        )] if spec.disk_size_gb else None,
+        block_device_mappings=[
+            aws.ec2.LaunchTemplateBlockDeviceMappingArgs(
+                device_name=ROOT_DEVICE,
+                ebs=aws.ec2.LaunchTemplateBlockDeviceMappingEbsArgs(
+                    volume_size=spec.disk_size_gb, volume_type="gp3", delete_on_termination="true"
+                ),
+            )
+        ]
+        if spec.disk_size_gb
+        else None,
         # What EKS's own template sets: IMDSv2, and a hop limit of 2 so pods can reach the metadata service.
         metadata_options=aws.ec2.LaunchTemplateMetadataOptionsArgs(
-            http_endpoint="enabled", http_tokens="required", http_put_response_hop_limit=2),
+            http_endpoint="enabled", http_tokens="required", http_put_response_hop_limit=2
+        ),
         placement=placement,
         network_interfaces=network_interfaces,
         tags=tags,
@@ -77,7 +89,7 @@ def gpu_launch_template(name: str, spec: LaunchTemplateSpec, vpc_config: pulumi.
 
 
 def _reservation(
-    reservation: pulumi.Input[str] | None
+    reservation: pulumi.Input[str] | None,
 ) -> aws.ec2.LaunchTemplateCapacityReservationSpecificationArgs | None:
     if not reservation:
         return None
@@ -87,8 +99,9 @@ def _reservation(
     return aws.ec2.LaunchTemplateCapacityReservationSpecificationArgs(capacity_reservation_target=target)
 
 
-def _efa_interfaces(name: str, count: int, vpc: pulumi.Output[Any], child: pulumi.ResourceOptions,
-                    tags: dict[str, str]) -> list[aws.ec2.LaunchTemplateNetworkInterfaceArgs]:
+def _efa_interfaces(
+    name: str, count: int, vpc: pulumi.Output[Any], child: pulumi.ResourceOptions, tags: dict[str, str]
+) -> list[aws.ec2.LaunchTemplateNetworkInterfaceArgs]:
     """One EFA per network card; the first is the primary interface (device index 0), the others index 1.
 
     Security groups in a template replace the cluster security group EKS would add, so the interfaces
@@ -106,8 +119,11 @@ def _efa_interfaces(name: str, count: int, vpc: pulumi.Output[Any], child: pulum
     groups = [vpc.cluster_security_group_id, efa_group.id]
     return [
         aws.ec2.LaunchTemplateNetworkInterfaceArgs(
-            device_index=0 if card == 0 else 1, network_card_index=card, interface_type="efa",
-            security_groups=groups, delete_on_termination="true",
+            device_index=0 if card == 0 else 1,
+            network_card_index=card,
+            interface_type="efa",
+            security_groups=groups,
+            delete_on_termination="true",
         )
         for card in range(count)
     ]

@@ -9,7 +9,6 @@ work for this feature" (aks-docs use-capacity-reservation-groups.md). Other crea
 system-assigned identity they always had, so upgrading gpupools changes no cluster that needs none.
 """
 
-
 import base64
 import hashlib
 import uuid
@@ -57,8 +56,10 @@ class AksClusterArgs(TypedDict):
     pod_cidr: NotRequired[pulumi.Input[str]]
     """Pod address range of the Azure CNI Overlay network (default 10.244.0.0/16); must not overlap your VNets."""
     capacity_reservation_group_ids: NotRequired[list[pulumi.Input[str]]]
-    ("""Capacity reservation groups the cluster's pools draw from; with create true, the cluster gets a """
-     """user-assigned identity with the Contributor role on each (system-assigned identities cannot use them).""")
+    (
+        """Capacity reservation groups the cluster's pools draw from; with create true, the cluster gets a """
+        """user-assigned identity with the Contributor role on each (system-assigned identities cannot use them)."""
+    )
     tags: NotRequired[pulumi.Input[dict[str, str]]]
     """Azure tags for the resource group and cluster."""
 
@@ -95,7 +96,10 @@ class AksCluster(pulumi.ComponentResource):
         self.capacity_reservation_access: list[pulumi.Resource] = []
         if args.get("create", True):
             group = resources.ResourceGroup(
-                f"{name}-rg", resource_group_name=args["resource_group_name"], location=args["location"], tags=tags,
+                f"{name}-rg",
+                resource_group_name=args["resource_group_name"],
+                location=args["location"],
+                tags=tags,
                 opts=azure_child,
             )
             identity = self._identity(name, args, group, tags, azure_child)
@@ -115,20 +119,23 @@ class AksCluster(pulumi.ComponentResource):
                     network_plugin_mode="overlay",
                     pod_cidr=args.get("pod_cidr") or DEFAULT_POD_CIDR,
                 ),
-                agent_pool_profiles=[containerservice.ManagedClusterAgentPoolProfileArgs(
-                    name="system",
-                    mode="System",
-                    vm_size=args.get("system_pool_size") or DEFAULT_SYSTEM_POOL_SIZE,
-                    count=args.get("system_pool_count") or DEFAULT_SYSTEM_POOL_COUNT,
-                    max_pods=args.get("system_pool_max_pods") or DEFAULT_SYSTEM_POOL_MAX_PODS,
-                    os_type="Linux",
-                    os_sku="Ubuntu",
-                    type="VirtualMachineScaleSets",
-                )],
+                agent_pool_profiles=[
+                    containerservice.ManagedClusterAgentPoolProfileArgs(
+                        name="system",
+                        mode="System",
+                        vm_size=args.get("system_pool_size") or DEFAULT_SYSTEM_POOL_SIZE,
+                        count=args.get("system_pool_count") or DEFAULT_SYSTEM_POOL_COUNT,
+                        max_pods=args.get("system_pool_max_pods") or DEFAULT_SYSTEM_POOL_MAX_PODS,
+                        os_type="Linux",
+                        os_sku="Ubuntu",
+                        type="VirtualMachineScaleSets",
+                    )
+                ],
                 tags=tags,
                 # GPU pools are separate AgentPool resources; without this the cluster would try to remove them.
                 opts=pulumi.ResourceOptions.merge(
-                    azure_child, pulumi.ResourceOptions(ignore_changes=["agentPoolProfiles"])),
+                    azure_child, pulumi.ResourceOptions(ignore_changes=["agentPoolProfiles"])
+                ),
             )
             self.cluster_name = cluster.name
             self.resource_group_name = group.name
@@ -136,44 +143,59 @@ class AksCluster(pulumi.ComponentResource):
             self.cluster_name = pulumi.Output.from_input(args["name"])
             self.resource_group_name = pulumi.Output.from_input(args["resource_group_name"])
         credentials = containerservice.list_managed_cluster_user_credentials_output(
-            resource_group_name=self.resource_group_name, resource_name=self.cluster_name,
+            resource_group_name=self.resource_group_name,
+            resource_name=self.cluster_name,
             opts=pulumi.InvokeOptions(parent=self),
         )
         self.kubeconfig = pulumi.Output.secret(
             credentials.kubeconfigs[0].value.apply(lambda encoded: base64.b64decode(encoded).decode())
         )
         self.provider = k8s.Provider(f"{name}-k8s", kubeconfig=self.kubeconfig, opts=child)
-        self.register_outputs({
-            "clusterName": self.cluster_name, "resourceGroupName": self.resource_group_name,
-            "kubeconfig": self.kubeconfig,
-        })
+        self.register_outputs(
+            {
+                "clusterName": self.cluster_name,
+                "resourceGroupName": self.resource_group_name,
+                "kubeconfig": self.kubeconfig,
+            }
+        )
 
-    def _identity(self, name: str, args: AksClusterArgs, group: resources.ResourceGroup,
-                  tags: pulumi.Input[dict[str, str]],
-                  opts: pulumi.ResourceOptions) -> containerservice.ManagedClusterIdentityArgs:
+    def _identity(
+        self,
+        name: str,
+        args: AksClusterArgs,
+        group: resources.ResourceGroup,
+        tags: pulumi.Input[dict[str, str]],
+        opts: pulumi.ResourceOptions,
+    ) -> containerservice.ManagedClusterIdentityArgs:
         """System-assigned, or, for capacity reservation groups, a user-assigned identity with Contributor on each
         group (the role on the group itself, as use-capacity-reservation-groups.md scopes it)."""
         groups = args.get("capacity_reservation_group_ids") or []
         if not groups:
             return containerservice.ManagedClusterIdentityArgs(type="SystemAssigned")
         identity = managedidentity.UserAssignedIdentity(
-            f"{name}-identity", resource_name_=pulumi.Output.concat(args["name"], "-control-plane"),
+            f"{name}-identity",
+            resource_name_=pulumi.Output.concat(args["name"], "-control-plane"),
             resource_group_name=group.name,
-            location=group.location, tags=tags, opts=opts,
+            location=group.location,
+            tags=tags,
+            opts=opts,
         )
         for index, crg in enumerate(groups):
-            self.capacity_reservation_access.append(authorization.RoleAssignment(
-                f"{name}-crg-{_key(crg, index)}",
-                # A role assignment's name is a GUID: one per cluster and group, stable across runs.
-                role_assignment_name=pulumi.Output.all(args["name"], crg).apply(
-                    lambda parts: str(uuid.uuid5(uuid.NAMESPACE_URL, f"gpupools/{parts[0]}/{parts[1]}"))),
-                principal_id=identity.principal_id,
-                principal_type="ServicePrincipal",
-                role_definition_id=pulumi.Output.from_input(crg).apply(_contributor_in_subscription_of),
-                scope=crg,
-                # Same name for the same cluster and group: the old assignment must go before its successor comes.
-                opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(delete_before_replace=True)),
-            ))
+            self.capacity_reservation_access.append(
+                authorization.RoleAssignment(
+                    f"{name}-crg-{_key(crg, index)}",
+                    # A role assignment's name is a GUID: one per cluster and group, stable across runs.
+                    role_assignment_name=pulumi.Output.all(args["name"], crg).apply(
+                        lambda parts: str(uuid.uuid5(uuid.NAMESPACE_URL, f"gpupools/{parts[0]}/{parts[1]}"))
+                    ),
+                    principal_id=identity.principal_id,
+                    principal_type="ServicePrincipal",
+                    role_definition_id=pulumi.Output.from_input(crg).apply(_contributor_in_subscription_of),
+                    scope=crg,
+                    # Same name for the same cluster and group: the old assignment must go before its successor comes.
+                    opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(delete_before_replace=True)),
+                )
+            )
         return containerservice.ManagedClusterIdentityArgs(type="UserAssigned", user_assigned_identities=[identity.id])
 
 

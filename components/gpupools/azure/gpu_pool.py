@@ -8,7 +8,6 @@ replacement needs its name: its workloads have nowhere to go meanwhile); False c
 which only works when the replacement gets a new ``pool_name`` (``gpupools.rotation``: surge).
 """
 
-
 from typing import NotRequired, Optional, TypedDict
 
 import pulumi
@@ -54,8 +53,10 @@ class AksGpuPoolArgs(TypedDict):
     node_labels: NotRequired[dict[str, str]]
     """Kubernetes labels of the pool's nodes."""
     node_taints: NotRequired[list[str]]
-    ("""Taints as key=value:Effect; unset: nvidia.com/gpu=present:NoSchedule (the taint GPU workloads tolerate), """
-     """an explicit [] leaves the pool untainted.""")
+    (
+        """Taints as key=value:Effect; unset: nvidia.com/gpu=present:NoSchedule (the taint GPU workloads tolerate), """
+        """an explicit [] leaves the pool untainted."""
+    )
     kubernetes_version: NotRequired[str]
     """Kubernetes version of the pool's nodes (default: the cluster's)."""
     max_pods: NotRequired[int]
@@ -65,8 +66,10 @@ class AksGpuPoolArgs(TypedDict):
     capacity_reservation_group_id: NotRequired[str]
     """Resource id of a capacity reservation group the pool's VMs draw from."""
     scale_set_priority: NotRequired[str]
-    ("""Regular (default) or Spot; fixed at creation. AKS taints Spot nodes """
-     """kubernetes.azure.com/scalesetpriority=spot:NoSchedule itself.""")
+    (
+        """Regular (default) or Spot; fixed at creation. AKS taints Spot nodes """
+        """kubernetes.azure.com/scalesetpriority=spot:NoSchedule itself."""
+    )
     scale_set_eviction_policy: NotRequired[str]
     """Spot only: Delete (AKS default) or Deallocate; fixed at creation."""
     spot_max_price: NotRequired[float]
@@ -74,8 +77,10 @@ class AksGpuPoolArgs(TypedDict):
     tags: NotRequired[dict[str, str]]
     """Azure tags."""
     autoscaler_tags: NotRequired[dict[str, str]]
-    ("""Cluster autoscaler node-template tags merged over tags (AKS copies pool tags to the VMSS), e.g. from """
-     """gpupools.autoscaling.aks_autoscaler_tags; 50 tags at most together.""")
+    (
+        """Cluster autoscaler node-template tags merged over tags (AKS copies pool tags to the VMSS), e.g. from """
+        """gpupools.autoscaling.aks_autoscaler_tags; 50 tags at most together."""
+    )
 
 
 class AksGpuPool(pulumi.ComponentResource):
@@ -133,22 +138,29 @@ class AksGpuPool(pulumi.ComponentResource):
             # Unset: the GPU taint the class promises; a list given (even []) is taken as is.
             node_taints=[str(GPU_TAINT)] if args.get("node_taints") is None else args["node_taints"],
             tags={**(args.get("tags") or {}), **(args.get("autoscaler_tags") or {})},
-            opts=pulumi.ResourceOptions(parent=self, replace_on_changes=REPLACE_ON_CHANGES,
-                                        delete_before_replace=_delete_before_replace(opts),
-                                        # Autoscaled: AKS's autoscaler owns the node count, so neither a changed
-                                        # count nor `pulumi up --refresh` resets the nodes it added or removed.
-                                        ignore_changes=["count"] if autoscale else None,
-                                        # The engine does not make a child wait for its parent's dependencies
-                                        # (e.g. the cluster's role on a capacity reservation group): pass them on.
-                                        depends_on=opts.depends_on if opts is not None else None,
-                                        transformations=[without_sdk_aliases]),
+            opts=pulumi.ResourceOptions(
+                parent=self,
+                replace_on_changes=REPLACE_ON_CHANGES,
+                delete_before_replace=_delete_before_replace(opts),
+                # Autoscaled: AKS's autoscaler owns the node count, so neither a changed
+                # count nor `pulumi up --refresh` resets the nodes it added or removed.
+                ignore_changes=["count"] if autoscale else None,
+                # The engine does not make a child wait for its parent's dependencies
+                # (e.g. the cluster's role on a capacity reservation group): pass them on.
+                depends_on=opts.depends_on if opts is not None else None,
+                transformations=[without_sdk_aliases],
+            ),
         )
         self.pool_name = pool.name
         self.vm_size = pool.vm_size
         self.gpu_instance_profile = pool.gpu_instance_profile
-        self.register_outputs({
-            "poolName": self.pool_name, "vmSize": self.vm_size, "gpuInstanceProfile": self.gpu_instance_profile,
-        })
+        self.register_outputs(
+            {
+                "poolName": self.pool_name,
+                "vmSize": self.vm_size,
+                "gpuInstanceProfile": self.gpu_instance_profile,
+            }
+        )
 
 
 def _delete_before_replace(opts: Optional[pulumi.ResourceOptions]) -> bool:

@@ -27,8 +27,16 @@ from .chart_refs import DCGM_EXPORTER, DEVICE_PLUGIN, DRA_DRIVER, GPU_OPERATOR, 
 from .labels import GPU_PRESENT_LABEL, MPS_CAPABLE_LABEL, NFD_GPU_LABEL
 
 # What a daemonset does for a pool; the placement check decides from it where the daemonset belongs.
-Role = Literal["device-plugin", "gfd", "nfd-worker", "mps-daemon", "mig-manager", "operand", "metrics-exporter",
-               "dra-kubelet-plugin"]
+Role = Literal[
+    "device-plugin",
+    "gfd",
+    "nfd-worker",
+    "mps-daemon",
+    "mig-manager",
+    "operand",
+    "metrics-exporter",
+    "dra-kubelet-plugin",
+]
 
 
 @dataclass(frozen=True)
@@ -69,33 +77,60 @@ def _in(key: str, value: str) -> dict[str, Any]:
 DEVICE_PLUGIN_DEFAULTS = ChartDefaults(
     chart=DEVICE_PLUGIN,
     source="k8s-device-plugin v0.20.0: deployments/helm/nvidia-device-plugin/values.yaml, Chart.yaml "
-           "(nfd dependency condition nfd.enabled,gfd.enabled), templates/daemonset-*.yml",
+    "(nfd dependency condition nfd.enabled,gfd.enabled), templates/daemonset-*.yml",
     values={
         "devicePlugin": {"enabled": True},
         "gfd": {"enabled": False},
         "nodeSelector": {},
-        "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
-            _in(NFD_GPU_LABEL, "true"),
-            _in("feature.node.kubernetes.io/cpu-model.vendor_id", "NVIDIA"),
-            _in(GPU_PRESENT_LABEL, "true"),
-        ]}}},
+        "affinity": {
+            "nodeAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": {
+                    "nodeSelectorTerms": [
+                        _in(NFD_GPU_LABEL, "true"),
+                        _in("feature.node.kubernetes.io/cpu-model.vendor_id", "NVIDIA"),
+                        _in(GPU_PRESENT_LABEL, "true"),
+                    ]
+                }
+            }
+        },
         "tolerations": [{"key": "CriticalAddonsOnly", "operator": "Exists"}, _gpu_toleration("Exists")],
         # The NFD subchart's worker tolerates the GPU taint only with the value "present".
-        "nfd": {"worker": {"tolerations": [
-            {"key": "node-role.kubernetes.io/master", "operator": "Equal", "value": "", "effect": "NoSchedule"},
-            _gpu_toleration("Equal", "present"),
-        ]}},
+        "nfd": {
+            "worker": {
+                "tolerations": [
+                    {"key": "node-role.kubernetes.io/master", "operator": "Equal", "value": "", "effect": "NoSchedule"},
+                    _gpu_toleration("Equal", "present"),
+                ]
+            }
+        },
     },
     daemonsets=(
-        DaemonSet("nvidia-device-plugin", "device-plugin", ("devicePlugin.enabled",),
-                  node_selector_at="nodeSelector", affinity_at="affinity"),
-        DaemonSet("gpu-feature-discovery", "gfd", ("gfd.enabled",),
-                  node_selector_at="nodeSelector", affinity_at="affinity"),
-        DaemonSet("mps-control-daemon", "mps-daemon", ("devicePlugin.enabled",),
-                  node_selector_at="nodeSelector", affinity_at="affinity",
-                  node_selector={MPS_CAPABLE_LABEL: "true"}),
-        DaemonSet("nfd-worker", "nfd-worker", ("nfd.enabled", "gfd.enabled"), tolerations_at="nfd.worker.tolerations",
-                  node_selector_at="nfd.worker.nodeSelector", affinity_at="nfd.worker.affinity"),
+        DaemonSet(
+            "nvidia-device-plugin",
+            "device-plugin",
+            ("devicePlugin.enabled",),
+            node_selector_at="nodeSelector",
+            affinity_at="affinity",
+        ),
+        DaemonSet(
+            "gpu-feature-discovery", "gfd", ("gfd.enabled",), node_selector_at="nodeSelector", affinity_at="affinity"
+        ),
+        DaemonSet(
+            "mps-control-daemon",
+            "mps-daemon",
+            ("devicePlugin.enabled",),
+            node_selector_at="nodeSelector",
+            affinity_at="affinity",
+            node_selector={MPS_CAPABLE_LABEL: "true"},
+        ),
+        DaemonSet(
+            "nfd-worker",
+            "nfd-worker",
+            ("nfd.enabled", "gfd.enabled"),
+            tolerations_at="nfd.worker.tolerations",
+            node_selector_at="nfd.worker.nodeSelector",
+            affinity_at="nfd.worker.affinity",
+        ),
     ),
 )
 
@@ -109,7 +144,7 @@ def _operand(name: str, role: Role, operand: str, enabled_by: tuple[str, ...], *
 GPU_OPERATOR_DEFAULTS = ChartDefaults(
     chart=GPU_OPERATOR,
     source="gpu-operator v26.7.0: deployments/gpu-operator/values.yaml, assets/state-*/ daemonsets, "
-           "controllers/state_manager.go",
+    "controllers/state_manager.go",
     values={
         "nfd": {"enabled": True},
         "daemonsets": {"tolerations": [_gpu_toleration("Exists")]},
@@ -119,36 +154,63 @@ GPU_OPERATOR_DEFAULTS = ChartDefaults(
         "dcgmExporter": {"enabled": True},
         "gfd": {"enabled": True},
         "migManager": {"enabled": True},
-        "node-feature-discovery": {"worker": {"tolerations": [
-            {"key": "node-role.kubernetes.io/control-plane", "operator": "Equal", "value": "", "effect": "NoSchedule"},
-            _gpu_toleration("Exists"),
-        ]}},
+        "node-feature-discovery": {
+            "worker": {
+                "tolerations": [
+                    {
+                        "key": "node-role.kubernetes.io/control-plane",
+                        "operator": "Equal",
+                        "value": "",
+                        "effect": "NoSchedule",
+                    },
+                    _gpu_toleration("Exists"),
+                ]
+            }
+        },
     },
     daemonsets=(
         _operand("nvidia-driver-daemonset", "operand", "driver", ("driver.enabled",)),
         _operand("nvidia-container-toolkit-daemonset", "operand", "container-toolkit", ("toolkit.enabled",)),
         _operand("nvidia-operator-validator", "operand", "operator-validator", ()),
         _operand("nvidia-device-plugin-daemonset", "device-plugin", "device-plugin", ("devicePlugin.enabled",)),
-        _operand("nvidia-device-plugin-mps-control-daemon", "mps-daemon", "device-plugin", ("devicePlugin.enabled",),
-                 **{MPS_CAPABLE_LABEL: "true"}),
+        _operand(
+            "nvidia-device-plugin-mps-control-daemon",
+            "mps-daemon",
+            "device-plugin",
+            ("devicePlugin.enabled",),
+            **{MPS_CAPABLE_LABEL: "true"},
+        ),
         _operand("gpu-feature-discovery", "gfd", "gpu-feature-discovery", ("gfd.enabled",)),
         _operand("nvidia-mig-manager", "mig-manager", "mig-manager", ("migManager.enabled",)),
         _operand("nvidia-dcgm-exporter", "operand", "dcgm-exporter", ("dcgmExporter.enabled",)),
-        DaemonSet("node-feature-discovery-worker", "nfd-worker", ("nfd.enabled",),
-                  tolerations_at="node-feature-discovery.worker.tolerations",
-                  node_selector_at="node-feature-discovery.worker.nodeSelector",
-                  affinity_at="node-feature-discovery.worker.affinity"),
+        DaemonSet(
+            "node-feature-discovery-worker",
+            "nfd-worker",
+            ("nfd.enabled",),
+            tolerations_at="node-feature-discovery.worker.tolerations",
+            node_selector_at="node-feature-discovery.worker.nodeSelector",
+            affinity_at="node-feature-discovery.worker.affinity",
+        ),
     ),
-    deploy_labels=tuple(f"nvidia.com/gpu.deploy.{operand}" for operand in (
-        "driver", "gpu-feature-discovery", "container-toolkit", "device-plugin", "dcgm", "dcgm-exporter",
-        "node-status-exporter", "operator-validator",
-    )),
+    deploy_labels=tuple(
+        f"nvidia.com/gpu.deploy.{operand}"
+        for operand in (
+            "driver",
+            "gpu-feature-discovery",
+            "container-toolkit",
+            "device-plugin",
+            "dcgm",
+            "dcgm-exporter",
+            "node-status-exporter",
+            "operator-validator",
+        )
+    ),
 )
 
 DCGM_EXPORTER_DEFAULTS = ChartDefaults(
     chart=DCGM_EXPORTER,
     source="dcgm-exporter 4.8.2 (git tag 4.5.3-4.8.2): deployment/values.yaml, templates/daemonset.yaml "
-           "(one DaemonSet, always rendered; tolerations, nodeSelector and affinity straight from values)",
+    "(one DaemonSet, always rendered; tolerations, nodeSelector and affinity straight from values)",
     values={
         "nodeSelector": {},
         # Only the control plane's taint: without our values the exporter would stay off tainted GPU nodes.
@@ -167,25 +229,36 @@ DCGM_EXPORTER_DEFAULTS = ChartDefaults(
 DRA_DRIVER_DEFAULTS = ChartDefaults(
     chart=DRA_DRIVER,
     source="dra-driver-nvidia-gpu v0.4.1: deployments/helm/dra-driver-nvidia-gpu/values.yaml (kubeletPlugin.*), "
-           "templates/kubeletplugin.yaml (rendered if resources.computeDomains.enabled or resources.gpus.enabled)",
+    "templates/kubeletplugin.yaml (rendered if resources.computeDomains.enabled or resources.gpus.enabled)",
     values={
         "resources": {"gpus": {"enabled": True}, "computeDomains": {"enabled": True}},
         "kubeletPlugin": {
             "nodeSelector": {},
             "tolerations": [_gpu_toleration("Exists")],
-            "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
-                _in(NFD_GPU_LABEL, "true"),
-                _in("feature.node.kubernetes.io/pci-0302_10de.present", "true"),
-                _in("feature.node.kubernetes.io/pci-0300_10de.present", "true"),
-                _in("feature.node.kubernetes.io/cpu-model.vendor_id", "NVIDIA"),
-                _in(GPU_PRESENT_LABEL, "true"),
-            ]}}},
+            "affinity": {
+                "nodeAffinity": {
+                    "requiredDuringSchedulingIgnoredDuringExecution": {
+                        "nodeSelectorTerms": [
+                            _in(NFD_GPU_LABEL, "true"),
+                            _in("feature.node.kubernetes.io/pci-0302_10de.present", "true"),
+                            _in("feature.node.kubernetes.io/pci-0300_10de.present", "true"),
+                            _in("feature.node.kubernetes.io/cpu-model.vendor_id", "NVIDIA"),
+                            _in(GPU_PRESENT_LABEL, "true"),
+                        ]
+                    }
+                }
+            },
         },
     },
     daemonsets=(
         # Our values always set resources.gpus.enabled, which then decides (the template's "or" of both switches).
-        DaemonSet("dra-driver-nvidia-gpu-kubelet-plugin", "dra-kubelet-plugin", ("resources.gpus.enabled",),
-                  tolerations_at="kubeletPlugin.tolerations", node_selector_at="kubeletPlugin.nodeSelector",
-                  affinity_at="kubeletPlugin.affinity"),
+        DaemonSet(
+            "dra-driver-nvidia-gpu-kubelet-plugin",
+            "dra-kubelet-plugin",
+            ("resources.gpus.enabled",),
+            tolerations_at="kubeletPlugin.tolerations",
+            node_selector_at="kubeletPlugin.nodeSelector",
+            affinity_at="kubeletPlugin.affinity",
+        ),
     ),
 )

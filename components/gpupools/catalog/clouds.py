@@ -49,11 +49,11 @@ DEFAULT_AMI_TYPE = "AL2023_x86_64_NVIDIA"
 AMI_TYPES = (DEFAULT_AMI_TYPE,)
 REFUSED_AMI_TYPES = {
     "BOTTLEROCKET_x86_64_NVIDIA": "Bottlerocket runs its own NVIDIA device plugin and MIG handling, and gpupools would "
-                                  "install a second device plugin beside it; use AL2023_x86_64_NVIDIA",
+    "install a second device plugin beside it; use AL2023_x86_64_NVIDIA",
     "AL2023_x86_64_STANDARD": "it has no NVIDIA driver and the GPU Operator has no driver container for Amazon Linux; "
-                              "use AL2023_x86_64_NVIDIA (driver preinstalled)",
+    "use AL2023_x86_64_NVIDIA (driver preinstalled)",
     "AL2_x86_64_GPU": "Amazon Linux 2 EKS AMIs are no longer published for current Kubernetes versions; "
-                      "use AL2023_x86_64_NVIDIA",
+    "use AL2023_x86_64_NVIDIA",
 }
 # Instance families whose capacity is scarce enough that an on-demand request is likely to fail without a reservation.
 SCARCE_FAMILIES = ("p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-b200.")
@@ -64,8 +64,15 @@ SCARCE_FAMILIES = ("p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-b200.")
 CLOUD_DEFAULTS: dict[str, str | int] = {"scaleSetPriority": "Regular", "spotMaxPrice": -1, "capacityType": "ON_DEMAND"}
 # Pool keys that only one cloud understands; the other cloud refuses them instead of ignoring them.
 CLOUD_POOL_KEYS: dict[str, tuple[str, ...]] = {
-    "azure": ("osSku", "maxPods", "availabilityZones", "capacityReservationGroupId", "priority", "evictionPolicy",
-              "spotMaxPrice"),
+    "azure": (
+        "osSku",
+        "maxPods",
+        "availabilityZones",
+        "capacityReservationGroupId",
+        "priority",
+        "evictionPolicy",
+        "spotMaxPrice",
+    ),
     "aws": ("amiType", "capacityType", "capacityReservation", "subnetIds", "efa"),
 }
 # The longest cloud pool name per cloud. AKS: 12 lowercase letters and digits. EKS accepts 63, but the node

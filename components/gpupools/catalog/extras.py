@@ -44,8 +44,10 @@ def missing_extra(cloud: str, needed_by: str) -> MissingExtraError | None:
         except (ImportError, ValueError):  # a finder that refuses the module, or a broken half-import
             found = False
         if not found:
-            return MissingExtraError(f"{needed_by} needs {extra.what}: pip install 'gpupools[{extra.name}]' "
-                                     f"({module} is not installed)", name=module)
+            return MissingExtraError(
+                f"{needed_by} needs {extra.what}: pip install 'gpupools[{extra.name}]' ({module} is not installed)",
+                name=module,
+            )
     return None
 
 

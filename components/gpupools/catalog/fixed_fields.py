@@ -39,7 +39,8 @@ AKS_AGENT_POOL: Mapping[str, FixedAtCreation] = {
     "scaleSetPriority": FixedAtCreation("ScaleSetPriority can't change after creation", _AKS_SPOT),
     "spotMaxPrice": FixedAtCreation("SpotMaxPrice can't change after creation", _AKS_SPOT),
     "scaleSetEvictionPolicy": FixedAtCreation(
-        "priority and eviction-policy can only be set during node pool creation", _AKS_SPOT,
+        "priority and eviction-policy can only be set during node pool creation",
+        _AKS_SPOT,
     ),
     "gpuInstanceProfile": FixedAtCreation(
         "the applied GPU instance profile can't change after node pool creation",

@@ -65,8 +65,9 @@ class GpuModel:
         return named
 
 
-def _seven_slice(name: str, memory_gb: int, sizes: tuple[int, int, int, int, int, int],
-                 pci: tuple[str, ...]) -> GpuModel:
+def _seven_slice(
+    name: str, memory_gb: int, sizes: tuple[int, int, int, int, int, int], pci: tuple[str, ...]
+) -> GpuModel:
     """A 7-compute/8-memory-slice GPU (A100, H100, H200, B200) from the GB figures in its profile names.
 
     ``sizes`` are the GB in the names of 1g, 1g (double memory), 2g, 3g, 4g and 7g, in that order; slice
@@ -86,12 +87,15 @@ def _seven_slice(name: str, memory_gb: int, sizes: tuple[int, int, int, int, int
     return GpuModel(name, memory_gb, 7, 8, profiles, pci, balanced)
 
 
-A100_40GB = _seven_slice("A100-40GB", 40, (5, 10, 10, 20, 20, 40),
-                         ("0x20B010DE", "0x20B110DE", "0x20F110DE", "0x20F610DE"))
-A100_80GB = _seven_slice("A100-80GB", 80, (10, 20, 20, 40, 40, 80),
-                         ("0x20B210DE", "0x20B510DE", "0x20F310DE", "0x20F510DE"))
-H100_80GB = _seven_slice("H100-80GB", 80, (10, 20, 20, 40, 40, 80),
-                         ("0x233010DE", "0x233110DE", "0x232210DE", "0x232410DE"))
+A100_40GB = _seven_slice(
+    "A100-40GB", 40, (5, 10, 10, 20, 20, 40), ("0x20B010DE", "0x20B110DE", "0x20F110DE", "0x20F610DE")
+)
+A100_80GB = _seven_slice(
+    "A100-80GB", 80, (10, 20, 20, 40, 40, 80), ("0x20B210DE", "0x20B510DE", "0x20F310DE", "0x20F510DE")
+)
+H100_80GB = _seven_slice(
+    "H100-80GB", 80, (10, 20, 20, 40, 40, 80), ("0x233010DE", "0x233110DE", "0x232210DE", "0x232410DE")
+)
 H100_NVL_94GB = _seven_slice("H100-NVL-94GB", 94, (12, 24, 24, 47, 47, 94), ("0x232110DE", "0x233A10DE"))
 H200_141GB = _seven_slice("H200-141GB", 141, (18, 35, 35, 71, 71, 141), ("0x233510DE", "0x233B10DE"))
 B200_180GB = _seven_slice("B200-180GB", 180, (23, 45, 45, 90, 90, 180), ("0x290110DE",))
@@ -123,8 +127,20 @@ M60_8GB = GpuModel("M60-8GB", 8)
 GPU_MODELS: dict[str, GpuModel] = {
     gpu.name: gpu
     for gpu in (
-        A100_40GB, A100_80GB, H100_80GB, H100_NVL_94GB, H200_141GB, B200_180GB, A30_24GB,
-        V100_16GB, T4_16GB, A10_24GB, A10G_24GB, L4_24GB, L40S_48GB, M60_8GB,
+        A100_40GB,
+        A100_80GB,
+        H100_80GB,
+        H100_NVL_94GB,
+        H200_141GB,
+        B200_180GB,
+        A30_24GB,
+        V100_16GB,
+        T4_16GB,
+        A10_24GB,
+        A10G_24GB,
+        L4_24GB,
+        L40S_48GB,
+        M60_8GB,
     )
 }
 

@@ -10,8 +10,21 @@ from dataclasses import dataclass
 from typing import Literal, Mapping
 
 from .gpus import (
-    A10_24GB, A10G_24GB, A100_40GB, A100_80GB, B200_180GB, GPU_MODELS, H100_80GB, H100_NVL_94GB, H200_141GB,
-    L4_24GB, L40S_48GB, M60_8GB, T4_16GB, V100_16GB, GpuModel,
+    A10_24GB,
+    A10G_24GB,
+    A100_40GB,
+    A100_80GB,
+    B200_180GB,
+    GPU_MODELS,
+    H100_80GB,
+    H100_NVL_94GB,
+    H200_141GB,
+    L4_24GB,
+    L40S_48GB,
+    M60_8GB,
+    T4_16GB,
+    V100_16GB,
+    GpuModel,
 )
 
 Cloud = Literal["azure", "aws"]
@@ -44,11 +57,27 @@ def _aws(gpu: GpuModel, counts: Mapping[str, int]) -> list[InstanceSize]:
 # EFA interfaces per EC2 instance type (EC2 User Guide, "Supported instance types" for EFA and the accelerated
 # computing network specifications); types absent here have none.
 EFA_INTERFACES: dict[str, int] = {
-    "p4d.24xlarge": 4, "p4de.24xlarge": 4, "p5.48xlarge": 32, "p5e.48xlarge": 32, "p5en.48xlarge": 16,
+    "p4d.24xlarge": 4,
+    "p4de.24xlarge": 4,
+    "p5.48xlarge": 32,
+    "p5e.48xlarge": 32,
+    "p5en.48xlarge": 16,
     "p6-b200.48xlarge": 8,
-    "g5.8xlarge": 1, "g5.12xlarge": 1, "g5.16xlarge": 1, "g5.24xlarge": 1, "g5.48xlarge": 1,
-    "g6.8xlarge": 1, "g6.12xlarge": 1, "g6.16xlarge": 1, "g6.24xlarge": 1, "g6.48xlarge": 1,
-    "g6e.8xlarge": 1, "g6e.12xlarge": 1, "g6e.16xlarge": 1, "g6e.24xlarge": 2, "g6e.48xlarge": 4,
+    "g5.8xlarge": 1,
+    "g5.12xlarge": 1,
+    "g5.16xlarge": 1,
+    "g5.24xlarge": 1,
+    "g5.48xlarge": 1,
+    "g6.8xlarge": 1,
+    "g6.12xlarge": 1,
+    "g6.16xlarge": 1,
+    "g6.24xlarge": 1,
+    "g6.48xlarge": 1,
+    "g6e.8xlarge": 1,
+    "g6e.12xlarge": 1,
+    "g6e.16xlarge": 1,
+    "g6e.24xlarge": 2,
+    "g6e.48xlarge": 4,
 }
 
 
@@ -60,8 +89,7 @@ _AZURE = [
     *_azure(H100_80GB, Standard_ND96isr_H100_v5=8),
     *_azure(H200_141GB, Standard_ND96isr_H200_v5=8),
     *_azure(V100_16GB, Standard_NC6s_v3=1, Standard_NC12s_v3=2, Standard_NC24s_v3=4, Standard_NC24rs_v3=4),
-    *_azure(T4_16GB, Standard_NC4as_T4_v3=1, Standard_NC8as_T4_v3=1, Standard_NC16as_T4_v3=1,
-            Standard_NC64as_T4_v3=4),
+    *_azure(T4_16GB, Standard_NC4as_T4_v3=1, Standard_NC8as_T4_v3=1, Standard_NC16as_T4_v3=1, Standard_NC64as_T4_v3=4),
     *_azure(A10_24GB, Standard_NV36ads_A10_v5=1, Standard_NV72ads_A10_v5=2),
     *_azure(M60_8GB, Standard_NV12s_v3=1, Standard_NV24s_v3=2, Standard_NV48s_v3=4),
 ]
@@ -72,12 +100,45 @@ _AWS = [
     *_aws(H100_80GB, {"p5.4xlarge": 1, "p5.48xlarge": 8}),
     *_aws(H200_141GB, {"p5e.48xlarge": 8, "p5en.48xlarge": 8}),
     *_aws(B200_180GB, {"p6-b200.48xlarge": 8}),
-    *_aws(A10G_24GB, {"g5.xlarge": 1, "g5.2xlarge": 1, "g5.4xlarge": 1, "g5.8xlarge": 1, "g5.16xlarge": 1,
-                      "g5.12xlarge": 4, "g5.24xlarge": 4, "g5.48xlarge": 8}),
-    *_aws(L4_24GB, {"g6.xlarge": 1, "g6.2xlarge": 1, "g6.4xlarge": 1, "g6.8xlarge": 1, "g6.16xlarge": 1,
-                    "g6.12xlarge": 4, "g6.24xlarge": 4, "g6.48xlarge": 8}),
-    *_aws(L40S_48GB, {"g6e.xlarge": 1, "g6e.2xlarge": 1, "g6e.4xlarge": 1, "g6e.8xlarge": 1, "g6e.16xlarge": 1,
-                      "g6e.12xlarge": 4, "g6e.24xlarge": 4, "g6e.48xlarge": 8}),
+    *_aws(
+        A10G_24GB,
+        {
+            "g5.xlarge": 1,
+            "g5.2xlarge": 1,
+            "g5.4xlarge": 1,
+            "g5.8xlarge": 1,
+            "g5.16xlarge": 1,
+            "g5.12xlarge": 4,
+            "g5.24xlarge": 4,
+            "g5.48xlarge": 8,
+        },
+    ),
+    *_aws(
+        L4_24GB,
+        {
+            "g6.xlarge": 1,
+            "g6.2xlarge": 1,
+            "g6.4xlarge": 1,
+            "g6.8xlarge": 1,
+            "g6.16xlarge": 1,
+            "g6.12xlarge": 4,
+            "g6.24xlarge": 4,
+            "g6.48xlarge": 8,
+        },
+    ),
+    *_aws(
+        L40S_48GB,
+        {
+            "g6e.xlarge": 1,
+            "g6e.2xlarge": 1,
+            "g6e.4xlarge": 1,
+            "g6e.8xlarge": 1,
+            "g6e.16xlarge": 1,
+            "g6e.12xlarge": 4,
+            "g6e.24xlarge": 4,
+            "g6e.48xlarge": 8,
+        },
+    ),
 ]
 
 INSTANCE_SIZES: dict[str, InstanceSize] = {size.name: size for size in (*_AZURE, *_AWS)}

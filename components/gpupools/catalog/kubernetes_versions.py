@@ -16,13 +16,22 @@ from __future__ import annotations
 
 # minor -> (generally available on the cloud, end of LTS / extended support), as the sources print them.
 AKS_MINORS: dict[str, tuple[str, str]] = {
-    "1.29": ("Mar 2024", "Apr 2026"), "1.30": ("Jul 2024", "Jul 2026"), "1.31": ("Nov 2024", "Nov 2026"),
-    "1.32": ("Apr 2025", "Mar 2027"), "1.33": ("Jun 2025", "Jul 2027"), "1.34": ("Nov 2025", "Nov 2027"),
-    "1.35": ("Mar 2026", "Mar 2028"), "1.36": ("Jun 2026", "Jun 2028"),
+    "1.29": ("Mar 2024", "Apr 2026"),
+    "1.30": ("Jul 2024", "Jul 2026"),
+    "1.31": ("Nov 2024", "Nov 2026"),
+    "1.32": ("Apr 2025", "Mar 2027"),
+    "1.33": ("Jun 2025", "Jul 2027"),
+    "1.34": ("Nov 2025", "Nov 2027"),
+    "1.35": ("Mar 2026", "Mar 2028"),
+    "1.36": ("Jun 2026", "Jun 2028"),
 }
 EKS_MINORS: dict[str, tuple[str, str]] = {
-    "1.29": ("2024-01-23", "2026-03-23"), "1.30": ("2024-05-23", "2026-07-23"), "1.31": ("2024-09-26", "2026-11-26"),
-    "1.32": ("2025-01-23", "2027-03-23"), "1.33": ("2025-05-28", "2027-07-29"), "1.34": ("2025-10-06", "2027-12-02"),
+    "1.29": ("2024-01-23", "2026-03-23"),
+    "1.30": ("2024-05-23", "2026-07-23"),
+    "1.31": ("2024-09-26", "2026-11-26"),
+    "1.32": ("2025-01-23", "2027-03-23"),
+    "1.33": ("2025-05-28", "2027-07-29"),
+    "1.34": ("2025-10-06", "2027-12-02"),
     "1.35": ("2026-01-28", "2028-03-27"),
     # EKS user guide "Review release notes for Kubernetes versions on standard support" (2026-06-02): "Kubernetes 1.36
     # is now available in Amazon EKS"; its end: 14 + 12 months later, by the lifecycle rule above.

@@ -47,8 +47,16 @@ MPS_CAPABLE_LABEL = "nvidia.com/mps.capable"
 DEFAULT_DEVICE_PLUGIN_CONFIG = "default"
 
 # The labels above, which ``GpuPlatform`` hands the pool components: allowed there under their reserved domains.
-GPUPOOLS_NODE_LABELS = frozenset({POOL_LABEL, GPU_PRESENT_LABEL, MIG_CONFIG_LABEL, MIG_MANAGER_DEPLOY_LABEL,
-                                  DEVICE_PLUGIN_CONFIG_LABEL, MPS_CAPABLE_LABEL})
+GPUPOOLS_NODE_LABELS = frozenset(
+    {
+        POOL_LABEL,
+        GPU_PRESENT_LABEL,
+        MIG_CONFIG_LABEL,
+        MIG_MANAGER_DEPLOY_LABEL,
+        DEVICE_PLUGIN_CONFIG_LABEL,
+        MPS_CAPABLE_LABEL,
+    }
+)
 
 # --- Labels NVIDIA's software sets -------------------------------------------------------------------------------
 # Set by the GPU Operator's MIG manager: pending, rebooting, then success once the layout is applied, or failed

@@ -41,10 +41,16 @@ AWS_REGION = re.compile(r"[a-z]{2}(-[a-z]+)+-[0-9]")  # ASCII: ``\d`` would take
 # ``Standard_E96-48ads_v5``; EC2 ``p4d.24xlarge``, ``p6-b200.48xlarge``, ``u-6tb1.metal``.
 AZURE_VM_SIZE = re.compile(r"Standard_[A-Za-z0-9][-A-Za-z0-9_]{0,79}")
 EC2_INSTANCE_TYPE = re.compile(r"[a-z][a-z0-9-]{0,29}\.[a-z0-9-]{1,30}")
-SIZE_SYNTAX = {"azure": (AZURE_VM_SIZE, "an Azure VM size, Standard_ and ASCII letters, digits, '_' and '-', e.g. "
-                                       "Standard_ND96asr_v4"),
-               "aws": (EC2_INSTANCE_TYPE, "an EC2 instance type, <family>.<size> in lowercase ASCII letters, digits "
-                                          "and '-', e.g. p4d.24xlarge")}
+SIZE_SYNTAX = {
+    "azure": (
+        AZURE_VM_SIZE,
+        "an Azure VM size, Standard_ and ASCII letters, digits, '_' and '-', e.g. Standard_ND96asr_v4",
+    ),
+    "aws": (
+        EC2_INSTANCE_TYPE,
+        "an EC2 instance type, <family>.<size> in lowercase ASCII letters, digits and '-', e.g. p4d.24xlarge",
+    ),
+}
 
 # --- Cloud resource ids ------------------------------------------------------------------------------------------
 VPC_ID = re.compile(r"vpc-([0-9a-f]{8}|[0-9a-f]{17})")
@@ -64,8 +70,14 @@ AZURE_CAPACITY_RESERVATION_GROUP_ID = re.compile(
 LABEL_NAME = re.compile(r"[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?")
 LABEL_VALUE = re.compile(r"([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)?")
 # Label key prefixes that belong to Kubernetes, the clouds or us; a domain listed here also reserves its subdomains.
-RESERVED_LABEL_DOMAINS = ("kubernetes.io", "k8s.io", "kubernetes.azure.com", "eks.amazonaws.com", "nvidia.com",
-                          "gpupools.io")
+RESERVED_LABEL_DOMAINS = (
+    "kubernetes.io",
+    "k8s.io",
+    "kubernetes.azure.com",
+    "eks.amazonaws.com",
+    "nvidia.com",
+    "gpupools.io",
+)
 
 # --- Namespaces --------------------------------------------------------------------------------------------------
 # Namespaces every cluster already has: a release may go there, but they are never created (or deleted) by us.
@@ -84,17 +96,20 @@ def label_key_problem(key: str) -> str | None:
     """Why ``key`` is not a Kubernetes label key (``[prefix/]name``), or None."""
     prefix, slash, name = key.rpartition("/")
     if slash and not (len(prefix) <= DNS1123_SUBDOMAIN_MAX and DNS1123_SUBDOMAIN.fullmatch(prefix)):
-        return (f"prefix '{prefix}' is not a DNS subdomain (lowercase letters, digits, '-' and '.', "
-                f"at most {DNS1123_SUBDOMAIN_MAX} characters)")
+        return (
+            f"prefix '{prefix}' is not a DNS subdomain (lowercase letters, digits, '-' and '.', "
+            f"at most {DNS1123_SUBDOMAIN_MAX} characters)"
+        )
     if not LABEL_NAME.fullmatch(name):
-        return ("name part must be 1..63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit")
+        return "name part must be 1..63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
     return None
 
 
 def label_value_problem(value: str) -> str | None:
     if not LABEL_VALUE.fullmatch(value):
-        return ("value must be empty or 1..63 letters, digits, '-', '_' or '.', starting and ending with a letter or "
-                "digit")
+        return (
+            "value must be empty or 1..63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit"
+        )
     return None
 
 
@@ -110,8 +125,10 @@ def nvidia_namespace_problem(namespace: str) -> str | None:
     """Where the NVIDIA charts may go: a namespace name, and not ``default`` (config ``gpuSoftware.namespace`` and the
     chart components)."""
     if not DNS1123_LABEL.fullmatch(namespace):
-        return (f"{namespace[:80]!r} is not a Kubernetes namespace name; allowed: at most 63 lowercase letters, digits "
-                "and '-', starting and ending with a letter or digit")
+        return (
+            f"{namespace[:80]!r} is not a Kubernetes namespace name; allowed: at most 63 lowercase letters, digits "
+            "and '-', starting and ending with a letter or digit"
+        )
     if namespace == "default":
         return "namespace 'default' is refused: the NVIDIA charts want their own namespace"
     return None
@@ -131,8 +148,9 @@ def tag_problems(cloud: str, tags: dict[str, str]) -> list[tuple[str | None, str
     problems: list[tuple[str | None, str]] = []
     if len(tags) > MAX_TAGS:
         problems.append((None, f"{len(tags)} tags; {cloud} allows at most {MAX_TAGS} per resource"))
-    key_max, value_max = ((AZURE_TAG_KEY_MAX, AZURE_TAG_VALUE_MAX) if cloud == "azure"
-                          else (AWS_TAG_KEY_MAX, AWS_TAG_VALUE_MAX))
+    key_max, value_max = (
+        (AZURE_TAG_KEY_MAX, AZURE_TAG_VALUE_MAX) if cloud == "azure" else (AWS_TAG_KEY_MAX, AWS_TAG_VALUE_MAX)
+    )
     for key, value in tags.items():
         if not key:
             problems.append((key, "an empty tag key is refused"))
@@ -143,11 +161,13 @@ def tag_problems(cloud: str, tags: dict[str, str]) -> list[tuple[str | None, str
         if cloud == "azure":
             bad = sorted({c for c in key if c in AZURE_TAG_FORBIDDEN})
             if bad:
-                problems.append((key, f"key contains {' '.join(bad)}; Azure tag names cannot contain "
-                                      f"{AZURE_TAG_FORBIDDEN}"))
+                problems.append(
+                    (key, f"key contains {' '.join(bad)}; Azure tag names cannot contain {AZURE_TAG_FORBIDDEN}")
+                )
             if key.lower().startswith(AZURE_RESERVED_TAG_PREFIXES):
-                problems.append((key, "key starts with a prefix Azure reserves "
-                                      f"({', '.join(AZURE_RESERVED_TAG_PREFIXES)})"))
+                problems.append(
+                    (key, f"key starts with a prefix Azure reserves ({', '.join(AZURE_RESERVED_TAG_PREFIXES)})")
+                )
         elif key.lower().startswith(AWS_RESERVED_TAG_PREFIX):
             problems.append((key, f"key starts with '{AWS_RESERVED_TAG_PREFIX}', which AWS reserves"))
     return problems

@@ -56,8 +56,15 @@ class Price:
     derivation: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        data = {"cloud": self.cloud, "size": self.size, "region": self.region, "capacity": self.capacity,
-                "perHour": self.per_hour, "source": self.source, "retrieved": self.retrieved}
+        data = {
+            "cloud": self.cloud,
+            "size": self.size,
+            "region": self.region,
+            "capacity": self.capacity,
+            "perHour": self.per_hour,
+            "source": self.source,
+            "retrieved": self.retrieved,
+        }
         return {**data, "derivation": self.derivation} if self.derivation else data
 
 
@@ -72,8 +79,13 @@ class Unlisted:
     source: str
 
     def to_json(self) -> dict[str, Any]:
-        return {"cloud": self.cloud, "size": self.size, "capacity": self.capacity, "why": self.why,
-                "source": self.source}
+        return {
+            "cloud": self.cloud,
+            "size": self.size,
+            "capacity": self.capacity,
+            "why": self.why,
+            "source": self.source,
+        }
 
 
 @dataclass(frozen=True)
@@ -100,21 +112,27 @@ class PriceBook:
         return next((entry for entry in self.unlisted if (entry.size, entry.capacity) == (size, capacity)), None)
 
     def to_json(self) -> dict[str, Any]:
-        data = {"format": FORMAT, "currency": self.currency, "retrieved": self.retrieved, "howMade": self.how_made,
-                "prices": [price.to_json() for price in self.prices]}
+        data = {
+            "format": FORMAT,
+            "currency": self.currency,
+            "retrieved": self.retrieved,
+            "howMade": self.how_made,
+            "prices": [price.to_json() for price in self.prices],
+        }
         return {**data, "unlisted": [entry.to_json() for entry in self.unlisted]} if self.unlisted else data
 
 
 def read_price_book(data: Any, origin: str) -> PriceBook:
     """A price book from its JSON document; raises ``PriceBookError`` naming the first thing wrong."""
     if not isinstance(data, dict) or data.get("format") not in (FORMAT, FORMAT_1):
-        raise PriceBookError(f"{origin}: not a gpupools price book (expected \"format\": \"{FORMAT}\")")
+        raise PriceBookError(f'{origin}: not a gpupools price book (expected "format": "{FORMAT}")')
     currency, retrieved, entries = data.get("currency"), data.get("retrieved"), data.get("prices")
     if data["format"] == FORMAT_1 and currency != CURRENCY:
         raise PriceBookError(f"{origin}: a {FORMAT_1} price book is in {CURRENCY} only, not {currency!r}")
     if not isinstance(currency, str) or not CURRENCY_CODE.fullmatch(currency):
-        raise PriceBookError(f"{origin}: currency {currency!r} is not an ISO 4217 code (three capital letters, "
-                             f"such as {CURRENCY})")
+        raise PriceBookError(
+            f"{origin}: currency {currency!r} is not an ISO 4217 code (three capital letters, such as {CURRENCY})"
+        )
     if not isinstance(retrieved, str) or not isinstance(entries, list):
         raise PriceBookError(f"{origin}: needs 'retrieved' (a date) and a 'prices' list")
     if not _FIELD_SHAPES["retrieved"].fullmatch(retrieved):
@@ -124,8 +142,14 @@ def read_price_book(data: Any, origin: str) -> PriceBook:
         raise PriceBookError(f"{origin}: 'unlisted' is not a list")
     key = "usdPerHour" if data["format"] == FORMAT_1 else "perHour"
     prices = tuple(_price(entry, origin, i, key) for i, entry in enumerate(entries))
-    return PriceBook(origin, retrieved, currency, prices, str(data.get("howMade", "")),
-                     tuple(_unlisted(entry, origin, i) for i, entry in enumerate(unlisted)))
+    return PriceBook(
+        origin,
+        retrieved,
+        currency,
+        prices,
+        str(data.get("howMade", "")),
+        tuple(_unlisted(entry, origin, i) for i, entry in enumerate(unlisted)),
+    )
 
 
 def _texts(entry: Any, where: str, keys: tuple[str, ...]) -> dict[str, str]:
@@ -150,8 +174,16 @@ def _price(entry: Any, origin: str, index: int, key: str) -> Price:
     hourly = entry.get(key)
     if isinstance(hourly, bool) or not isinstance(hourly, (int, float)) or not math.isfinite(hourly) or hourly <= 0:
         raise PriceBookError(f"{where}: {key} {hourly!r} is not a price above 0 (a missing price is left out)")
-    return Price(t["cloud"], t["size"], t["region"], entry["capacity"], float(hourly), t["source"], t["retrieved"],
-                 entry.get("derivation"))
+    return Price(
+        t["cloud"],
+        t["size"],
+        t["region"],
+        entry["capacity"],
+        float(hourly),
+        t["source"],
+        t["retrieved"],
+        entry.get("derivation"),
+    )
 
 
 def _unlisted(entry: Any, origin: str, index: int) -> Unlisted:
@@ -165,5 +197,15 @@ def snapshot() -> PriceBook:
     return read_price_book(json.loads(text), "snapshot")
 
 
-__all__ = ["CAPACITIES", "CURRENCY", "CURRENCY_CODE", "Capacity", "Price", "PriceBook", "PriceBookError", "Unlisted",
-           "read_price_book", "snapshot"]
+__all__ = [
+    "CAPACITIES",
+    "CURRENCY",
+    "CURRENCY_CODE",
+    "Capacity",
+    "Price",
+    "PriceBook",
+    "PriceBookError",
+    "Unlisted",
+    "read_price_book",
+    "snapshot",
+]

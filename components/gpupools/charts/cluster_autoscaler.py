@@ -44,8 +44,9 @@ def cluster_autoscaler_values(
         "cloudProvider": "aws",
         "autoDiscovery": {"clusterName": cluster_name},
         "awsRegion": region,
-        "rbac": {"serviceAccount": {"create": True, "name": service_account,
-                                    "annotations": {IRSA_ROLE_ANNOTATION: role_arn}}},
+        "rbac": {
+            "serviceAccount": {"create": True, "name": service_account, "annotations": {IRSA_ROLE_ANNOTATION: role_arn}}
+        },
         # Helm merges maps: the chart's own extraArgs (logtostderr, stderrthreshold, v) stay beside these.
         "extraArgs": extra_args,
     }

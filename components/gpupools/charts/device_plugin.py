@@ -18,7 +18,8 @@ from .device_plugin_config import DEFAULT_CONFIG, device_plugin_configs, sharing
 
 # Our pools carry nvidia.com/gpu.present=true, so the plugin reaches them without NFD.
 POOL_AFFINITY_TERM: dict[str, list[dict[str, Any]]] = {
-    "matchExpressions": [{"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]}]}
+    "matchExpressions": [{"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]}]
+}
 
 
 def device_plugin_values(stack: Stack) -> dict[str, Any]:
@@ -42,8 +43,11 @@ def device_plugin_values(stack: Stack) -> dict[str, Any]:
 
 def _tolerations(stack: Stack) -> list[dict[str, str]]:
     """The chart's default tolerations, kept explicitly (the GPU taint with ``Exists``), plus the cloud's taints."""
-    return [{"key": "CriticalAddonsOnly", "operator": "Exists"}, GPU_TAINT.kubernetes_toleration(),
-            *cloud_taint_tolerations(stack)]
+    return [
+        {"key": "CriticalAddonsOnly", "operator": "Exists"},
+        GPU_TAINT.kubernetes_toleration(),
+        *cloud_taint_tolerations(stack),
+    ]
 
 
 def cloud_taint_tolerations(stack: Stack) -> list[dict[str, str]]:
@@ -57,6 +61,7 @@ def cloud_taint_tolerations(stack: Stack) -> list[dict[str, str]]:
 def _affinity() -> dict[str, Any]:
     """Required node affinity: our pools' label, or any of the chart's NFD-based terms."""
     chart_terms = DEVICE_PLUGIN_DEFAULTS.values["affinity"]["nodeAffinity"][
-        "requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+        "requiredDuringSchedulingIgnoredDuringExecution"
+    ]["nodeSelectorTerms"]
     terms = [deepcopy(POOL_AFFINITY_TERM), *(deepcopy(term) for term in chart_terms if term != POOL_AFFINITY_TERM)]
     return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}}}

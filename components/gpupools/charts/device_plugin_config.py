@@ -38,17 +38,21 @@ def pool_device_plugin_config(pool: ResolvedPool) -> dict[str, Any]:
     resources = list(physical_resources(pool))
     if sharing.time_slicing is not None:
         slicing = sharing.time_slicing
-        config["sharing"] = {"timeSlicing": {
-            "renameByDefault": slicing.rename_by_default,
-            "failRequestsGreaterThanOne": slicing.fail_requests_greater_than_one,
-            "resources": [{"name": name, "replicas": slicing.replicas} for name in resources],
-        }}
+        config["sharing"] = {
+            "timeSlicing": {
+                "renameByDefault": slicing.rename_by_default,
+                "failRequestsGreaterThanOne": slicing.fail_requests_greater_than_one,
+                "resources": [{"name": name, "replicas": slicing.replicas} for name in resources],
+            }
+        }
     else:
         assert sharing.mps is not None  # Sharing holds exactly one mode
-        config["sharing"] = {"mps": {
-            "renameByDefault": sharing.mps.rename_by_default,
-            "resources": [{"name": name, "replicas": sharing.mps.replicas} for name in resources],
-        }}
+        config["sharing"] = {
+            "mps": {
+                "renameByDefault": sharing.mps.rename_by_default,
+                "resources": [{"name": name, "replicas": sharing.mps.replicas} for name in resources],
+            }
+        }
     return config
 
 

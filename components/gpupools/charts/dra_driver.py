@@ -35,7 +35,8 @@ from .mig_parted import operator_mig_pools
 def dra_driver_values(stack: Stack) -> dict[str, Any]:
     """Helm values for the DRA driver chart, from the stack's GPU software and pools."""
     values: dict[str, Any] = {
-        "nvidiaDriverRoot": OPERATOR_DRIVER_ROOT if stack.config.gpu_software.driver == "operator"
+        "nvidiaDriverRoot": OPERATOR_DRIVER_ROOT
+        if stack.config.gpu_software.driver == "operator"
         else HOST_DRIVER_ROOT,
         "gpuResourcesEnabledOverride": True,
         "resources": {"gpus": {"enabled": True}, "computeDomains": {"enabled": False}},
@@ -76,6 +77,7 @@ def operator_beside_dra_values(stack: Stack) -> dict[str, Any]:
 
 def _affinity() -> dict[str, Any]:
     chart_terms = DRA_DRIVER_DEFAULTS.values["kubeletPlugin"]["affinity"]["nodeAffinity"][
-        "requiredDuringSchedulingIgnoredDuringExecution"]["nodeSelectorTerms"]
+        "requiredDuringSchedulingIgnoredDuringExecution"
+    ]["nodeSelectorTerms"]
     terms = [deepcopy(POOL_AFFINITY_TERM), *(deepcopy(term) for term in chart_terms if term != POOL_AFFINITY_TERM)]
     return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}}}

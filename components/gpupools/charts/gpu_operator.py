@@ -33,6 +33,7 @@ from .dcgm_exporter import operator_dcgm_exporter_values
 from .device_plugin import cloud_taint_tolerations
 from .device_plugin_config import DEFAULT_CONFIG, device_plugin_configs, sharing_pools
 from .mig_parted import ALL_DISABLED, MIG_PARTED_CONFIGMAP, mig_parted_configmap_data, operator_mig_pools
+
 DEVICE_PLUGIN_CONFIGMAP = "gpupools-device-plugin-config"
 AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 WITH_REBOOT = {"name": "WITH_REBOOT", "value": "true"}
@@ -53,10 +54,14 @@ def gpu_operator_values(stack: Stack) -> dict[str, Any]:
         values["operator"] = {"runtimeClass": AKS_RUNTIME_CLASS}
     values["migManager"] = _mig_manager(stack)
     if sharing_pools(stack):
-        values["devicePlugin"] = {"config": {
-            "name": DEVICE_PLUGIN_CONFIGMAP, "create": True, "data": device_plugin_configs(stack),
-            "default": DEFAULT_CONFIG,
-        }}
+        values["devicePlugin"] = {
+            "config": {
+                "name": DEVICE_PLUGIN_CONFIGMAP,
+                "create": True,
+                "data": device_plugin_configs(stack),
+                "default": DEFAULT_CONFIG,
+            }
+        }
     values["gfd"] = {"enabled": software.gfd}
     values["dcgmExporter"] = operator_dcgm_exporter_values(stack)
     values["nfd"] = {"enabled": True}

@@ -71,22 +71,29 @@ def _closed_descriptor(stream: object) -> bool:
 def _run(argv: Sequence[str] | None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     if len(arguments) > MAX_ARGUMENTS:
-        print(f"error: {len(arguments)} command-line arguments; gpupools takes at most {MAX_ARGUMENTS} "
-              "(see gpupools --help)", file=sys.stderr)
+        print(
+            f"error: {len(arguments)} command-line arguments; gpupools takes at most {MAX_ARGUMENTS} "
+            "(see gpupools --help)",
+            file=sys.stderr,
+        )
         return EXIT_BAD_CONFIG
     args = _parser().parse_args(arguments)
     try:
         if args.command == "prices":
             from .prices import run_prices
+
             return run_prices(args)
         stack_file = _stack_file(args)
         if args.command == "check":
             from .check import run_check
+
             return run_check(stack_file, args.format)
         if args.command == "verify":
             from ..verify.command import run_verify
+
             return run_verify(stack_file, args)
         from .plan import run_plan
+
         return run_plan(stack_file, args.format, base=args.base)
     except ConfigError as error:
         for problem in error.problems:
@@ -103,8 +110,11 @@ def _run(argv: Sequence[str] | None) -> int:
     except Exception as error:  # noqa: BLE001 one line instead of a traceback; GPUPOOLS_DEBUG=1 shows it
         if os.environ.get(DEBUG_VARIABLE):
             raise
-        print(f"error: internal error: {type(error).__name__}: {shown(str(error).strip() or '-')} "
-              f"(a gpupools bug; rerun with {DEBUG_VARIABLE}=1 for the traceback and report it)", file=sys.stderr)
+        print(
+            f"error: internal error: {type(error).__name__}: {shown(str(error).strip() or '-')} "
+            f"(a gpupools bug; rerun with {DEBUG_VARIABLE}=1 for the traceback and report it)",
+            file=sys.stderr,
+        )
         return EXIT_INTERNAL
 
 
@@ -127,43 +137,64 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="gpupools", description=help_text.PROGRAM, epilog=help_text.TOP_EPILOG,
-                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(
+        prog="gpupools",
+        description=help_text.PROGRAM,
+        epilog=help_text.TOP_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--version", action="version", version=f"gpupools {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND",
-                                     title="commands")
+    commands = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar="COMMAND", title="commands"
+    )
     for name in ("check", "plan", "verify"):
         command = help_text.stack_command_parser(commands, name)
         source = command.add_mutually_exclusive_group(required=True)
-        source.add_argument("--stack", metavar="NAME",
-                            help="the stack: reads Pulumi.NAME.yaml in the project root (see 'which stack')")
+        source.add_argument(
+            "--stack", metavar="NAME", help="the stack: reads Pulumi.NAME.yaml in the project root (see 'which stack')"
+        )
         source.add_argument("--config", metavar="PATH", help="the stack file at PATH instead")
         output = command.add_mutually_exclusive_group()
-        output.add_argument("--json", dest="format", action="store_const", const="json",
-                            help="the same as --format json")
-        output.add_argument("--format", choices=("text", "json", "markdown"), default="text",
-                            help="text (default), json or markdown (see 'output')")
+        output.add_argument(
+            "--json", dest="format", action="store_const", const="json", help="the same as --format json"
+        )
+        output.add_argument(
+            "--format",
+            choices=("text", "json", "markdown"),
+            default="text",
+            help="text (default), json or markdown (see 'output')",
+        )
         if name == "plan":
-            command.add_argument("--base", metavar="PLAN.json",
-                                 help="a plan of the base branch (gpupools plan --json): start with what this plan "
-                                      "changes (capacity, replaced pools, cost)")
+            command.add_argument(
+                "--base",
+                metavar="PLAN.json",
+                help="a plan of the base branch (gpupools plan --json): start with what this plan "
+                "changes (capacity, replaced pools, cost)",
+            )
         if name == "verify":
             from ..verify.command import add_verify_arguments  # cheap: the kubernetes client loads only when run
+
             add_verify_arguments(command)
     from .prices import add_prices_command  # the price list commands take no stack
+
     add_prices_command(commands)
     return parser
 
 
 def _stack_file(args: argparse.Namespace) -> StackFile:
-    stack_file = (read_stack_file(stack_file_path(args.stack), args.stack) if args.stack is not None
-                  else read_stack_file(args.config))
+    stack_file = (
+        read_stack_file(stack_file_path(args.stack), args.stack)
+        if args.stack is not None
+        else read_stack_file(args.config)
+    )
     if stack_file.config and not any(str(key).startswith(f"{NAMESPACE}:") for key in stack_file.config):
         # A project with its own program and config (examples/existing-aks-mig): say what the commands read.
         raise ConfigError([Problem(str(stack_file.path), OWN_CONFIG)])
     return stack_file
 
 
-OWN_CONFIG = (f"has no {NAMESPACE}:* keys; check, plan and verify read stacks of the gpupools program "
-              f"({NAMESPACE}:cloud, {NAMESPACE}:cluster, ...). A project with its own config checks its program "
-              "offline with gpupools.testing.run_program (README: \"Checking your own program offline\")")
+OWN_CONFIG = (
+    f"has no {NAMESPACE}:* keys; check, plan and verify read stacks of the gpupools program "
+    f"({NAMESPACE}:cloud, {NAMESPACE}:cluster, ...). A project with its own config checks its program "
+    'offline with gpupools.testing.run_program (README: "Checking your own program offline")'
+)

@@ -21,15 +21,26 @@ def run_check(stack_file: StackFile, output_format: str) -> int:
     stack = load_stack(stack_file.config)
     capacity, inputs = stack_capacity(stack.pools), stack_capacity_inputs(stack)
     if output_format == "json":
-        print(json.dumps({
-            "stack": stack_file.stack, "cloud": stack.cloud,
-            "capacity": [pool.to_json() for pool in capacity],
-            "capacityInputs": [pool.to_json() for pool in inputs], "warnings": stack.warnings,
-        }, indent=2))
+        print(
+            json.dumps(
+                {
+                    "stack": stack_file.stack,
+                    "cloud": stack.cloud,
+                    "capacity": [pool.to_json() for pool in capacity],
+                    "capacityInputs": [pool.to_json() for pool in inputs],
+                    "warnings": stack.warnings,
+                },
+                indent=2,
+            )
+        )
     elif output_format == "markdown":
-        print_lines([f"### Stack `{stack_file.stack}` ({stack.cloud}): config valid", ""]
-                    + markdown_capacity(capacity, stack.warnings, inputs))
+        print_lines(
+            [f"### Stack `{stack_file.stack}` ({stack.cloud}): config valid", ""]
+            + markdown_capacity(capacity, stack.warnings, inputs)
+        )
     else:
-        print_lines([f"stack {stack_file.stack} ({stack.cloud}): config valid"]
-                    + capacity_lines(capacity, stack.warnings, inputs))
+        print_lines(
+            [f"stack {stack_file.stack} ({stack.cloud}): config valid"]
+            + capacity_lines(capacity, stack.warnings, inputs)
+        )
     return 0

@@ -18,8 +18,10 @@ def money(value: float | None, places: int = 2, currency: str = CURRENCY) -> str
 
 def basis(cost: StackCost) -> str:
     """Said once per plan: what the figures are and are not."""
-    return (f"List prices in {cost.currency} from {cost.prices_from}: no discounts, reservations or savings plans; "
-            f"a month is {HOURS_PER_MONTH} h; a size or region without a price shows \"{UNKNOWN}\".")
+    return (
+        f"List prices in {cost.currency} from {cost.prices_from}: no discounts, reservations or savings plans; "
+        f'a month is {HOURS_PER_MONTH} h; a size or region without a price shows "{UNKNOWN}".'
+    )
 
 
 def _capacity(pool: PoolCost) -> str:
@@ -32,6 +34,7 @@ def _pool_figures(pool: PoolCost, currency: str) -> str:
 
     def cash(value: float | None, places: int = 2) -> str:
         return money(value, places, currency)
+
     nodes = f"{pool.nodes} node{'s' if pool.nodes != 1 else ''}"
     text = f"{cash(pool.node_hourly)}/h per node, {cash(pool.hourly)}/h for {nodes}, {cash(pool.monthly)}/month"
     if pool.monthly_range:
@@ -44,29 +47,41 @@ def _pool_figures(pool: PoolCost, currency: str) -> str:
 
 def cost_lines(cost: StackCost) -> list[str]:
     lines = [f"  {basis(cost)}"]
-    lines += [f"  pool {p.pool} ({p.size}, {p.region or 'no region'}, {_capacity(p)}): "
-              f"{_pool_figures(p, cost.currency)}" for p in cost.pools]
+    lines += [
+        f"  pool {p.pool} ({p.size}, {p.region or 'no region'}, {_capacity(p)}): {_pool_figures(p, cost.currency)}"
+        for p in cost.pools
+    ]
     missing = f" (without {', '.join(cost.unknown)}: {UNKNOWN})" if cost.unknown and cost.hourly is not None else ""
     if cost.hourly is None:
         return lines + [f"  total: {UNKNOWN}"]
-    return lines + [f"  total: {money(cost.hourly, 2, cost.currency)}/h, {money(cost.monthly, 2, cost.currency)}/month"
-                    f"{missing}"]
+    return lines + [
+        f"  total: {money(cost.hourly, 2, cost.currency)}/h, {money(cost.monthly, 2, cost.currency)}/month{missing}"
+    ]
 
 
 def markdown_cost(cost: StackCost) -> list[str]:
     unit = "$" if cost.currency == CURRENCY else cost.currency
-    lines = [f"_{basis(cost)}_", "", f"| pool | size | region | capacity | {unit}/h per node | {unit}/h | "
-             f"{unit}/month | {unit}/slice-h | price from |", "|---|---|---|---|---|---|---|---|---|"]
+    lines = [
+        f"_{basis(cost)}_",
+        "",
+        f"| pool | size | region | capacity | {unit}/h per node | {unit}/h | "
+        f"{unit}/month | {unit}/slice-h | price from |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
 
     def cash(value: float | None, places: int = 2) -> str:
         return money(value, places, cost.currency)
+
     for p in cost.pools:
         slices = ", ".join(f"{name} {cash(price, 4)}" for name, price in p.slice_hourly().items()) or "-"
         source = f"{p.source} ({p.retrieved}){'; ' + p.note if p.note else ''}" if p.source else p.note
-        month = cash(p.monthly) + (f" ({cash(p.monthly_range[0])}..{cash(p.monthly_range[1])})"
-                                   if p.monthly_range else "")
-        lines.append(f"| {p.pool} | {p.size} | {p.region or '-'} | {_capacity(p)} | {cash(p.node_hourly)} | "
-                     f"{cash(p.hourly)} | {month} | {slices} | {source} |")
+        month = cash(p.monthly) + (
+            f" ({cash(p.monthly_range[0])}..{cash(p.monthly_range[1])})" if p.monthly_range else ""
+        )
+        lines.append(
+            f"| {p.pool} | {p.size} | {p.region or '-'} | {_capacity(p)} | {cash(p.node_hourly)} | "
+            f"{cash(p.hourly)} | {month} | {slices} | {source} |"
+        )
     missing = f" (without {', '.join(cost.unknown)})" if cost.unknown and cost.hourly is not None else ""
     return lines + [f"| **total**{missing} | | | | | {cash(cost.hourly)} | {cash(cost.monthly)} | | |"]
 
@@ -85,8 +100,10 @@ def cost_diff_lines(diff: CostDiff) -> list[str]:
     lines = []
     for pool in diff.pools:
         if pool.monthly.delta or pool.surge_hourly:
-            lines.append(f"  cost {pool.pool}: {_before_after(pool.monthly, diff.currency)}/month"
-                         f"{_slices(pool, diff.currency)}{_surge(pool, diff.currency)}")
+            lines.append(
+                f"  cost {pool.pool}: {_before_after(pool.monthly, diff.currency)}/month"
+                f"{_slices(pool, diff.currency)}{_surge(pool, diff.currency)}"
+            )
     if diff.unknown and not diff.pools:
         return lines + [f"  cost total: {UNKNOWN} ({', '.join(diff.unknown)})"]
     lines.append(f"  cost total: {_before_after(diff.monthly, diff.currency)}/month")
@@ -110,8 +127,11 @@ def _before_after(figure, currency: str) -> str:
 
 
 def _slices(pool, currency: str) -> str:
-    changed = [f"{name} {money(b, 4, currency)} → {money(a, 4, currency)}/slice-h"
-               for name, (b, a) in pool.slice_hourly.items() if b != a]
+    changed = [
+        f"{name} {money(b, 4, currency)} → {money(a, 4, currency)}/slice-h"
+        for name, (b, a) in pool.slice_hourly.items()
+        if b != a
+    ]
     return f"; {', '.join(changed)}" if changed else ""
 
 

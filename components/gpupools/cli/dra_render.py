@@ -11,8 +11,11 @@ HEADER = ("POOL", "KIND", "PROFILE", "PER NODE", "MEMORY")
 
 
 def _rows(devices: dict[str, list[dict[str, Any]]]) -> list[tuple[str, ...]]:
-    return [(pool, d["kind"], d["profile"] or "-", str(d["perNode"]), f"{d['memoryGB']} GB")
-            for pool, found in devices.items() for d in found]
+    return [
+        (pool, d["kind"], d["profile"] or "-", str(d["perNode"]), f"{d['memoryGB']} GB")
+        for pool, found in devices.items()
+        for d in found
+    ]
 
 
 def dra_device_lines(devices: dict[str, list[dict[str, Any]]]) -> list[str]:
@@ -28,12 +31,20 @@ def dra_device_lines(devices: dict[str, list[dict[str, Any]]]) -> list[str]:
 def markdown_dra_devices(devices: dict[str, list[dict[str, Any]]]) -> list[str]:
     if not devices:
         return []
-    lines = ["", "Devices the DRA driver publishes per node:", "", "| pool | kind | profile | per node | memory |",
-             "|---|---|---|---|---|"]
+    lines = [
+        "",
+        "Devices the DRA driver publishes per node:",
+        "",
+        "| pool | kind | profile | per node | memory |",
+        "|---|---|---|---|---|",
+    ]
     return lines + [f"| {' | '.join(row)} |" for row in _rows(devices)]
 
 
 def dra_diff_lines(devices: dict[str, dict[str, Count]]) -> list[str]:
     """The diff's DRA devices in total (per node times nodes): ``pool mig: mig 1g.5gb 56 → 112``."""
-    return [f"  DRA devices, pool {pool}: " + ", ".join(f"{name} {count}" for name, count in counts.items())
-            for pool, counts in devices.items() if any(count.delta for count in counts.values())]
+    return [
+        f"  DRA devices, pool {pool}: " + ", ".join(f"{name} {count}" for name, count in counts.items())
+        for pool, counts in devices.items()
+        if any(count.delta for count in counts.values())
+    ]

@@ -136,17 +136,20 @@ read (one "error:" line).
 """
 
 
-def stack_command_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser],
-                         name: str) -> argparse.ArgumentParser:
+def stack_command_parser(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str
+) -> argparse.ArgumentParser:
     """``check``, ``plan`` or ``verify``: its description, then which stack, the formats, the exit status, examples."""
     summary, description, examples = COMMANDS[name]
     status = VERIFY_EXIT_STATUS if name == "verify" else EXIT_STATUS
     return command_parser(commands, name, (summary, description, f"{STACK_AND_FORMAT}\n{status}\n{examples}"))
 
 
-def command_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str,
-                   texts: tuple[str, str, str]) -> argparse.ArgumentParser:
+def command_parser(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, texts: tuple[str, str, str]
+) -> argparse.ArgumentParser:
     """A subcommand whose ``--help`` shows its description and epilog as written."""
     summary, description, epilog = texts
-    return commands.add_parser(name, help=summary, description=description, epilog=epilog,
-                               formatter_class=argparse.RawDescriptionHelpFormatter)
+    return commands.add_parser(
+        name, help=summary, description=description, epilog=epilog, formatter_class=argparse.RawDescriptionHelpFormatter
+    )

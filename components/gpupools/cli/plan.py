@@ -21,12 +21,29 @@ KEY_INPUTS: dict[str, tuple[str, ...]] = {
     "azure-native:resources:ResourceGroup": ("resourceGroupName", "location"),
     "azure-native:containerservice:ManagedCluster": ("resourceName", "kubernetesVersion", "agentPoolProfiles"),
     "azure-native:containerservice:AgentPool": (
-        "agentPoolName", "resourceName", "vmSize", "count", "gpuInstanceProfile", "gpuProfile", "osSKU", "mode",
-        "enableAutoScaling", "minCount", "maxCount", "nodeTaints", "nodeLabels",
+        "agentPoolName",
+        "resourceName",
+        "vmSize",
+        "count",
+        "gpuInstanceProfile",
+        "gpuProfile",
+        "osSKU",
+        "mode",
+        "enableAutoScaling",
+        "minCount",
+        "maxCount",
+        "nodeTaints",
+        "nodeLabels",
     ),
     "eks:index:Cluster": ("name", "version", "createOidcProvider", "authenticationMode", "skipDefaultNodeGroup"),
     "eks:index:ManagedNodeGroup": (
-        "nodeGroupName", "instanceTypes", "amiType", "scalingConfig", "diskSize", "taints", "labels",
+        "nodeGroupName",
+        "instanceTypes",
+        "amiType",
+        "scalingConfig",
+        "diskSize",
+        "taints",
+        "labels",
     ),
     "kubernetes:core/v1:Namespace": ("metadata",),
     "kubernetes:helm.sh/v3:Release": ("chart", "version", "repositoryOpts", "namespace", "atomic", "values"),
@@ -44,14 +61,40 @@ def run_plan(stack_file: StackFile, output_format: str, base: str | None = None)
     diff = diff_plans(base_plan, head) if base_plan is not None else None
     costs = cost_diff(base_plan, head, diff) if diff else None
     if output_format == "json":
-        print(json.dumps({**head, **({"diff": {**diff.to_json(), "cost": costs.to_json(),
-                                               "costHeadline": cost_headline(costs)}} if diff else {})}, indent=2))
+        print(
+            json.dumps(
+                {
+                    **head,
+                    **(
+                        {"diff": {**diff.to_json(), "cost": costs.to_json(), "costHeadline": cost_headline(costs)}}
+                        if diff
+                        else {}
+                    ),
+                },
+                indent=2,
+            )
+        )
     elif output_format == "markdown":
-        print_lines((_with_cost(markdown_diff(diff), costs, "**") + markdown_cost_diff(costs)
-                     + dra_diff_lines(diff.devices) + [""] if diff else []) + markdown_plan(plan))
+        print_lines(
+            (
+                _with_cost(markdown_diff(diff), costs, "**")
+                + markdown_cost_diff(costs)
+                + dra_diff_lines(diff.devices)
+                + [""]
+                if diff
+                else []
+            )
+            + markdown_plan(plan)
+        )
     else:
-        print_lines((_with_cost(diff_lines(diff), costs) + cost_diff_lines(costs) + dra_diff_lines(diff.devices)
-                     + [""] if diff else []) + text_plan(plan))
+        print_lines(
+            (
+                _with_cost(diff_lines(diff), costs) + cost_diff_lines(costs) + dra_diff_lines(diff.devices) + [""]
+                if diff
+                else []
+            )
+            + text_plan(plan)
+        )
     return 0
 
 
@@ -59,7 +102,6 @@ def _with_cost(lines: list[str], costs, bold: str = "") -> list[str]:
     """The diff's first line says what the change does to capacity, then what it adds or saves per month."""
     first = lines[0].removesuffix(bold) if bold else lines[0]
     return [f"{first}; {cost_headline(costs)}{bold}"] + lines[1:]
-
 
 
 def text_plan(plan: Plan) -> list[str]:

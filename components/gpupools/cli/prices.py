@@ -16,13 +16,19 @@ EXIT_CANNOT_READ = 2  # as verify: the price list could not be read or the reque
 def add_prices_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``prices refresh`` to the CLI's subcommands."""
     prices = command_parser(commands, "prices", PRICES)
-    actions = prices.add_subparsers(dest="action", required=True, parser_class=type(prices), metavar="ACTION",
-                                    title="actions")
+    actions = prices.add_subparsers(
+        dest="action", required=True, parser_class=type(prices), metavar="ACTION", title="actions"
+    )
     refresh = command_parser(actions, "refresh", PRICES_REFRESH)
     refresh.add_argument("--cloud", choices=CLOUDS, help="one cloud (default: both)")
     refresh.add_argument("--region", help="one region (default: the regions of this repository's stacks)")
-    refresh.add_argument("--currency", type=_currency, default=CURRENCY, metavar="CODE",
-                         help=f"ISO 4217 code of the prices (default {CURRENCY}; others from Azure only)")
+    refresh.add_argument(
+        "--currency",
+        type=_currency,
+        default=CURRENCY,
+        metavar="CODE",
+        help=f"ISO 4217 code of the prices (default {CURRENCY}; others from Azure only)",
+    )
 
 
 def _currency(text: str) -> str:
@@ -37,8 +43,9 @@ def run_prices(args: argparse.Namespace) -> int:
     from ..price_lists.refresh import refresh
 
     try:
-        path, fresh, dropped = refresh([args.cloud] if args.cloud else list(CLOUDS), args.region,
-                                       currency=args.currency)
+        path, fresh, dropped = refresh(
+            [args.cloud] if args.cloud else list(CLOUDS), args.region, currency=args.currency
+        )
     except PriceSourceError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_CANNOT_READ

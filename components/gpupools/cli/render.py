@@ -26,8 +26,9 @@ def _per_node(c: PoolCapacity) -> str:
     return ", ".join(f"{count}x {name} (of {c.advertised.get(name, count)})" for name, count in c.per_node.items())
 
 
-def capacity_lines(capacity: list[PoolCapacity], warnings: list[str],
-                   inputs: Sequence[CapacityInputs] = ()) -> list[str]:
+def capacity_lines(
+    capacity: list[PoolCapacity], warnings: list[str], inputs: Sequence[CapacityInputs] = ()
+) -> list[str]:
     """The capacity table: usable slices per node and in total, never more than the node's pods can take; then
     per pool what buys that capacity (``inputs``)."""
     header = ("POOL", "SIZE", "GPU", "NODES", "GPUS/NODE", "MAX PODS", "PER NODE", "TOTAL")
@@ -42,10 +43,13 @@ def capacity_lines(capacity: list[PoolCapacity], warnings: list[str],
     return lines + [f"warning: {warning}" for warning in warnings]
 
 
-def markdown_capacity(capacity: list[PoolCapacity], warnings: list[str],
-                      inputs: Sequence[CapacityInputs] = ()) -> list[str]:
-    lines = ["| pool | size | GPU | nodes | GPUs/node | max pods | per node | total |",
-             "|---|---|---|---|---|---|---|---|"]
+def markdown_capacity(
+    capacity: list[PoolCapacity], warnings: list[str], inputs: Sequence[CapacityInputs] = ()
+) -> list[str]:
+    lines = [
+        "| pool | size | GPU | nodes | GPUs/node | max pods | per node | total |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
     lines += [
         f"| {c.pool} | {c.size} | {c.gpu} | {c.nodes} | {c.gpus_per_node} | {_max_pods(c)} | {_per_node(c)} | "
         f"{_resources(c.total)} |"
@@ -101,8 +105,12 @@ def diff_lines(diff: CapacityDiff) -> list[str]:
 def markdown_diff(diff: CapacityDiff) -> list[str]:
     """The diff for a pull request comment; its first line says whether the change removes GPU capacity."""
     marker = ":warning: " if diff.removes_capacity or diff.takes_capacity_offline else ""
-    lines = [f"**{marker}{diff.headline()}**", "", "| pool | change | nodes | GPUs | usable slices |",
-             "|---|---|---|---|---|"]
+    lines = [
+        f"**{marker}{diff.headline()}**",
+        "",
+        "| pool | change | nodes | GPUs | usable slices |",
+        "|---|---|---|---|---|",
+    ]
     for pool in diff.pools:
         lines.append(f"| {pool.pool} | {_how(pool)} | {pool.nodes} | {pool.gpus} | {_changes(pool.resources)} |")
     lines.append(f"| **total** | | {diff.nodes} | {diff.gpus} | {_changes(diff.resources)} |")

@@ -17,13 +17,26 @@ from .azure import AksClusterArgsModel, AksGpuPoolArgsModel
 from .checking import check_args
 from .fields import ComponentArgsError, is_deferred
 from .kubernetes import (
-    SMOKE_JOB_SUFFIX, ClusterAutoscalerArgsModel, GpuSmokeTestArgsModel, NvidiaChartArgsModel,
+    SMOKE_JOB_SUFFIX,
+    ClusterAutoscalerArgsModel,
+    GpuSmokeTestArgsModel,
+    NvidiaChartArgsModel,
     NvidiaDcgmExporterArgsModel,
 )
 
 __all__ = [
-    "AksClusterArgsModel", "AksGpuPoolArgsModel", "ClusterAutoscalerArgsModel", "ComponentArgsError",
-    "EksClusterArgsModel", "EksGpuNodeGroupArgsModel", "EksTaintModel", "GpuSmokeTestArgsModel",
-    "NvidiaChartArgsModel", "NvidiaDcgmExporterArgsModel", "SMOKE_JOB_SUFFIX", "check_args", "is_deferred",
+    "AksClusterArgsModel",
+    "AksGpuPoolArgsModel",
+    "ClusterAutoscalerArgsModel",
+    "ComponentArgsError",
+    "EksClusterArgsModel",
+    "EksGpuNodeGroupArgsModel",
+    "EksTaintModel",
+    "GpuSmokeTestArgsModel",
+    "NvidiaChartArgsModel",
+    "NvidiaDcgmExporterArgsModel",
+    "SMOKE_JOB_SUFFIX",
+    "check_args",
+    "is_deferred",
     "reservation_target_key",
 ]

@@ -15,8 +15,23 @@ from ..catalog.labels import GPUPOOLS_NODE_LABELS
 from ..resolve import aws_rules
 from ..resolve.pool_rules import duplicate_taint_problems, reserved_label_problem
 from ..resolve.versions import kubernetes_version_problem
-from .fields import (Count, Rule, TaintEffect, Tags, _Args, _checked, _input, _labels_but_ours, _like, _matching,
-                     _one_of, _pulumi_object, _size, _tag_problems, is_deferred)
+from .fields import (
+    Count,
+    Rule,
+    TaintEffect,
+    Tags,
+    _Args,
+    _checked,
+    _input,
+    _labels_but_ours,
+    _like,
+    _matching,
+    _one_of,
+    _pulumi_object,
+    _size,
+    _tag_problems,
+    is_deferred,
+)
 
 
 _CLUSTER_NAME = "1..100 letters, digits, '-' and '_', starting with a letter or digit"
@@ -31,12 +46,14 @@ class EksTaintModel(_Args):
 class EksClusterArgsModel(_Args):
     name: Annotated[str, Rule(_matching(names.EKS_CLUSTER_NAME, _CLUSTER_NAME))]
     create: Annotated[bool, Rule(_input(bool))] = True
-    kubernetes_version: Optional[Annotated[str, Rule(_input(_checked(
-        lambda v: kubernetes_version_problem("aws", v))))]] = None
+    kubernetes_version: Optional[
+        Annotated[str, Rule(_input(_checked(lambda v: kubernetes_version_problem("aws", v))))]
+    ] = None
     system_node_size: Optional[Annotated[str, Rule(_size("aws"))]] = None
     system_node_count: Optional[Annotated[int, Rule(_like(config.SystemPool, "count"))]] = None
-    subnet_ids: Optional[Annotated[list[str], Rule(_input(list[_matching(
-        names.SUBNET_ID, "a subnet id, subnet-0123456789abcdef0")]))]] = None
+    subnet_ids: Optional[
+        Annotated[list[str], Rule(_input(list[_matching(names.SUBNET_ID, "a subnet id, subnet-0123456789abcdef0")]))]
+    ] = None
     vpc_id: Optional[Annotated[str, Rule(_matching(names.VPC_ID, "a VPC id, vpc-0123456789abcdef0"))]] = None
     tags: Optional[Tags] = None
 
@@ -48,9 +65,11 @@ class EksClusterArgsModel(_Args):
                 raise ValueError("\n".join(f"subnet_ids: {problem}" for problem in problems))
         subnets = self.subnet_ids is not None and (is_deferred(self.subnet_ids) or bool(self.subnet_ids))
         vpc = self.vpc_id is not None
-        problem = (aws_rules.vpc_without_subnets_problem(subnets, vpc)
-                   # An existing cluster (create false) takes neither: its network is read from EKS.
-                   or (aws_rules.subnets_without_vpc_problem(subnets, vpc) if self.create is not False else None))
+        problem = (
+            aws_rules.vpc_without_subnets_problem(subnets, vpc)
+            # An existing cluster (create false) takes neither: its network is read from EKS.
+            or (aws_rules.subnets_without_vpc_problem(subnets, vpc) if self.create is not False else None)
+        )
         if problem:
             raise ValueError(f"vpc_id: {problem.replace('subnetIds', 'subnet_ids')}")
         return self
@@ -58,8 +77,9 @@ class EksClusterArgsModel(_Args):
 
 # An IAM role ARN: partition, 12-digit account, role/<path/>name (IAM: 64 characters at most for the name).
 IAM_ROLE_ARN = re.compile(r"arn:aws(-cn|-us-gov)?:iam::[0-9]{12}:role/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}", re.ASCII)
-_SUBNETS: TypeAlias = Annotated[list[str], Rule(_input(list[_matching(names.SUBNET_ID,
-                                                                     "a subnet id, subnet-0123456789abcdef0")]))]
+_SUBNETS: TypeAlias = Annotated[
+    list[str], Rule(_input(list[_matching(names.SUBNET_ID, "a subnet id, subnet-0123456789abcdef0")]))
+]
 
 
 class EksGpuNodeGroupArgsModel(_Args):
@@ -69,11 +89,18 @@ class EksGpuNodeGroupArgsModel(_Args):
     cluster: Optional[Annotated[Any, Rule(_pulumi_object("pulumi_eks Cluster"))]] = None
     cluster_name: Optional[Annotated[str, Rule(_matching(names.EKS_CLUSTER_NAME, _CLUSTER_NAME))]] = None
     node_role: Optional[Annotated[Any, Rule(_pulumi_object("pulumi_aws iam.Role"))]] = None
-    node_role_arn: Optional[Annotated[str, Rule(_matching(
-        IAM_ROLE_ARN, "an IAM role ARN, arn:aws:iam::<account>:role/<name>"))]] = None
-    node_group_name: Annotated[str, Rule(_matching(
-        names.EKS_NODE_GROUP_NAME, f"1..{names.POOL_NAME_MAX} lowercase letters, digits and '-', alphanumeric at both "
-                                   "ends"))]
+    node_role_arn: Optional[
+        Annotated[str, Rule(_matching(IAM_ROLE_ARN, "an IAM role ARN, arn:aws:iam::<account>:role/<name>"))]
+    ] = None
+    node_group_name: Annotated[
+        str,
+        Rule(
+            _matching(
+                names.EKS_NODE_GROUP_NAME,
+                f"1..{names.POOL_NAME_MAX} lowercase letters, digits and '-', alphanumeric at both ends",
+            )
+        ),
+    ]
     instance_type: Annotated[str, Rule(_size("aws"))]
     desired_size: Count
     min_size: Optional[Count] = None
@@ -81,8 +108,9 @@ class EksGpuNodeGroupArgsModel(_Args):
     ignore_scaling_changes: Optional[Annotated[bool, Rule(_input(bool))]] = None
     ami_type: Optional[Annotated[str, Rule(_one_of(clouds.AMI_TYPES, clouds.REFUSED_AMI_TYPES))]] = None
     disk_size_gb: Optional[Annotated[int, Rule(_like(config.GpuPoolConfig, "disk_size_gb"))]] = None
-    labels: Optional[Annotated[dict[str, str],
-                               Rule(_labels_but_ours(GPUPOOLS_NODE_LABELS, reserved_label_problem))]] = None
+    labels: Optional[
+        Annotated[dict[str, str], Rule(_labels_but_ours(GPUPOOLS_NODE_LABELS, reserved_label_problem))]
+    ] = None
     taints: Optional[Annotated[list[EksTaintModel], Rule(_input(list[_input(EksTaintModel)]))]] = None
     subnet_ids: Optional[_SUBNETS] = None
     capacity_type: Optional[Annotated[str, Rule(_like(config.GpuPoolConfig, "capacity_type"))]] = None
@@ -96,12 +124,23 @@ class EksGpuNodeGroupArgsModel(_Args):
     def _capacity_and_efa(self) -> "EksGpuNodeGroupArgsModel":
         problems = self._one_way_to_the_cluster()
         reservation = self.capacity_reservation
-        problems += [f"capacity_reservation: {problem}" for problem in aws_rules.reservation_problems(
-            self.capacity_type if isinstance(self.capacity_type, str) else None,
-            reservation if isinstance(reservation, str) else None, deferred=is_deferred(reservation))]
-        problems += [f"autoscaler_tags: {problem}" for problem in _tag_problems(
-            "aws", self.autoscaler_tags, AWS_TEMPLATE_TAG_BUDGET,
-            f" on the Auto Scaling group (AWS allows {names.MAX_TAGS}; EKS sets {EKS_OWN_ASG_TAGS} itself)")]
+        problems += [
+            f"capacity_reservation: {problem}"
+            for problem in aws_rules.reservation_problems(
+                self.capacity_type if isinstance(self.capacity_type, str) else None,
+                reservation if isinstance(reservation, str) else None,
+                deferred=is_deferred(reservation),
+            )
+        ]
+        problems += [
+            f"autoscaler_tags: {problem}"
+            for problem in _tag_problems(
+                "aws",
+                self.autoscaler_tags,
+                AWS_TEMPLATE_TAG_BUDGET,
+                f" on the Auto Scaling group (AWS allows {names.MAX_TAGS}; EKS sets {EKS_OWN_ASG_TAGS} itself)",
+            )
+        ]
         if self.efa is True and not is_deferred(self.subnet_ids):
             subnets = aws_rules.efa_subnet_problem(self.subnet_ids)
             problems += [f"subnet_ids: {subnets}"] if subnets else []
@@ -130,25 +169,33 @@ class EksGpuNodeGroupArgsModel(_Args):
             problems += [f"subnet_ids: {why}" for why in aws_rules.subnet_id_problems(self.subnet_ids)]
         taints = self.taints
         if isinstance(taints, list) and not any(is_deferred(taint) for taint in taints):
-            problems += [f"taints: {why}" for why in duplicate_taint_problems(
-                [(t.key, t.value, t.effect) for t in taints if all(isinstance(v, str) for v in (t.key, t.effect))])]
+            problems += [
+                f"taints: {why}"
+                for why in duplicate_taint_problems(
+                    [(t.key, t.value, t.effect) for t in taints if all(isinstance(v, str) for v in (t.key, t.effect))]
+                )
+            ]
         return problems
 
     def _one_way_to_the_cluster(self) -> list[str]:
         """Exactly one of the two ways, and the role given at most once, in the way's own spelling."""
         problems = []
         if self.cluster is None and self.cluster_name is None:
-            problems.append("cluster_name: is required (with subnet_ids), or cluster, a pulumi-eks Cluster, "
-                            "from Python")
+            problems.append(
+                "cluster_name: is required (with subnet_ids), or cluster, a pulumi-eks Cluster, from Python"
+            )
         elif self.cluster is not None and self.cluster_name is not None:
-            problems.append("cluster_name: give cluster (a pulumi-eks Cluster) or cluster_name with subnet_ids, "
-                            "not both")
+            problems.append(
+                "cluster_name: give cluster (a pulumi-eks Cluster) or cluster_name with subnet_ids, not both"
+            )
         elif self.cluster_name is not None:
             if self.node_role is not None:
                 problems.append("node_role: only with cluster; with cluster_name give node_role_arn")
             if self.subnet_ids is None or (isinstance(self.subnet_ids, list) and not self.subnet_ids):
-                problems.append("subnet_ids: is required with cluster_name (e.g. EksCluster's subnet_ids output): "
-                                "without a pulumi-eks Cluster there is no default")
+                problems.append(
+                    "subnet_ids: is required with cluster_name (e.g. EksCluster's subnet_ids output): "
+                    "without a pulumi-eks Cluster there is no default"
+                )
         if self.node_role is not None and self.node_role_arn is not None:
             problems.append("node_role_arn: give node_role or node_role_arn, not both")
         return problems

@@ -15,40 +15,78 @@ from ..resolve.mig_rules import size_mig_problem
 from ..resolve.pool_rules import duplicate_taint_problems, reserved_label_problem
 from ..resolve.versions import kubernetes_version_problem
 from ..config import models as config
-from .fields import (Count, MaxPods, Rule, Tags, _Args, _checked, _cidr, _input, _labels_but_ours, _like, _matching,
-                     _one_of, _size, _tag_problems, is_deferred)
+from .fields import (
+    Count,
+    MaxPods,
+    Rule,
+    Tags,
+    _Args,
+    _checked,
+    _cidr,
+    _input,
+    _labels_but_ours,
+    _like,
+    _matching,
+    _one_of,
+    _size,
+    _tag_problems,
+    is_deferred,
+)
 
 _AKS_TAINT = re.compile(r"(?P<key>[^=:]+)=(?P<value>[^=:]*):(?P<effect>NoSchedule|PreferNoSchedule|NoExecute)")
 
 
 def _aks_taint(value: str) -> str:
     match = _AKS_TAINT.fullmatch(value)
-    why = ("not key=value:Effect" if match is None
-           else names.label_key_problem(match["key"]) or names.label_value_problem(match["value"]))
+    why = (
+        "not key=value:Effect"
+        if match is None
+        else names.label_key_problem(match["key"]) or names.label_value_problem(match["value"])
+    )
     if why:
-        raise ValueError(f"{why}; allowed: key=value:Effect with Effect NoSchedule, PreferNoSchedule or NoExecute, "
-                         "e.g. nvidia.com/gpu=present:NoSchedule")
+        raise ValueError(
+            f"{why}; allowed: key=value:Effect with Effect NoSchedule, PreferNoSchedule or NoExecute, "
+            "e.g. nvidia.com/gpu=present:NoSchedule"
+        )
     return value
 
 
 class AksClusterArgsModel(_Args):
-    name: Annotated[str, Rule(_matching(
-        names.AKS_DNS_PREFIX, "1..54 letters, digits and '-', alphanumeric at both ends (the DNS prefix)"))]
-    resource_group_name: Annotated[str, Rule(_matching(
-        names.AZURE_RESOURCE_GROUP, "1..90 letters, digits, '_', '-', '.', '(', ')'"))]
-    location: Optional[Annotated[str, Rule(_matching(
-        names.AZURE_LOCATION, "an Azure region as ARM spells it, e.g. southcentralus"))]] = None
+    name: Annotated[
+        str,
+        Rule(
+            _matching(names.AKS_DNS_PREFIX, "1..54 letters, digits and '-', alphanumeric at both ends (the DNS prefix)")
+        ),
+    ]
+    resource_group_name: Annotated[
+        str, Rule(_matching(names.AZURE_RESOURCE_GROUP, "1..90 letters, digits, '_', '-', '.', '(', ')'"))
+    ]
+    location: Optional[
+        Annotated[str, Rule(_matching(names.AZURE_LOCATION, "an Azure region as ARM spells it, e.g. southcentralus"))]
+    ] = None
     create: Annotated[bool, Rule(_input(bool))] = True
-    kubernetes_version: Optional[Annotated[str, Rule(_input(_checked(
-        lambda v: kubernetes_version_problem("azure", v))))]] = None
+    kubernetes_version: Optional[
+        Annotated[str, Rule(_input(_checked(lambda v: kubernetes_version_problem("azure", v))))]
+    ] = None
     system_pool_size: Optional[Annotated[str, Rule(_size("azure"))]] = None
     system_pool_count: Optional[Annotated[int, Rule(_like(config.SystemPool, "count"))]] = None
     system_pool_max_pods: Optional[MaxPods] = None
     pod_cidr: Optional[Annotated[str, Rule(_input(Annotated[str, AfterValidator(_cidr)]))]] = None
-    capacity_reservation_group_ids: Optional[Annotated[list[str], Rule(_input(list[_matching(
-        names.AZURE_CAPACITY_RESERVATION_GROUP_ID,
-        "/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>",
-    )]))]] = None
+    capacity_reservation_group_ids: Optional[
+        Annotated[
+            list[str],
+            Rule(
+                _input(
+                    list[
+                        _matching(
+                            names.AZURE_CAPACITY_RESERVATION_GROUP_ID,
+                            "/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>",
+                        )
+                    ]
+                )
+            ),
+        ]
+    ] = None
     tags: Optional[Tags] = None
 
     @model_validator(mode="after")
@@ -70,18 +108,28 @@ class AksGpuPoolArgsModel(_Args):
     min_count: Optional[Count] = None
     max_count: Optional[Count] = None
     os_disk_size_gb: Optional[Annotated[int, Rule(_like(config.GpuPoolConfig, "disk_size_gb"))]] = None
-    node_labels: Optional[Annotated[dict[str, str],
-                                    Rule(_labels_but_ours(GPUPOOLS_NODE_LABELS, reserved_label_problem))]] = None
-    node_taints: Optional[Annotated[list[str],
-                                    Rule(_input(list[_input(Annotated[str, AfterValidator(_aks_taint)])]))]] = None
-    kubernetes_version: Optional[Annotated[str, Rule(_input(_checked(
-        lambda v: kubernetes_version_problem("azure", v, patch=True))))]] = None
+    node_labels: Optional[
+        Annotated[dict[str, str], Rule(_labels_but_ours(GPUPOOLS_NODE_LABELS, reserved_label_problem))]
+    ] = None
+    node_taints: Optional[
+        Annotated[list[str], Rule(_input(list[_input(Annotated[str, AfterValidator(_aks_taint)])]))]
+    ] = None
+    kubernetes_version: Optional[
+        Annotated[str, Rule(_input(_checked(lambda v: kubernetes_version_problem("azure", v, patch=True))))]
+    ] = None
     max_pods: Optional[MaxPods] = None
     availability_zones: Optional[Annotated[list[str], Rule(_like(config.GpuPoolConfig, "availability_zones"))]] = None
-    capacity_reservation_group_id: Optional[Annotated[str, Rule(_matching(
-        names.AZURE_CAPACITY_RESERVATION_GROUP_ID,
-        "/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>",
-    ))]] = None
+    capacity_reservation_group_id: Optional[
+        Annotated[
+            str,
+            Rule(
+                _matching(
+                    names.AZURE_CAPACITY_RESERVATION_GROUP_ID,
+                    "/subscriptions/<id>/resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>",
+                )
+            ),
+        ]
+    ] = None
     scale_set_priority: Optional[Annotated[str, Rule(_like(config.GpuPoolConfig, "priority"))]] = None
     scale_set_eviction_policy: Optional[Annotated[str, Rule(_like(config.GpuPoolConfig, "eviction_policy"))]] = None
     spot_max_price: Optional[Annotated[float | int, Rule(_input(float | int))]] = None
@@ -93,8 +141,12 @@ class AksGpuPoolArgsModel(_Args):
         problems = []
         if self.autoscaler_tags:
             merged = {**(self.tags if isinstance(self.tags, Mapping) else {}), **self.autoscaler_tags}
-            problems += [f"autoscaler_tags: {problem}" for problem in
-                         _tag_problems("azure", merged, why=" on the node pool (tags and autoscaler_tags together)")]
+            problems += [
+                f"autoscaler_tags: {problem}"
+                for problem in _tag_problems(
+                    "azure", merged, why=" on the node pool (tags and autoscaler_tags together)"
+                )
+            ]
         if (self.min_count is None) != (self.max_count is None):
             given = "min_count" if self.max_count is None else "max_count"
             problems.append(f"{given}: autoscaling needs both min_count and max_count, got only {given}")
@@ -102,12 +154,15 @@ class AksGpuPoolArgsModel(_Args):
             bounds = config.bounds_problem(self.min_count, self.max_count, "min_count", "max_count")
             problems += [f"min_count: {bounds}"] if bounds else []
         spot_only = {"scale_set_eviction_policy": self.scale_set_eviction_policy, "spot_max_price": self.spot_max_price}
-        problems += [f"{key}: only for scale_set_priority 'Spot' (AKS refuses it on Regular pools)"
-                     for key in azure_rules.spot_only_keys(self.scale_set_priority, spot_only)]
+        problems += [
+            f"{key}: only for scale_set_priority 'Spot' (AKS refuses it on Regular pools)"
+            for key in azure_rules.spot_only_keys(self.scale_set_priority, spot_only)
+        ]
         price = azure_rules.spot_max_price_problem(self.spot_max_price)
         problems += [f"spot_max_price: {price}"] if price else []
-        spot_group = azure_rules.spot_reservation_problem(self.scale_set_priority,
-                                                          self.capacity_reservation_group_id is not None)
+        spot_group = azure_rules.spot_reservation_problem(
+            self.scale_set_priority, self.capacity_reservation_group_id is not None
+        )
         problems += [f"capacity_reservation_group_id: {spot_group}"] if spot_group else []
         problems += self._mig_and_taint_problems()
         if problems:
@@ -124,6 +179,10 @@ class AksGpuPoolArgsModel(_Args):
         taints = self.node_taints
         if isinstance(taints, list) and not any(is_deferred(taint) for taint in taints):
             parsed = [_AKS_TAINT.fullmatch(taint) for taint in taints]
-            problems += [f"node_taints: {why}" for why in duplicate_taint_problems(
-                [(match["key"], match["value"], match["effect"]) for match in parsed if match])]
+            problems += [
+                f"node_taints: {why}"
+                for why in duplicate_taint_problems(
+                    [(match["key"], match["value"], match["effect"]) for match in parsed if match]
+                )
+            ]
         return problems

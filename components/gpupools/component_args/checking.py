@@ -11,14 +11,18 @@ import pydantic
 from .fields import ComponentArgsError, _Args
 
 
-def check_args(model: type[_Args], component: str, name: Any, args: Any,
-               context: Mapping[str, Any] | None = None) -> Any:
+def check_args(
+    model: type[_Args], component: str, name: Any, args: Any, context: Mapping[str, Any] | None = None
+) -> Any:
     """``args`` unchanged when ``model`` accepts them, else ``ComponentArgsError`` with one line per problem."""
     if not isinstance(name, str) or not name:
         raise ComponentArgsError(component, str(name), [f": the resource name must be a non-empty str, got {name!r}"])
     if not isinstance(args, Mapping):
-        raise ComponentArgsError(component, name, [f": expected a dict of arguments ({', '.join(model.model_fields)}), "
-                                                   f"got {type(args).__name__}"])
+        raise ComponentArgsError(
+            component,
+            name,
+            [f": expected a dict of arguments ({', '.join(model.model_fields)}), got {type(args).__name__}"],
+        )
     try:
         model.model_validate(dict(args), context=dict(context or {}))
     except pydantic.ValidationError as error:
@@ -29,8 +33,11 @@ def check_args(model: type[_Args], component: str, name: Any, args: Any,
 def _problems(model: type[_Args], args: Mapping[str, Any], error: pydantic.ValidationError) -> list[str]:
     problems: list[str] = []
     for item in error.errors(include_url=False):
-        path = "".join(f"[{part}]" if isinstance(part, int) else f".{part}" for part in item["loc"]
-                       if not (isinstance(part, str) and ("[" in part or part in ("str", "int", "float", "bool"))))
+        path = "".join(
+            f"[{part}]" if isinstance(part, int) else f".{part}"
+            for part in item["loc"]
+            if not (isinstance(part, str) and ("[" in part or part in ("str", "int", "float", "bool")))
+        )
         if item["type"] == "extra_forbidden":
             key = str(item["loc"][-1])
             close = difflib.get_close_matches(_snake(key), list(model.model_fields), n=1)

@@ -66,27 +66,32 @@ def _matching(pattern: re.Pattern[str], allowed: str) -> Any:
         if not pattern.fullmatch(value):
             raise ValueError(f"allowed: {allowed}")
         return value
+
     return _input(Annotated[str, AfterValidator(check)])
 
 
 def _checked(problem: Any) -> Any:
     """A str checked by one of ``config.names``' ``*_problem`` helpers."""
+
     def check(value: str) -> str:
         why = problem(value)
         if why:
             raise ValueError(why)
         return value
+
     return Annotated[str, AfterValidator(check)]
 
 
 def _one_of(allowed: tuple[str, ...], refused: Mapping[str, str]) -> Any:
     """One of the stack config's allowed values; a refused one gets the config's reason."""
+
     def check(value: str) -> str:
         if value in refused:
             raise ValueError(f"{refused[value]}")
         if value not in allowed:
             raise ValueError(f"allowed: {', '.join(allowed)}")
         return value
+
     return _input(Annotated[str, AfterValidator(check)])
 
 
@@ -98,12 +103,14 @@ def _size(cloud: str) -> Any:
 def _labels_but_ours(ours: frozenset[str], problem: Any) -> Any:
     """Node labels: Kubernetes syntax, and no reserved domain but for the labels gpupools sets itself (``problem``:
     ``resolve.pool_rules.reserved_label_problem``)."""
+
     def check(labels: Any) -> Any:
         if isinstance(labels, Mapping):
             found = [f"{key!r}: {why}" for key in labels if isinstance(key, str) for why in [problem(key, ours)] if why]
             if found:
                 raise ValueError("; ".join(found))
         return labels
+
     return _input(Annotated[Labels, AfterValidator(check)])
 
 
@@ -112,6 +119,7 @@ def _pulumi_object(kind: str) -> Any:
         if not is_deferred(value):
             raise ValueError(f"allowed: a {kind} object, got {type(value).__name__}")
         return value
+
     return Annotated[Any, AfterValidator(check)]
 
 
@@ -140,8 +148,12 @@ def _tag_problems(cloud: str, tags: Any, limit: int = names.MAX_TAGS, why: str =
     if len(tags) > limit:
         problems.append(f"{len(tags)} tags; at most {limit}{why}")
     return problems
-Labels: TypeAlias = Annotated[dict[str, str], Rule(_input(dict[_input(_checked(names.label_key_problem)),
-                                                                 _input(_checked(names.label_value_problem))]))]
+
+
+Labels: TypeAlias = Annotated[
+    dict[str, str],
+    Rule(_input(dict[_input(_checked(names.label_key_problem)), _input(_checked(names.label_value_problem))])),
+]
 Count: TypeAlias = Annotated[int, Rule(_input(Annotated[int, Field(ge=0, le=config.MAX_NODES_PER_POOL)]))]
 MaxPods: TypeAlias = Annotated[int | None, Rule(_like(config.GpuPoolConfig, "max_pods"))]
 TaintEffect = Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
@@ -150,5 +162,6 @@ TaintEffect = Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
 class _Args(BaseModel):
     """Component arguments: the TypedDict's snake_case keys, no coercion (``count='3'`` is not a count)."""
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(extra="forbid", strict=True, frozen=True,
-                                                   arbitrary_types_allowed=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(
+        extra="forbid", strict=True, frozen=True, arbitrary_types_allowed=True
+    )

@@ -30,8 +30,10 @@ class _HelmReleaseArgs(_Args):
 
 def _exact_version(version: Any, chart: ChartRef, name: str) -> Any:
     if isinstance(version, str) and not chart.is_pinned(version):
-        raise ValueError(f"{version!r} is not an exact {name} chart version; allowed: e.g. '{chart.default_version}' "
-                         "('latest' and ranges are refused)")
+        raise ValueError(
+            f"{version!r} is not an exact {name} chart version; allowed: e.g. '{chart.default_version}' "
+            "('latest' and ranges are refused)"
+        )
     return version
 
 
@@ -63,15 +65,33 @@ _IMAGE = re.compile(r"[a-z0-9][a-z0-9._/:-]*(:(?!latest$)[\w][\w.-]{0,127}|@sha2
 
 
 class GpuSmokeTestArgsModel(_Args):
-    pool_name: Annotated[str, Rule(_matching(
-        _SMOKE_POOL, f"1..{63 - len(SMOKE_JOB_SUFFIX)} lowercase letters, digits and '-' (the Job is <pool>-smoke)"))]
+    pool_name: Annotated[
+        str,
+        Rule(
+            _matching(
+                _SMOKE_POOL,
+                f"1..{63 - len(SMOKE_JOB_SUFFIX)} lowercase letters, digits and '-' (the Job is <pool>-smoke)",
+            )
+        ),
+    ]
     namespace: Annotated[str, Rule(_input(Annotated[str, AfterValidator(_dns_label)]))]
-    resources: Annotated[list[str], Rule(_input(Annotated[list[_input(_checked(names.label_key_problem))],
-                                                          Field(min_length=1)]))]
+    resources: Annotated[
+        list[str], Rule(_input(Annotated[list[_input(_checked(names.label_key_problem))], Field(min_length=1)]))
+    ]
     node_selector: Labels
     toleration_key: Annotated[str, Rule(_input(_checked(names.label_key_problem)))]
-    image: Optional[Annotated[str, Rule(_matching(_IMAGE, "an image with a pinned tag (not latest) or digest, "
-                                                          "e.g. nvcr.io/nvidia/cuda:12.8.1-base-ubuntu24.04"))]] = None
+    image: Optional[
+        Annotated[
+            str,
+            Rule(
+                _matching(
+                    _IMAGE,
+                    "an image with a pinned tag (not latest) or digest, "
+                    "e.g. nvcr.io/nvidia/cuda:12.8.1-base-ubuntu24.04",
+                )
+            ),
+        ]
+    ] = None
 
 
 _OIDC_PROVIDER_ARN = re.compile(r"arn:(?P<partition>aws(-cn|-us-gov)?):iam::[0-9]{12}:oidc-provider/.+")
@@ -86,15 +106,30 @@ def _autoscaler_version(value: str) -> str:
 
 
 class ClusterAutoscalerArgsModel(_Args):
-    cluster_name: Annotated[str, Rule(_matching(
-        names.EKS_CLUSTER_NAME, "1..100 letters, digits, '-' and '_', starting with a letter or digit"))]
+    cluster_name: Annotated[
+        str,
+        Rule(_matching(names.EKS_CLUSTER_NAME, "1..100 letters, digits, '-' and '_', starting with a letter or digit")),
+    ]
     region: Annotated[str, Rule(_matching(names.AWS_REGION, "an AWS region, e.g. us-east-1"))]
-    oidc_provider_arn: Annotated[str, Rule(_matching(
-        _OIDC_PROVIDER_ARN, "the cluster's IAM OIDC provider ARN, "
-                            "arn:aws:iam::<account>:oidc-provider/oidc.eks.<region>.amazonaws.com/id/<id>"))]
-    oidc_provider_url: Annotated[str, Rule(_matching(
-        re.compile(r"(https://)?[a-z0-9.-]+(/[A-Za-z0-9._-]+)*"),
-        "the issuer URL, e.g. https://oidc.eks.us-east-1.amazonaws.com/id/<id>"))]
+    oidc_provider_arn: Annotated[
+        str,
+        Rule(
+            _matching(
+                _OIDC_PROVIDER_ARN,
+                "the cluster's IAM OIDC provider ARN, "
+                "arn:aws:iam::<account>:oidc-provider/oidc.eks.<region>.amazonaws.com/id/<id>",
+            )
+        ),
+    ]
+    oidc_provider_url: Annotated[
+        str,
+        Rule(
+            _matching(
+                re.compile(r"(https://)?[a-z0-9.-]+(/[A-Za-z0-9._-]+)*"),
+                "the issuer URL, e.g. https://oidc.eks.us-east-1.amazonaws.com/id/<id>",
+            )
+        ),
+    ]
     version: Optional[Annotated[str, Rule(_like(config.ClusterAutoscalerConfig, "version"))]] = None
     namespace: Optional[Annotated[str, Rule(_input(Annotated[str, AfterValidator(_dns_label)]))]] = None
     service_account: Optional[Annotated[str, Rule(_input(Annotated[str, AfterValidator(_dns_label)]))]] = None
@@ -102,12 +137,15 @@ class ClusterAutoscalerArgsModel(_Args):
     # rule: priorities_problems (in _priorities below)
     priorities: Optional[Annotated[dict[str, list[str]], Rule(_input(dict[_input(str), _input(list[str])]))]] = None
     scale_down_utilization_threshold: Optional[
-        Annotated[float, Rule(_like(config.ClusterAutoscalerConfig, "scale_down_utilization_threshold"))]] = None
+        Annotated[float, Rule(_like(config.ClusterAutoscalerConfig, "scale_down_utilization_threshold"))]
+    ] = None
     scale_down_gpu_utilization_threshold: Optional[
-        Annotated[float, Rule(_like(config.ClusterAutoscalerConfig, "scale_down_gpu_utilization_threshold"))]] = None
+        Annotated[float, Rule(_like(config.ClusterAutoscalerConfig, "scale_down_gpu_utilization_threshold"))]
+    ] = None
     tags: Optional[Tags] = None
-    kubernetes_version: Optional[Annotated[str,
-                                           Rule(_input(Annotated[str, AfterValidator(_autoscaler_version)]))]] = None
+    kubernetes_version: Optional[Annotated[str, Rule(_input(Annotated[str, AfterValidator(_autoscaler_version)]))]] = (
+        None
+    )
 
     @model_validator(mode="after")
     def _priorities(self) -> "ClusterAutoscalerArgsModel":
@@ -116,8 +154,9 @@ class ClusterAutoscalerArgsModel(_Args):
         if isinstance(self.priorities, dict) and not any(map(is_deferred, self.priorities.values())):
             problems += [f"priorities: {why}" for why in priorities_problems(self.priorities)]
         arn = _OIDC_PROVIDER_ARN.fullmatch(self.oidc_provider_arn) if isinstance(self.oidc_provider_arn, str) else None
-        partition = (aws_rules.partition_problem(arn["partition"], self.region)
-                     if arn and isinstance(self.region, str) else None)
+        partition = (
+            aws_rules.partition_problem(arn["partition"], self.region) if arn and isinstance(self.region, str) else None
+        )
         problems += [f"oidc_provider_arn: {partition}"] if partition else []
         if problems:
             raise ValueError("\n".join(problems))

@@ -9,6 +9,12 @@ from .loading import read_stack_file, stack_file_path
 from .models import GpuPoolConfig, GpuSoftware, StackConfig
 
 __all__ = [
-    "ConfigError", "Findings", "GpuPoolConfig", "GpuSoftware", "Problem", "StackConfig", "read_stack_file",
+    "ConfigError",
+    "Findings",
+    "GpuPoolConfig",
+    "GpuSoftware",
+    "Problem",
+    "StackConfig",
+    "read_stack_file",
     "stack_file_path",
 ]

@@ -35,8 +35,9 @@ MAX_LINE_CHARS = 1000
 
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # A quoted value as repr() or f"'{value}'" writes it: a quote not inside a word, up to the matching one.
-_QUOTED = re.compile(r"""(?<!\w)(?:'((?:[^'\\]|\\.){%d,})'|"((?:[^"\\]|\\.){%d,})")(?!\w)"""
-                     % ((MAX_VALUE_CHARS + 1,) * 2))
+_QUOTED = re.compile(
+    r"""(?<!\w)(?:'((?:[^'\\]|\\.){%d,})'|"((?:[^"\\]|\\.){%d,})")(?!\w)""" % ((MAX_VALUE_CHARS + 1,) * 2)
+)
 
 
 def terminal_safe(text: str) -> str:
@@ -113,19 +114,43 @@ class ConfigError(ValueError):
         values = list(secret_values)
         if any(value is REDACT_ALL for value in values):
             count = len(self.problems)
-            return ConfigError([Problem(f"{NAMESPACE}:*", f"{count} problem{'s' if count != 1 else ''} not shown: "
-                                        "PULUMI_CONFIG_SECRET_KEYS is not a JSON list of config keys, so any config "
-                                        "value may be a secret")])
-        texts = sorted({form for value in values for text in _secret_texts(value) for form in _spellings(text)},
-                       key=len, reverse=True)
+            return ConfigError(
+                [
+                    Problem(
+                        f"{NAMESPACE}:*",
+                        f"{count} problem{'s' if count != 1 else ''} not shown: "
+                        "PULUMI_CONFIG_SECRET_KEYS is not a JSON list of config keys, so any config "
+                        "value may be a secret",
+                    )
+                ]
+            )
+        texts = sorted(
+            {form for value in values for text in _secret_texts(value) for form in _spellings(text)},
+            key=len,
+            reverse=True,
+        )
         if not texts:
             return self
         # A short secret ("v", "p4d") is hidden where it stands alone, not inside words ("valid").
-        pattern = re.compile("|".join(re.escape(text) if len(text) >= MIN_SECRET_PART
-                                      else rf"(?<!\w){re.escape(text)}(?!\w)" for text in texts))
+        pattern = re.compile(
+            "|".join(
+                re.escape(text) if len(text) >= MIN_SECRET_PART else rf"(?<!\w){re.escape(text)}(?!\w)"
+                for text in texts
+            )
+        )
         # Parts: only the strings inside secrets, not the JSON text of a secret object (its field names).
-        long_texts = sorted({form for value in values for text in _secret_texts(value) if not _is_json_object(text)
-                             for form in _spellings(text) if len(form) >= MIN_SECRET_PART}, key=len, reverse=True)
+        long_texts = sorted(
+            {
+                form
+                for value in values
+                for text in _secret_texts(value)
+                if not _is_json_object(text)
+                for form in _spellings(text)
+                if len(form) >= MIN_SECRET_PART
+            },
+            key=len,
+            reverse=True,
+        )
 
         def hide(text: str) -> str:
             parts = pattern.sub(SECRET_PLACEHOLDER, text).split(SECRET_PLACEHOLDER)
@@ -138,14 +163,14 @@ def _hide_parts(text: str, secrets: list[str]) -> str:
     """Every run of ``MIN_SECRET_PART`` or more characters that also occurs inside a secret, as ``[secret]``."""
     if not secrets or len(text) < MIN_SECRET_PART:
         return text
-    grams = {secret[i:i + MIN_SECRET_PART] for secret in secrets for i in range(len(secret) - MIN_SECRET_PART + 1)}
+    grams = {secret[i : i + MIN_SECRET_PART] for secret in secrets for i in range(len(secret) - MIN_SECRET_PART + 1)}
     out, start, i = [], 0, 0
     while i <= len(text) - MIN_SECRET_PART:
-        if text[i:i + MIN_SECRET_PART] not in grams:
+        if text[i : i + MIN_SECRET_PART] not in grams:
             i += 1
             continue
         end = i + MIN_SECRET_PART
-        while end < len(text) and any(text[i:end + 1] in secret for secret in secrets):
+        while end < len(text) and any(text[i : end + 1] in secret for secret in secrets):
             end += 1
         out += [text[start:i], SECRET_PLACEHOLDER]
         start = i = end

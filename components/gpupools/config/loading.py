@@ -21,7 +21,12 @@ from .errors import SECRET_PLACEHOLDER, ConfigError, Problem
 from .safe_yaml import YamlIssue, YamlRefused, load_yaml
 
 __all__ = [
-    "SECRET_PLACEHOLDER", "StackFile", "check_stack_name", "find_project_root", "read_stack_file", "read_yaml_file",
+    "SECRET_PLACEHOLDER",
+    "StackFile",
+    "check_stack_name",
+    "find_project_root",
+    "read_stack_file",
+    "read_yaml_file",
     "stack_file_path",
 ]
 
@@ -56,8 +61,14 @@ def check_stack_name(name: str, source: str = "--stack") -> str:
     if STACK_NAME.fullmatch(name) and name not in (".", ".."):
         return name
     hint = "; give the stack's short name, the part after the last '/'" if "/" in name else ""
-    raise ConfigError([Problem(source, f"{name!r} is not a stack name; allowed: letters, digits, '-', '_' and '.', "
-                                       f"1 to 100 characters{hint}")])
+    raise ConfigError(
+        [
+            Problem(
+                source,
+                f"{name!r} is not a stack name; allowed: letters, digits, '-', '_' and '.', 1 to 100 characters{hint}",
+            )
+        ]
+    )
 
 
 def stack_file_path(stack: str, root: Path | None = None) -> Path:
@@ -70,7 +81,8 @@ def read_stack_file(path: Path | str, stack: str | None = None) -> StackFile:
         raise ConfigError([Problem("--config", "is empty; give the path of a Pulumi.<stack>.yaml file")])
     path = Path(path)
     name = stack or check_stack_name(
-        path.name.removeprefix("Pulumi.").removesuffix(".yaml").removesuffix(".yml"), f"{path} (its stack name)")
+        path.name.removeprefix("Pulumi.").removesuffix(".yaml").removesuffix(".yml"), f"{path} (its stack name)"
+    )
     document = read_yaml_file(path)
     config = document.get("config") if isinstance(document, dict) else None
     if not isinstance(config, dict):
@@ -147,9 +159,17 @@ def _open_nonblocking(path: Path) -> int:
 
 
 def _not_regular(mode: int, kind: str) -> str:
-    what = ("a directory" if stat.S_ISDIR(mode) else "a FIFO" if stat.S_ISFIFO(mode)
-            else "a socket" if stat.S_ISSOCK(mode)
-            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+    what = (
+        "a directory"
+        if stat.S_ISDIR(mode)
+        else "a FIFO"
+        if stat.S_ISFIFO(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "a device"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "not a regular file"
+    )
     return f"is {what}; a {kind} must be a regular file"
 
 
@@ -179,8 +199,9 @@ def decode_utf8(path: Path, data: bytes, kind: str = "stack file") -> str:
         return data.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as error:
         line = data.count(b"\n", 0, error.start) + 1
-        return _refuse(path, f"is not valid UTF-8: byte 0x{data[error.start]:02x} at line {line}; "
-                             f"a {kind} is UTF-8 text")
+        return _refuse(
+            path, f"is not valid UTF-8: byte 0x{data[error.start]:02x} at line {line}; a {kind} is UTF-8 text"
+        )
 
 
 def _refuse(path: Path, message: str) -> str:
@@ -220,10 +241,16 @@ def _hide_secure(value: Any, key: str) -> tuple[Any, bool, list[Problem]]:
                 return SECRET_PLACEHOLDER, True, []
             return SECRET_PLACEHOLDER, True, [Problem(key, "has a 'secure:' value that is not a string of ciphertext")]
         items = {name: _hide_secure(item, key) for name, item in value.items()}
-        return ({name: hidden for name, (hidden, _, _) in items.items()}, any(s for _, s, _ in items.values()),
-                [p for _, _, problems in items.values() for p in problems])
+        return (
+            {name: hidden for name, (hidden, _, _) in items.items()},
+            any(s for _, s, _ in items.values()),
+            [p for _, _, problems in items.values() for p in problems],
+        )
     if isinstance(value, list):
         items_list = [_hide_secure(item, key) for item in value]
-        return ([hidden for hidden, _, _ in items_list], any(s for _, s, _ in items_list),
-                [p for _, _, problems in items_list for p in problems])
+        return (
+            [hidden for hidden, _, _ in items_list],
+            any(s for _, s, _ in items_list),
+            [p for _, _, problems in items_list for p in problems],
+        )
     return value, False, []

@@ -14,12 +14,19 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validat
 from pydantic.alias_generators import to_camel
 
 from ..catalog.chart_refs import (
-    CLUSTER_AUTOSCALER, CLUSTER_AUTOSCALER_NAMESPACE, DEFAULT_EXPANDER, DIGITS_VERSION,
+    CLUSTER_AUTOSCALER,
+    CLUSTER_AUTOSCALER_NAMESPACE,
+    DEFAULT_EXPANDER,
+    DIGITS_VERSION,
 )
 from ..catalog.dra_driver import AlphaGate
 from ..catalog.installers import Installer, installer
 from ..catalog.names import (
-    CLUSTER_NAMESPACES, DNS1123_LABEL, label_key_problem, label_value_problem, nvidia_namespace_problem,
+    CLUSTER_NAMESPACES,
+    DNS1123_LABEL,
+    label_key_problem,
+    label_value_problem,
+    nvidia_namespace_problem,
 )
 
 MigStrategy = Literal["none", "single", "mixed"]
@@ -35,8 +42,10 @@ def bounds_problem(low: int, high: int, low_name: str, high_name: str) -> str | 
 def expander_problem(expander: str, priorities: dict[str, Any] | None) -> str | None:
     """The priority expander needs priorities, and only it reads them (cluster-autoscaler expander/priority)."""
     if expander == "priority" and not priorities:
-        return ("expander 'priority' needs priorities, e.g. {\"10\": [\".*p4d.*\"]} (the priority expander fails "
-                "without its ConfigMap); or use least-waste")
+        return (
+            'expander \'priority\' needs priorities, e.g. {"10": [".*p4d.*"]} (the priority expander fails '
+            "without its ConfigMap); or use least-waste"
+        )
     if priorities and expander != "priority":
         return f"priorities are read only by expander 'priority', not '{expander}'"
     return None
@@ -74,8 +83,9 @@ class Strict(BaseModel):
     camelCase alias only, so ``os_sku`` is an unknown key like any typo.
     """
 
-    model_config: ClassVar[ConfigDict] = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=False,
-                                                   frozen=True, strict=True)
+    model_config: ClassVar[ConfigDict] = ConfigDict(
+        extra="forbid", alias_generator=to_camel, populate_by_name=False, frozen=True, strict=True
+    )
 
     @field_validator("*", mode="after")
     @classmethod
@@ -84,8 +94,9 @@ class Strict(BaseModel):
             found = _control_character(text)
             if found is not None:
                 shown = text if len(text) <= 40 else text[:37] + "..."
-                raise ValueError(f"contains the control character {found} in {shown!r}; allowed: printable "
-                                 "characters only")
+                raise ValueError(
+                    f"contains the control character {found} in {shown!r}; allowed: printable characters only"
+                )
         return value
 
 
@@ -119,8 +130,10 @@ class ClusterAutoscalerConfig(Strict):
     @classmethod
     def _namespace(cls, namespace: str) -> str:
         if not DNS1123_LABEL.fullmatch(namespace):
-            raise ValueError(f"'{namespace}' is not a Kubernetes namespace name; allowed: at most 63 lowercase "
-                             "letters, digits and '-', starting and ending with a letter or digit")
+            raise ValueError(
+                f"'{namespace}' is not a Kubernetes namespace name; allowed: at most 63 lowercase "
+                "letters, digits and '-', starting and ending with a letter or digit"
+            )
         return namespace
 
     @model_validator(mode="after")
@@ -193,8 +206,10 @@ class Mps(Strict):
     @classmethod
     def _renamed_key(cls, value: Any) -> Any:
         if isinstance(value, dict) and "allowPrivilegedHostIPC" in value:
-            raise ValueError("'allowPrivilegedHostIPC' is renamed 'allowPrivilegedHostPID': the MPS control daemon "
-                             "runs privileged with hostPID, not hostIPC; set allowPrivilegedHostPID: true instead")
+            raise ValueError(
+                "'allowPrivilegedHostIPC' is renamed 'allowPrivilegedHostPID': the MPS control daemon "
+                "runs privileged with hostPID, not hostIPC; set allowPrivilegedHostPID: true instead"
+            )
         return value
 
 
@@ -336,8 +351,10 @@ class GpuSoftware(Strict):
     @model_validator(mode="after")
     def _service_monitor_needs_exporter(self) -> "GpuSoftware":
         if self.metrics.service_monitor and not self.runs_dcgm_exporter:
-            raise ValueError("metrics.serviceMonitor is true but no DCGM exporter runs; allowed: serviceMonitor "
-                             f"with metrics.dcgmExporter: true (off here with installer {self.installer})")
+            raise ValueError(
+                "metrics.serviceMonitor is true but no DCGM exporter runs; allowed: serviceMonitor "
+                f"with metrics.dcgmExporter: true (off here with installer {self.installer})"
+            )
         return self
 
     @field_validator("namespace")

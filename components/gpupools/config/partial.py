@@ -59,13 +59,16 @@ def well_formed_part(values: dict[str, Any]) -> PartialConfig | None:
     if cloud not in ("azure", "aws") or software is None:
         return None
     pools, sizes, tags = values.get("gpuPools"), values.get("customSizes"), values.get("tags")
-    custom = {name: _valid(CustomSize, size, ("customSizes", name), left_out)
-              for name, size in (sizes.items() if isinstance(sizes, dict) else ())}
+    custom = {
+        name: _valid(CustomSize, size, ("customSizes", name), left_out)
+        for name, size in (sizes.items() if isinstance(sizes, dict) else ())
+    }
     config = StackConfig.model_construct(
         cloud=cloud,
         cluster=_valid(ClusterConfig, values.get("cluster"), ("cluster",), left_out),
         gpu_pools=[_valid(GpuPoolConfig, pool, ("gpuPools", index), left_out) for index, pool in enumerate(pools)]
-        if isinstance(pools, list) else [],
+        if isinstance(pools, list)
+        else [],
         gpu_software=software,
         custom_sizes={name: size for name, size in custom.items() if size is not None},
         tags=_valid_tags(tags, left_out),
@@ -78,8 +81,9 @@ def _valid(model: type[pydantic.BaseModel], value: Any, location: Location, left
     return model.model_validate(cleaned) if cleaned is not None else None
 
 
-def _cleaned(model: type[pydantic.BaseModel], value: Any, location: Location,
-             left_out: list[Location]) -> dict[str, Any] | None:
+def _cleaned(
+    model: type[pydantic.BaseModel], value: Any, location: Location, left_out: list[Location]
+) -> dict[str, Any] | None:
     """``value`` without unknown keys and malformed optional fields, so it validates as ``model``; or None."""
     if not isinstance(value, dict):
         return None

@@ -109,8 +109,9 @@ class _Builder:
         if isinstance(event, yaml.DocumentStartEvent):
             self.documents += 1
             if self.documents > 1:
-                raise _LimitHit(YamlIssue((), line, f"holds a second YAML document at line {line}; a stack file is "
-                                                    "one document"))
+                raise _LimitHit(
+                    YamlIssue((), line, f"holds a second YAML document at line {line}; a stack file is one document")
+                )
         elif isinstance(event, yaml.ScalarEvent):
             self._add(self._scalar(event, line), 1, 0, event.anchor, line, cost=1)
         elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
@@ -133,34 +134,59 @@ class _Builder:
 
     def _start(self, event: yaml.CollectionStartEvent, line: int) -> None:
         if len(self.open) >= MAX_DEPTH:
-            raise _LimitHit(YamlIssue(self._path(), line, f"nests deeper than {MAX_DEPTH} levels at line {line}; "
-                                                        f"the limit is {MAX_DEPTH}"))
+            raise _LimitHit(
+                YamlIssue(
+                    self._path(), line, f"nests deeper than {MAX_DEPTH} levels at line {line}; the limit is {MAX_DEPTH}"
+                )
+            )
         if event.tag not in _COLLECTION_TAGS:
-            self.issues.append(YamlIssue(self._path(), line, f"has the YAML tag {event.tag!r} at line {line}; "
-                                                             "only plain mappings and lists are allowed"))
+            self.issues.append(
+                YamlIssue(
+                    self._path(),
+                    line,
+                    f"has the YAML tag {event.tag!r} at line {line}; only plain mappings and lists are allowed",
+                )
+            )
         is_mapping = isinstance(event, yaml.MappingStartEvent)
         self.open.append(_Open({} if is_mapping else [], self._path(), event.anchor, line))
 
     def _alias(self, anchor: str, line: int) -> None:
         if any(frame.anchor == anchor for frame in self.open):
-            raise _LimitHit(YamlIssue(self._path(), line, f"alias *{anchor} at line {line} refers to a node that "
-                                                          "contains it (a recursive alias)"))
+            raise _LimitHit(
+                YamlIssue(
+                    self._path(),
+                    line,
+                    f"alias *{anchor} at line {line} refers to a node that contains it (a recursive alias)",
+                )
+            )
         if anchor not in self.anchors:
-            raise _LimitHit(YamlIssue(self._path(), line, f"alias *{anchor} at line {line} has no anchor &{anchor} "
-                                                          "before it"))
+            raise _LimitHit(
+                YamlIssue(self._path(), line, f"alias *{anchor} at line {line} has no anchor &{anchor} before it")
+            )
         value, nodes, height = self.anchors[anchor]
         if len(self.open) + height > MAX_DEPTH:
-            raise _LimitHit(YamlIssue(self._path(), line, f"alias *{anchor} at line {line} nests deeper than "
-                                                          f"{MAX_DEPTH} levels; the limit is {MAX_DEPTH}"))
+            raise _LimitHit(
+                YamlIssue(
+                    self._path(),
+                    line,
+                    f"alias *{anchor} at line {line} nests deeper than {MAX_DEPTH} levels; the limit is {MAX_DEPTH}",
+                )
+            )
         self._add(value, nodes, height, None, line, cost=nodes)
 
     def _add(self, value: Any, nodes: int, height: int, anchor: str | None, line: int, cost: int) -> None:
         """Places a finished node in its parent; ``cost`` is what it adds to the document (an alias: all it repeats)."""
         self.nodes += cost
         if self.nodes > MAX_NODES:
-            raise _LimitHit(YamlIssue(self._path(), line, f"expands to more than {MAX_NODES} values at line {line} "
-                                                          "(aliases counted as what they repeat); the limit is "
-                                                          f"{MAX_NODES}"))
+            raise _LimitHit(
+                YamlIssue(
+                    self._path(),
+                    line,
+                    f"expands to more than {MAX_NODES} values at line {line} "
+                    "(aliases counted as what they repeat); the limit is "
+                    f"{MAX_NODES}",
+                )
+            )
         if anchor is not None:
             self.anchors[anchor] = (value, nodes, height)
         if not self.open:
@@ -183,11 +209,21 @@ class _Builder:
         if key is _MERGE:
             top.merges.append((value, line))
         elif not isinstance(key, str):
-            self.issues.append(YamlIssue(top.path, key_line, f"has the key {_shown_key(key)} at line {key_line}, "
-                                                             "which is not a string; quote it"))
+            self.issues.append(
+                YamlIssue(
+                    top.path,
+                    key_line,
+                    f"has the key {_shown_key(key)} at line {key_line}, which is not a string; quote it",
+                )
+            )
         elif key in top.key_lines:
-            self.issues.append(YamlIssue((*top.path, key), key_line, f"is defined twice, at line {top.key_lines[key]} "
-                                                                     f"and line {key_line}; keep one"))
+            self.issues.append(
+                YamlIssue(
+                    (*top.path, key),
+                    key_line,
+                    f"is defined twice, at line {top.key_lines[key]} and line {key_line}; keep one",
+                )
+            )
         else:
             top.key_lines[key] = key_line
             top.container[key] = value
@@ -197,8 +233,9 @@ class _Builder:
         for value, line in done.merges:
             sources = value if isinstance(value, list) else [value]
             if not all(isinstance(source, dict) for source in sources):
-                self.issues.append(YamlIssue(done.path, line, "merges (<<) something that is not a mapping at "
-                                                              f"line {line}"))
+                self.issues.append(
+                    YamlIssue(done.path, line, f"merges (<<) something that is not a mapping at line {line}")
+                )
                 continue
             for source in sources:
                 assert isinstance(done.container, dict)
@@ -216,19 +253,30 @@ class _Builder:
         if implicit and tag in (f"{_CORE}timestamp", f"{_CORE}value"):
             return event.value  # go-yaml hands timestamps to an untyped value as their text
         if tag not in _CONSTRUCTIBLE:
-            self.issues.append(YamlIssue(self._path(), line, f"has the YAML tag {tag!r} at line {line}; "
-                                                             "only strings, numbers, booleans and null are allowed"))
+            self.issues.append(
+                YamlIssue(
+                    self._path(),
+                    line,
+                    f"has the YAML tag {tag!r} at line {line}; only strings, numbers, booleans and null are allowed",
+                )
+            )
             return None
         node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark, event.style)
         try:
             value = self._constructor.construct_object(node)
         except (ValueError, yaml.constructor.ConstructorError):
-            self.issues.append(YamlIssue(self._path(), line, f"is not a valid {tag.removeprefix(_CORE)} at line "
-                                                             f"{line}"))
+            self.issues.append(
+                YamlIssue(self._path(), line, f"is not a valid {tag.removeprefix(_CORE)} at line {line}")
+            )
             return None
         if isinstance(value, float) and not math.isfinite(value):
-            self.issues.append(YamlIssue(self._path(), line, f"is {event.value} at line {line}; JSON has no infinity "
-                                                             "or NaN, quote it if it is text"))
+            self.issues.append(
+                YamlIssue(
+                    self._path(),
+                    line,
+                    f"is {event.value} at line {line}; JSON has no infinity or NaN, quote it if it is text",
+                )
+            )
             return None
         return value
 

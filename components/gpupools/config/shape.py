@@ -44,8 +44,13 @@ def shape_problems(error: pydantic.ValidationError) -> list[Problem]:
         if item["type"] == "extra_forbidden":
             allowed, key = _allowed_keys(loc[:-1]), str(loc[-1])
             meant = intended_key(key, allowed)
-            message = f"unknown key {key!r}" + (f"; did you mean {meant!r}?" if meant is not None else
-                                                 f"; allowed keys: {', '.join(allowed)}" if allowed else "")
+            message = f"unknown key {key!r}" + (
+                f"; did you mean {meant!r}?"
+                if meant is not None
+                else f"; allowed keys: {', '.join(allowed)}"
+                if allowed
+                else ""
+            )
         elif item["type"] == "missing":
             message = "is required"
         else:
@@ -55,8 +60,9 @@ def shape_problems(error: pydantic.ValidationError) -> list[Problem]:
         if message not in merged[path]:
             merged[path].append(message)
     return [
-        Problem(path, " or ".join(messages)
-                + (f" (got {given[path]!r})" if path in given and _short(given[path]) else ""))
+        Problem(
+            path, " or ".join(messages) + (f" (got {given[path]!r})" if path in given and _short(given[path]) else "")
+        )
         for path, messages in merged.items()
     ]
 

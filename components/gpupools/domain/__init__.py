@@ -8,6 +8,12 @@ from .pools import MigPlan, ResolvedPool
 from .stack import Placement, Stack
 
 __all__ = [
-    "MigPlan", "Placement", "PoolCapacity", "ResolvedPool", "Stack", "advertised_resources", "pool_capacity",
+    "MigPlan",
+    "Placement",
+    "PoolCapacity",
+    "ResolvedPool",
+    "Stack",
+    "advertised_resources",
+    "pool_capacity",
     "stack_capacity",
 ]

@@ -22,9 +22,6 @@ from ..catalog.labels import GPU_RESOURCE, mig_resource_name
 from .pools import ResolvedPool
 
 
-
-
-
 @dataclass(frozen=True)
 class PoolCapacity:
     """Usable resources of one pool; ``per_node`` times ``nodes`` equals ``total``.
@@ -53,9 +50,16 @@ class PoolCapacity:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "pool": self.pool, "size": self.size, "gpu": self.gpu, "nodes": self.nodes,
-            "gpusPerNode": self.gpus_per_node, "perNode": dict(self.per_node), "total": self.total,
-            "advertisedPerNode": dict(self.advertised), "maxPods": self.max_pods, "daemonsetPods": self.daemonset_pods,
+            "pool": self.pool,
+            "size": self.size,
+            "gpu": self.gpu,
+            "nodes": self.nodes,
+            "gpusPerNode": self.gpus_per_node,
+            "perNode": dict(self.per_node),
+            "total": self.total,
+            "advertisedPerNode": dict(self.advertised),
+            "maxPods": self.max_pods,
+            "daemonsetPods": self.daemonset_pods,
         }
 
 
@@ -135,8 +139,17 @@ def default_max_pods(slices_per_node: int, daemonset_pods: int, fewest: int = 1)
 def pool_capacity(pool: ResolvedPool) -> PoolCapacity:
     advertised = advertised_resources(pool)
     usable = usable_resources(advertised, pod_room(pool.max_pods, pool.daemonset_pods))
-    return PoolCapacity(pool.name, pool.size.name, pool.gpu.name, pool.nodes, pool.gpus_per_node, usable,
-                        advertised, pool.max_pods, pool.daemonset_pods)
+    return PoolCapacity(
+        pool.name,
+        pool.size.name,
+        pool.gpu.name,
+        pool.nodes,
+        pool.gpus_per_node,
+        usable,
+        advertised,
+        pool.max_pods,
+        pool.daemonset_pods,
+    )
 
 
 def stack_capacity(pools: list[ResolvedPool]) -> list[PoolCapacity]:

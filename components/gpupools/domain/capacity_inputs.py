@@ -71,7 +71,7 @@ def _aks_priority(pool: ResolvedPool) -> str:
     if config.priority != "Spot":
         return "Regular"
     price = config.spot_max_price
-    most = ("-1 (up to the on-demand price)" if price is None or price == -1 else f"${price:g}/h")
+    most = "-1 (up to the on-demand price)" if price is None or price == -1 else f"${price:g}/h"
     return f"Spot, eviction {config.resolved_eviction_policy}, max price {most}"
 
 
@@ -79,8 +79,10 @@ def _aks_network(config: StackConfig) -> str:
     if not config.cluster.create:
         return "the existing cluster's (not read offline)"
     prefix = int(AKS_OVERLAY_POD_CIDR.split("/")[1])
-    return (f"Azure CNI Overlay, pod CIDR {AKS_OVERLAY_POD_CIDR} (a /{AKS_OVERLAY_NODE_PREFIX} per node: at most "
-            f"{2 ** (AKS_OVERLAY_NODE_PREFIX - prefix)} nodes)")
+    return (
+        f"Azure CNI Overlay, pod CIDR {AKS_OVERLAY_POD_CIDR} (a /{AKS_OVERLAY_NODE_PREFIX} per node: at most "
+        f"{2 ** (AKS_OVERLAY_NODE_PREFIX - prefix)} nodes)"
+    )
 
 
 def _eks_inputs(config: StackConfig, pool: ResolvedPool) -> list[tuple[str, str]]:
@@ -97,19 +99,27 @@ def _eks_inputs(config: StackConfig, pool: ResolvedPool) -> list[tuple[str, str]
         ("maxPods", "the AMI's (VPC CNI limit of the instance type)"),
         ("autoscaling", _autoscaling(pool)),
         ("network", "VPC CNI (pod IPs from the subnets)"),
-        ("identity", "the cluster's node role, created by gpupools" if config.cluster.create
-         else "the pool's own node role, created by gpupools"),
+        (
+            "identity",
+            "the cluster's node role, created by gpupools"
+            if config.cluster.create
+            else "the pool's own node role, created by gpupools",
+        ),
     ]
 
 
 def _launch_template(pool: ResolvedPool) -> str:
     """gpupools makes a template only for what EKS takes through one (aws/launch_template.LaunchTemplateSpec)."""
     config = pool.config
-    why = [reason for reason, needed in (
-        ("reservation", config.capacity_reservation and config.capacity_type != "CAPACITY_BLOCK"),
-        ("Capacity Block", config.capacity_type == "CAPACITY_BLOCK"),
-        ("EFA", config.efa),
-    ) if needed]
+    why = [
+        reason
+        for reason, needed in (
+            ("reservation", config.capacity_reservation and config.capacity_type != "CAPACITY_BLOCK"),
+            ("Capacity Block", config.capacity_type == "CAPACITY_BLOCK"),
+            ("EFA", config.efa),
+        )
+        if needed
+    ]
     return f"gpupools' ({', '.join(why)})" if why else "EKS's default"
 
 

@@ -21,8 +21,10 @@ from .stack import Stack
 
 HOURS_PER_MONTH = 730
 CAPACITY_BLOCK_NOTE = "Capacity Block prices are set at purchase and are not in the price list"
-CAPACITY_BLOCK_RATE_NOTE = ("the Capacity Block rate AWS's pricing page showed on {date}; a block is paid up front at "
-                            "the rate of the day it is bought, for its whole length")
+CAPACITY_BLOCK_RATE_NOTE = (
+    "the Capacity Block rate AWS's pricing page showed on {date}; a block is paid up front at "
+    "the rate of the day it is bought, for its whole length"
+)
 AWS_SPOT_NOTE = "EC2 Spot prices move with supply and demand and are not in the price list"
 _COMPUTE_SLICES = re.compile(r"mig-(\d+)g\.")
 
@@ -71,11 +73,25 @@ class PoolCost:
     def to_json(self) -> dict[str, Any]:
         low_high = self.monthly_range
         return {
-            "pool": self.pool, "size": self.size, "region": self.region, "capacity": self.capacity,
-            "nodes": self.nodes, "nodeHourly": self.node_hourly, "hourly": self.hourly, "monthly": self.monthly,
-            "monthlyRange": {"minNodes": self.min_nodes, "maxNodes": self.max_nodes, "min": low_high[0],
-                             "max": low_high[1]} if low_high else None,
-            "sliceHourly": self.slice_hourly(), "source": self.source, "retrieved": self.retrieved,
+            "pool": self.pool,
+            "size": self.size,
+            "region": self.region,
+            "capacity": self.capacity,
+            "nodes": self.nodes,
+            "nodeHourly": self.node_hourly,
+            "hourly": self.hourly,
+            "monthly": self.monthly,
+            "monthlyRange": {
+                "minNodes": self.min_nodes,
+                "maxNodes": self.max_nodes,
+                "min": low_high[0],
+                "max": low_high[1],
+            }
+            if low_high
+            else None,
+            "sliceHourly": self.slice_hourly(),
+            "source": self.source,
+            "retrieved": self.retrieved,
             "note": self.note,
         }
 
@@ -103,10 +119,16 @@ class StackCost:
         return [pool.pool for pool in self.pools if pool.node_hourly is None]
 
     def to_json(self) -> dict[str, Any]:
-        return {"currency": self.currency, "pricesFrom": self.prices_from, "hoursPerMonth": HOURS_PER_MONTH,
-                "basis": "list prices: no discounts, reservations or savings plans",
-                "pools": [pool.to_json() for pool in self.pools], "hourly": self.hourly, "monthly": self.monthly,
-                "unknown": self.unknown}
+        return {
+            "currency": self.currency,
+            "pricesFrom": self.prices_from,
+            "hoursPerMonth": HOURS_PER_MONTH,
+            "basis": "list prices: no discounts, reservations or savings plans",
+            "pools": [pool.to_json() for pool in self.pools],
+            "hourly": self.hourly,
+            "monthly": self.monthly,
+            "unknown": self.unknown,
+        }
 
 
 def _weight(resource: str) -> int:
@@ -146,14 +168,25 @@ def pool_cost(pool: ResolvedPool, capacity: PoolCapacity, region: str | None, bo
         note = "the stack names no region (cluster location), so no price applies"
     else:
         note = f"no {kind} price for {pool.size.name} in {region} in the price book"
-    return PoolCost(pool.name, pool.size.name, region, kind, capacity.nodes,
-                    price.per_hour if price else None, dict(capacity.per_node), *bounds,
-                    price.source if price else None, price.retrieved if price else None, note)
+    return PoolCost(
+        pool.name,
+        pool.size.name,
+        region,
+        kind,
+        capacity.nodes,
+        price.per_hour if price else None,
+        dict(capacity.per_node),
+        *bounds,
+        price.source if price else None,
+        price.retrieved if price else None,
+        note,
+    )
 
 
 def stack_cost(stack: Stack, capacities: list[PoolCapacity], book: PriceBook) -> StackCost:
     region = stack_region(stack)
     by_name = {capacity.pool: capacity for capacity in capacities}
     pools = tuple(pool_cost(pool, by_name[pool.name], region, book) for pool in stack.pools)
-    return StackCost(pools, book.currency, book.origin if book.origin != "snapshot"
-                     else f"the packaged snapshot ({book.retrieved})")
+    return StackCost(
+        pools, book.currency, book.origin if book.origin != "snapshot" else f"the packaged snapshot ({book.retrieved})"
+    )

@@ -61,8 +61,11 @@ def published_devices(pool: ResolvedPool) -> list[DraDevice]:
     """Per node: the whole GPUs, or each MIG profile's devices, as the driver's ResourceSlice lists them."""
     if pool.mig is None:
         return [DraDevice(GPU_TYPE, None, pool.gpus_per_node, 1, pool.gpu.memory_gb)]
-    return [DraDevice(MIG_TYPE, name, pool.gpus_per_node * count, count, pool.gpu.profile(name).memory_gb)
-            for name, count in sorted(pool.mig.devices.items()) if count > 0]
+    return [
+        DraDevice(MIG_TYPE, name, pool.gpus_per_node * count, count, pool.gpu.profile(name).memory_gb)
+        for name, count in sorted(pool.mig.devices.items())
+        if count > 0
+    ]
 
 
 def selector(device: DraDevice) -> str:
@@ -99,9 +102,14 @@ class DraClass:
 
     def to_json(self) -> dict[str, Any]:
         """What a stack output says of this class: the names a workload references."""
-        return {"kind": self.device.kind, "profile": self.device.profile, "deviceClass": self.name,
-                "claimTemplate": self.template_name, "namespace": self.namespace,
-                "extendedResourceName": self.extended_resource_name}
+        return {
+            "kind": self.device.kind,
+            "profile": self.device.profile,
+            "deviceClass": self.name,
+            "claimTemplate": self.template_name,
+            "namespace": self.namespace,
+            "extendedResourceName": self.extended_resource_name,
+        }
 
     def claim_template(self, count: int = 1, same_gpu: bool = False, name: str | None = None) -> dict[str, Any]:
         """``count`` devices of this kind in one claim; ``same_gpu``: all on one physical GPU (MIG only)."""
@@ -112,9 +120,12 @@ class DraClass:
         devices: dict[str, Any] = {"requests": [{"name": REQUEST, "exactly": exactly}]}
         if same_gpu:
             devices["constraints"] = [{"requests": [REQUEST], "matchAttribute": SAME_GPU}]
-        return {"apiVersion": API_VERSION, "kind": "ResourceClaimTemplate",
-                "metadata": {"name": name or self.template_name, "namespace": self.namespace},
-                "spec": {"spec": {"devices": devices}}}
+        return {
+            "apiVersion": API_VERSION,
+            "kind": "ResourceClaimTemplate",
+            "metadata": {"name": name or self.template_name, "namespace": self.namespace},
+            "spec": {"spec": {"devices": devices}},
+        }
 
 
 def dra_classes(stack: Stack) -> list[DraClass]:

@@ -18,8 +18,11 @@ _ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
 
 def generation(pool_name: str, fixed: Mapping[str, Any]) -> str:
     """``SUFFIX_LENGTH`` base-36 characters from a SHA-256 of the config name and the fixed fields (None dropped)."""
-    document = json.dumps({"pool": pool_name, "fixed": {k: v for k, v in fixed.items() if v is not None}},
-                          sort_keys=True, separators=(",", ":"))
+    document = json.dumps(
+        {"pool": pool_name, "fixed": {k: v for k, v in fixed.items() if v is not None}},
+        sort_keys=True,
+        separators=(",", ":"),
+    )
     number = int.from_bytes(hashlib.sha256(document.encode()).digest()[:8], "big")
     digits = []
     for _ in range(SUFFIX_LENGTH):
@@ -33,5 +36,5 @@ def cloud_pool_name(cloud: str, pool_name: str, suffix: str | None) -> str:
     if suffix is None:
         return pool_name
     separator = CLOUD_POOL_NAME_SEPARATOR[cloud]
-    prefix = pool_name[:CLOUD_POOL_NAME_MAX[cloud] - len(separator) - len(suffix)].rstrip("-")
+    prefix = pool_name[: CLOUD_POOL_NAME_MAX[cloud] - len(separator) - len(suffix)].rstrip("-")
     return f"{prefix}{separator}{suffix}"

@@ -39,15 +39,21 @@ EKS_OWN_ASG_TAGS = 3
 AWS_TEMPLATE_TAG_BUDGET = MAX_TAGS - EKS_OWN_ASG_TAGS
 
 # Why a pool may or may not start from zero nodes; cited in the plan and in docs/sources.md.
-AKS_MIG_FROM_ZERO = ("the AKS cluster autoscaler knows only nvidia.com/gpu from the VM size and cannot scale a "
-                     "pool from zero for {resources} (Azure/AKS#5161, kubernetes/autoscaler#8095)")
+AKS_MIG_FROM_ZERO = (
+    "the AKS cluster autoscaler knows only nvidia.com/gpu from the VM size and cannot scale a "
+    "pool from zero for {resources} (Azure/AKS#5161, kubernetes/autoscaler#8095)"
+)
 # DRA pools: the autoscaler's AWS and Azure providers build template nodes with no ResourceSlices (their
 # TemplateNodeInfo passes nil slices to framework.NewNodeInfo); once a node runs its real slices are copied.
-DRA_FROM_ZERO = ("DRA pools cannot scale from zero: the cluster autoscaler's {provider} provider builds template "
-                 "nodes with no ResourceSlices, so a pending pod whose ResourceClaim needs a gpu.nvidia.com device "
-                 "never triggers a scale-up of an empty pool (kubernetes/autoscaler#7799, #10277)")
-AKS_TEMPLATE_UNDOCUMENTED = ("AKS documents no support for the node-template tags set on the pool, so its "
-                             "managed autoscaler may not know the label {labels} pods wait for")
+DRA_FROM_ZERO = (
+    "DRA pools cannot scale from zero: the cluster autoscaler's {provider} provider builds template "
+    "nodes with no ResourceSlices, so a pending pod whose ResourceClaim needs a gpu.nvidia.com device "
+    "never triggers a scale-up of an empty pool (kubernetes/autoscaler#7799, #10277)"
+)
+AKS_TEMPLATE_UNDOCUMENTED = (
+    "AKS documents no support for the node-template tags set on the pool, so its "
+    "managed autoscaler may not know the label {labels} pods wait for"
+)
 
 
 def aws_discovery_key(cluster: str) -> str:
@@ -87,15 +93,18 @@ def aws_asg_tags(template: NodeTemplate, cluster: str) -> dict[str, str]:
 
 def azure_vmss_tags(template: NodeTemplate) -> dict[str, str]:
     """Node pool tags (AKS puts them on the VMSS) in the Azure provider's underscore encoding."""
-    tags = {f"{AZURE_PREFIX}resources_{_azure_resource(name)}": str(count)
-            for name, count in template.resources.items()}
+    tags = {
+        f"{AZURE_PREFIX}resources_{_azure_resource(name)}": str(count) for name, count in template.resources.items()
+    }
     tags.update({f"{AZURE_PREFIX}label_{_azure_key(key)}": value for key, value in template.labels.items()})
-    tags.update({f"{AZURE_PREFIX}taint_{_azure_key(taint.key)}": f"{taint.value}:{taint.effect}"
-                 for taint in template.taints})
+    tags.update(
+        {f"{AZURE_PREFIX}taint_{_azure_key(taint.key)}": f"{taint.value}:{taint.effect}" for taint in template.taints}
+    )
     return tags
 
 
 # --- What the program passes to the components ------------------------------------------------------------------
+
 
 def eks_autoscaler_tags(stack: Stack, pool: ResolvedPool) -> dict[str, str]:
     """``EksGpuNodeGroup``'s ``autoscaler_tags``: the ASG tags of an autoscaled pool, empty for a fixed one."""
@@ -118,8 +127,13 @@ def cluster_autoscaler_args(stack: Stack) -> dict[str, Any] | None:
     settings = cluster.autoscaler
     if stack.cloud != "aws" or not settings.install:
         return None
-    args: dict[str, Any] = {"cluster_name": cluster.name, "region": cluster.region, "version": settings.version,
-                            "namespace": settings.namespace, "expander": settings.expander}
+    args: dict[str, Any] = {
+        "cluster_name": cluster.name,
+        "region": cluster.region,
+        "version": settings.version,
+        "namespace": settings.namespace,
+        "expander": settings.expander,
+    }
     if settings.priorities:
         args["priorities"] = {key: list(patterns) for key, patterns in settings.priorities.items()}
     for key in ("scale_down_utilization_threshold", "scale_down_gpu_utilization_threshold"):
@@ -143,6 +157,7 @@ def aks_zero_problem(pool: ResolvedPool) -> str | None:
 
 # --- What the plan shows ------------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class AutoscaledPool:
     """One autoscaled pool as the plan shows it."""
@@ -157,17 +172,24 @@ class AutoscaledPool:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "pool": self.pool, "cloud": self.cloud, "minCount": self.min_count, "maxCount": self.max_count,
-            "templateResources": dict(self.template.resources), "templateLabels": dict(self.template.labels),
+            "pool": self.pool,
+            "cloud": self.cloud,
+            "minCount": self.min_count,
+            "maxCount": self.max_count,
+            "templateResources": dict(self.template.resources),
+            "templateLabels": dict(self.template.labels),
             "templateTaints": [str(taint) for taint in self.template.taints],
-            "scaleFromZero": self.from_zero, "why": self.why,
+            "scaleFromZero": self.from_zero,
+            "why": self.why,
         }
 
     def line(self) -> str:
         """One line for the text plan: bounds, template resources, and whether (and why) it scales from zero."""
         resources = ", ".join(f"{count}x {name}" for name, count in self.template.resources.items())
-        return (f"{self.pool}: {self.min_count}..{self.max_count} nodes, template {resources}; "
-                f"{'scales' if self.from_zero else 'does not scale'} from zero: {self.why}")
+        return (
+            f"{self.pool}: {self.min_count}..{self.max_count} nodes, template {resources}; "
+            f"{'scales' if self.from_zero else 'does not scale'} from zero: {self.why}"
+        )
 
 
 def autoscaled_pools(stack: Stack) -> list[AutoscaledPool]:
@@ -178,8 +200,9 @@ def autoscaled_pools(stack: Stack) -> list[AutoscaledPool]:
         if bounds is None:
             continue
         template = pool_node_template(pool)
-        from_zero, why = (_dra_from_zero(pool) if stack.config.gpu_software.installer == "dra-driver"
-                          else _from_zero(pool, template))
+        from_zero, why = (
+            _dra_from_zero(pool) if stack.config.gpu_software.installer == "dra-driver" else _from_zero(pool, template)
+        )
         rows.append(AutoscaledPool(pool.name, pool.cloud, bounds.min_count, bounds.max_count, template, from_zero, why))
     return rows
 
@@ -204,8 +227,10 @@ def _from_zero(pool: ResolvedPool, template: NodeTemplate) -> tuple[bool, str]:
     if problem is not None:
         return False, f"minCount {bounds.min_count} keeps a node up; {problem}"
     gpus = pool.gpus_per_node
-    return True, (f"the AKS template has {gpus}x {GPU_RESOURCE} from the VM size; the pool advertises "
-                  f"{template.resources.get(GPU_RESOURCE, 0)} (template tags set, not documented as read by AKS)")
+    return True, (
+        f"the AKS template has {gpus}x {GPU_RESOURCE} from the VM size; the pool advertises "
+        f"{template.resources.get(GPU_RESOURCE, 0)} (template tags set, not documented as read by AKS)"
+    )
 
 
 def _dra_from_zero(pool: ResolvedPool) -> tuple[bool, str]:

@@ -135,16 +135,18 @@ def aks_gpu_driver(gpu_software_driver: str) -> str:
 def aks_fixed_fields(pool: ResolvedPool, gpu_software_driver: str) -> dict[str, Any]:
     """The ``AKS_AGENT_POOL`` inputs exactly as ``AksGpuPool`` sends them (wire names; unset ones None)."""
     config = pool.config
-    return _defaults_unset({
-        "vmSize": pool.size.name,
-        "maxPods": pool.max_pods,
-        "availabilityZones": list(config.availability_zones) or None,
-        "scaleSetPriority": config.priority,
-        "spotMaxPrice": config.spot_max_price,
-        "scaleSetEvictionPolicy": config.resolved_eviction_policy,
-        "gpuInstanceProfile": pool.mig.aks_profile if pool.mig and pool.mig.applied_by == "aks" else None,
-        "gpuProfile": {"driver": aks_gpu_driver(gpu_software_driver)},
-    })
+    return _defaults_unset(
+        {
+            "vmSize": pool.size.name,
+            "maxPods": pool.max_pods,
+            "availabilityZones": list(config.availability_zones) or None,
+            "scaleSetPriority": config.priority,
+            "spotMaxPrice": config.spot_max_price,
+            "scaleSetEvictionPolicy": config.resolved_eviction_policy,
+            "gpuInstanceProfile": pool.mig.aks_profile if pool.mig and pool.mig.applied_by == "aks" else None,
+            "gpuProfile": {"driver": aks_gpu_driver(gpu_software_driver)},
+        }
+    )
 
 
 def eks_fixed_fields(pool: ResolvedPool, cluster_subnet_ids: list[str], default_ami_type: str) -> dict[str, Any]:
@@ -156,19 +158,22 @@ def eks_fixed_fields(pool: ResolvedPool, cluster_subnet_ids: list[str], default_
     config = pool.config
     capacity_block = config.capacity_type == "CAPACITY_BLOCK"
     template = bool(config.capacity_reservation or capacity_block or config.efa)  # LaunchTemplateSpec.needed
-    return _defaults_unset({
-        "instanceTypes": None if capacity_block else [pool.size.name],
-        "capacityType": config.capacity_type,
-        "amiType": config.ami_type or default_ami_type,
-        "diskSize": None if template else config.disk_size_gb,
-        "subnetIds": list(config.subnet_ids or cluster_subnet_ids) or None,
-        "nodeRoleArn": None,
-        LAUNCH_TEMPLATE: "gpupools launch template" if template else None,
-    })
+    return _defaults_unset(
+        {
+            "instanceTypes": None if capacity_block else [pool.size.name],
+            "capacityType": config.capacity_type,
+            "amiType": config.ami_type or default_ami_type,
+            "diskSize": None if template else config.disk_size_gb,
+            "subnetIds": list(config.subnet_ids or cluster_subnet_ids) or None,
+            "nodeRoleArn": None,
+            LAUNCH_TEMPLATE: "gpupools launch template" if template else None,
+        }
+    )
 
 
 def _defaults_unset(fields: dict[str, Any]) -> dict[str, Any]:
     """A field written with the cloud's own default is sent (and hashed) unset, as if left out: the same value
     gives the same inputs and the same generation either way (``catalog.clouds.CLOUD_DEFAULTS``)."""
-    return {key: None if key in CLOUD_DEFAULTS and value == CLOUD_DEFAULTS[key] else value
-            for key, value in fields.items()}
+    return {
+        key: None if key in CLOUD_DEFAULTS and value == CLOUD_DEFAULTS[key] else value for key, value in fields.items()
+    }

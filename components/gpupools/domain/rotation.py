@@ -25,16 +25,20 @@ def surge_warnings(pools: list[ResolvedPool]) -> list[str]:
     for pool in pools:
         gpus = pool.gpus_per_node * pool.nodes
         if pool.rotation == "surge" and pool.cloud == "aws":
-            warnings.append(f"pool {pool.name}: rotation surge on EKS gives each generation its own node group name, "
-                            "but the old node group is still deleted first: the AWS provider deletes a named node "
-                            "group before its replacement, and pulumi-eks's ManagedNodeGroup takes no create-first "
-                            f"option from gpupools; a change to a field fixed at creation removes {gpus} GPUs until "
-                            "the new group is up")
+            warnings.append(
+                f"pool {pool.name}: rotation surge on EKS gives each generation its own node group name, "
+                "but the old node group is still deleted first: the AWS provider deletes a named node "
+                "group before its replacement, and pulumi-eks's ManagedNodeGroup takes no create-first "
+                f"option from gpupools; a change to a field fixed at creation removes {gpus} GPUs until "
+                "the new group is up"
+            )
         elif pool.rotation == "surge" and gpus >= SURGE_WARNING_GPUS:
-            warnings.append(f"pool {pool.name}: rotation surge: a change to a field fixed at creation creates the new "
-                            f"pool before deleting the old one, so {2 * gpus} {pool.gpu.name} GPUs ({2 * pool.nodes} "
-                            f"{pool.size.name}) and their quota are needed until the old pool is gone; set rotation: "
-                            "recreate to delete first instead")
+            warnings.append(
+                f"pool {pool.name}: rotation surge: a change to a field fixed at creation creates the new "
+                f"pool before deleting the old one, so {2 * gpus} {pool.gpu.name} GPUs ({2 * pool.nodes} "
+                f"{pool.size.name}) and their quota are needed until the old pool is gone; set rotation: "
+                "recreate to delete first instead"
+            )
     return warnings
 
 
@@ -49,13 +53,23 @@ def name_clashes(cloud: str, names: list[tuple[int, str, str]]) -> list[tuple[in
     taken: dict[str, tuple[int, str]] = {}
     for index, pool, cloud_name in names:
         if cloud_name in RESERVED_POOL_NAMES[cloud]:
-            clashes.append((index, f"its cloud pool name '{cloud_name}' (from '{pool}') is reserved; rename the pool "
-                                   "or set rotation: recreate"))
+            clashes.append(
+                (
+                    index,
+                    f"its cloud pool name '{cloud_name}' (from '{pool}') is reserved; rename the pool "
+                    "or set rotation: recreate",
+                )
+            )
         elif cloud_name in taken:
             other_index, other = taken[cloud_name]
-            clashes.append((index, f"its cloud pool name '{cloud_name}' (from '{pool}') is also the cloud name of "
-                                   f"gpuPools[{other_index}] ('{other}'); rename one of them or set rotation: "
-                                   "recreate on one"))
+            clashes.append(
+                (
+                    index,
+                    f"its cloud pool name '{cloud_name}' (from '{pool}') is also the cloud name of "
+                    f"gpuPools[{other_index}] ('{other}'); rename one of them or set rotation: "
+                    "recreate on one",
+                )
+            )
         else:
             taken[cloud_name] = (index, pool)
     return clashes

@@ -36,8 +36,12 @@ class GpuWorkload:
     claim_template: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        found = {"pool": self.pool, "tolerations": self.tolerations, "nodeSelector": self.node_selector,
-                 "limits": self.limits}
+        found = {
+            "pool": self.pool,
+            "tolerations": self.tolerations,
+            "nodeSelector": self.node_selector,
+            "limits": self.limits,
+        }
         if self.claim_template is not None:
             found.update(resourceClaims=self.resource_claims, claims=self.claims, claimTemplate=self.claim_template)
         return found
@@ -68,8 +72,9 @@ def slice_workload(stack: Stack, pool_name: str, profile: str | None = None, cou
     """Scheduling for ``count`` slices of ``profile`` (or of the pool's only resource) on ``pool_name``."""
     # bool is an int to Python, but count=True would become the limit "True", which Kubernetes refuses.
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise WorkloadError(f"count must be a whole number of at least 1 (GPU resources are whole units), got "
-                            f"{count!r}")
+        raise WorkloadError(
+            f"count must be a whole number of at least 1 (GPU resources are whole units), got {count!r}"
+        )
     pool = find_pool(stack, pool_name)
     if stack.config.gpu_software.installer == "dra-driver":
         return _dra_workload(stack, pool, profile, count)
@@ -77,8 +82,9 @@ def slice_workload(stack: Stack, pool_name: str, profile: str | None = None, cou
     resource = _resource_for(pool, advertised, profile)
     per_node = advertised[resource]
     if count > per_node:
-        raise WorkloadError(f"pool {pool.name} advertises {per_node}x {resource} per node; a pod asking for {count} "
-                            "would stay Pending")
+        raise WorkloadError(
+            f"pool {pool.name} advertises {per_node}x {resource} per node; a pod asking for {count} would stay Pending"
+        )
     if count > 1 and _fails_multiple(pool):
         raise WorkloadError(f"pool {pool.name} time-slices with failRequestsGreaterThanOne; request 1 {resource}")
     return GpuWorkload(pool.name, pool_tolerations(pool), pool_node_selector(pool), {resource: str(count)})
@@ -109,8 +115,9 @@ def _dra_workload(stack: Stack, pool: ResolvedPool, profile: str | None, count: 
     classes = pool_classes(stack, pool.name)
     if profile is None:
         if len(classes) != 1:
-            raise WorkloadError(f"pool {pool.name} publishes {', '.join(c.device.token for c in classes)}; name the "
-                                "profile you want")
+            raise WorkloadError(
+                f"pool {pool.name} publishes {', '.join(c.device.token for c in classes)}; name the profile you want"
+            )
         chosen = classes[0]
     else:
         found = [c for c in classes if c.device.profile == profile]
@@ -125,11 +132,23 @@ def _dra_workload(stack: Stack, pool: ResolvedPool, profile: str | None, count: 
     room = device.per_gpu if same_gpu else device.per_node
     if count > room:
         where = "GPU" if same_gpu else "node"
-        raise WorkloadError(f"pool {pool.name} publishes {room}x {device.token} per {where}; a claim on {count} "
-                            "could never be allocated and the pod would stay Pending")
-    template = (chosen.claim_template() if count == 1 else
-                chosen.claim_template(count, same_gpu, f"{chosen.template_name}-x{count}"))
+        raise WorkloadError(
+            f"pool {pool.name} publishes {room}x {device.token} per {where}; a claim on {count} "
+            "could never be allocated and the pod would stay Pending"
+        )
+    template = (
+        chosen.claim_template()
+        if count == 1
+        else chosen.claim_template(count, same_gpu, f"{chosen.template_name}-x{count}")
+    )
     name = template["metadata"]["name"]
     tolerations = [taint.kubernetes_toleration() for taint in pool.node_taints]
-    return GpuWorkload(pool.name, tolerations, pool_node_selector(pool), {},
-                       [{"name": "gpu", "resourceClaimTemplateName": name}], [{"name": "gpu"}], template)
+    return GpuWorkload(
+        pool.name,
+        tolerations,
+        pool_node_selector(pool),
+        {},
+        [{"name": "gpu", "resourceClaimTemplateName": name}],
+        [{"name": "gpu"}],
+        template,
+    )

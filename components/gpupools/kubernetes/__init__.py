@@ -3,11 +3,18 @@ device plugin, and a GPU smoke test Job."""
 
 from .dcgm_exporter import NvidiaDcgmExporter, NvidiaDcgmExporterArgs
 from .nvidia_releases import (
-    NvidiaChartArgs, NvidiaDevicePlugin, NvidiaGpuOperator,
+    NvidiaChartArgs,
+    NvidiaDevicePlugin,
+    NvidiaGpuOperator,
 )
 from .smoke_test import GpuSmokeTest, GpuSmokeTestArgs
 
 __all__ = [
-    "GpuSmokeTest", "GpuSmokeTestArgs", "NvidiaChartArgs", "NvidiaDcgmExporter", "NvidiaDcgmExporterArgs",
-    "NvidiaDevicePlugin", "NvidiaGpuOperator",
+    "GpuSmokeTest",
+    "GpuSmokeTestArgs",
+    "NvidiaChartArgs",
+    "NvidiaDcgmExporter",
+    "NvidiaDcgmExporterArgs",
+    "NvidiaDevicePlugin",
+    "NvidiaGpuOperator",
 ]

@@ -7,7 +7,6 @@ OIDC provider ARN and URL), so the component works alone from any language. Pass
 providers in ``opts.providers``. On AKS the managed autoscaler is used instead (pool ``min_count``/``max_count``).
 """
 
-
 from typing import NotRequired, Optional, TypedDict
 
 import pulumi
@@ -82,24 +81,42 @@ class ClusterAutoscaler(pulumi.ComponentResource):
         namespace = args.get("namespace") or CLUSTER_AUTOSCALER_NAMESPACE
         service_account = args.get("service_account") or CLUSTER_AUTOSCALER_SERVICE_ACCOUNT
         role = cluster_autoscaler_role(
-            name, cluster=args["cluster_name"], region=args["region"], oidc_provider_arn=args["oidc_provider_arn"],
-            oidc_provider_url=args["oidc_provider_url"], namespace=namespace, service_account=service_account,
-            parent=self, tags=args.get("tags"),
+            name,
+            cluster=args["cluster_name"],
+            region=args["region"],
+            oidc_provider_arn=args["oidc_provider_arn"],
+            oidc_provider_url=args["oidc_provider_url"],
+            namespace=namespace,
+            service_account=service_account,
+            parent=self,
+            tags=args.get("tags"),
         )
         values = cluster_autoscaler_values(
-            args["cluster_name"], args["region"], role.arn, service_account=service_account,
-            expander=args.get("expander") or "least-waste", priorities=args.get("priorities"),
+            args["cluster_name"],
+            args["region"],
+            role.arn,
+            service_account=service_account,
+            expander=args.get("expander") or "least-waste",
+            priorities=args.get("priorities"),
             scale_down_utilization_threshold=args.get("scale_down_utilization_threshold"),
             scale_down_gpu_utilization_threshold=args.get("scale_down_gpu_utilization_threshold"),
             kubernetes_version=args.get("kubernetes_version"),
         )
         # The values carry the role's ARN, so the release waits for the role.
-        release, _ = pinned_release(self, name, CLUSTER_AUTOSCALER, {
-            "namespace": namespace, "values": values,
-            "version": args.get("version") or CLUSTER_AUTOSCALER.default_version,
-        }, create_namespace=namespace not in CLUSTER_NAMESPACES)  # never kube-system and the like
+        release, _ = pinned_release(
+            self,
+            name,
+            CLUSTER_AUTOSCALER,
+            {
+                "namespace": namespace,
+                "values": values,
+                "version": args.get("version") or CLUSTER_AUTOSCALER.default_version,
+            },
+            create_namespace=namespace not in CLUSTER_NAMESPACES,
+        )  # never kube-system and the like
         self.role_arn = role.arn
         self.release_name = release.name
         self.chart_version = release.version
-        self.register_outputs({"roleArn": self.role_arn, "releaseName": self.release_name,
-                               "chartVersion": self.chart_version})
+        self.register_outputs(
+            {"roleArn": self.role_arn, "releaseName": self.release_name, "chartVersion": self.chart_version}
+        )

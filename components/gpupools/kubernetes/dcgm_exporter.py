@@ -5,7 +5,6 @@ so this release usually shares the device plugin's namespace instead of creating
 ``gpupools.charts.dcgm_exporter`` (a pure function of the stack); this component only installs them.
 """
 
-
 from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
@@ -52,9 +51,11 @@ class NvidiaDcgmExporter(pulumi.ComponentResource):
         """
         check_args(NvidiaDcgmExporterArgsModel, type(self).__name__, name, args)
         super().__init__("gpupools:index:NvidiaDcgmExporter", name, None, opts)
-        release, self.namespace = pinned_release(self, name, DCGM_EXPORTER, args,
-                                                 create_namespace=args.get("create_namespace") is True)
+        release, self.namespace = pinned_release(
+            self, name, DCGM_EXPORTER, args, create_namespace=args.get("create_namespace") is True
+        )
         self.release_name = release.name
         self.chart_version = release.version
-        self.register_outputs({"releaseName": self.release_name, "chartVersion": self.chart_version,
-                               "namespace": self.namespace})
+        self.register_outputs(
+            {"releaseName": self.release_name, "chartVersion": self.chart_version, "namespace": self.namespace}
+        )

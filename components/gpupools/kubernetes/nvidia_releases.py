@@ -3,7 +3,6 @@
 The values come from ``gpupools.charts`` (pure functions of the stack); these components only install them.
 """
 
-
 from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
@@ -54,12 +53,14 @@ class _NvidiaChart(pulumi.ComponentResource):
         """
         check_args(NvidiaChartArgsModel, type(self).__name__, name, args, {"installer": self._installer})
         super().__init__(self._type_token, name, None, opts)
-        release, self.namespace = pinned_release(self, name, self._chart_ref, args,
-                                                 create_namespace=args.get("create_namespace", True) is not False)
+        release, self.namespace = pinned_release(
+            self, name, self._chart_ref, args, create_namespace=args.get("create_namespace", True) is not False
+        )
         self.release_name = release.name
         self.chart_version = release.version
-        self.register_outputs({"releaseName": self.release_name, "chartVersion": self.chart_version,
-                               "namespace": self.namespace})
+        self.register_outputs(
+            {"releaseName": self.release_name, "chartVersion": self.chart_version, "namespace": self.namespace}
+        )
 
 
 class NvidiaDevicePlugin(_NvidiaChart):

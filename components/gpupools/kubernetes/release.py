@@ -10,8 +10,9 @@ from ..catalog.chart_refs import ChartRef
 DEFAULT_TIMEOUT_SECONDS = 600
 
 
-def pinned_release(component: pulumi.ComponentResource, name: str, chart: ChartRef, args: Mapping[str, Any],
-                   create_namespace: bool) -> tuple[k8s.helm.v3.Release, pulumi.Output[str]]:
+def pinned_release(
+    component: pulumi.ComponentResource, name: str, chart: ChartRef, args: Mapping[str, Any], create_namespace: bool
+) -> tuple[k8s.helm.v3.Release, pulumi.Output[str]]:
     """The component's optional ``<name>-ns`` Namespace and atomic ``<name>-release``, and the release's namespace.
 
     Atomic: a failed install or upgrade rolls back instead of leaving the chart half-updated (GPUs unadvertised).
@@ -19,7 +20,8 @@ def pinned_release(component: pulumi.ComponentResource, name: str, chart: ChartR
     namespace: pulumi.Input[str] = args["namespace"]
     if create_namespace:
         created = k8s.core.v1.Namespace(
-            f"{name}-ns", metadata=k8s.meta.v1.ObjectMetaArgs(name=args["namespace"]),
+            f"{name}-ns",
+            metadata=k8s.meta.v1.ObjectMetaArgs(name=args["namespace"]),
             opts=pulumi.ResourceOptions(parent=component),
         )
         namespace = created.metadata.name

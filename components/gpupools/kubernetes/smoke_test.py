@@ -4,7 +4,6 @@ The Kubernetes provider waits for a Job to complete, so ``pulumi up`` only succe
 unit of every resource the pool advertises has run on the pool.
 """
 
-
 import re
 from typing import NotRequired, Optional, TypedDict
 
@@ -66,7 +65,8 @@ class GpuSmokeTest(pulumi.ComponentResource):
         job = k8s.batch.v1.Job(
             f"{name}-job",
             metadata=k8s.meta.v1.ObjectMetaArgs(
-                name=f"{args['pool_name']}{SMOKE_JOB_SUFFIX}", namespace=args["namespace"],
+                name=f"{args['pool_name']}{SMOKE_JOB_SUFFIX}",
+                namespace=args["namespace"],
                 labels={"app.kubernetes.io/name": "gpu-smoke-test", "gpupools.io/pool": args["pool_name"]},
             ),
             spec=k8s.batch.v1.JobSpecArgs(
@@ -76,8 +76,11 @@ class GpuSmokeTest(pulumi.ComponentResource):
                     spec=k8s.core.v1.PodSpecArgs(
                         restart_policy="Never",
                         node_selector=args["node_selector"],
-                        tolerations=[k8s.core.v1.TolerationArgs(key=args["toleration_key"], operator="Exists",
-                                                                effect="NoSchedule")],
+                        tolerations=[
+                            k8s.core.v1.TolerationArgs(
+                                key=args["toleration_key"], operator="Exists", effect="NoSchedule"
+                            )
+                        ],
                         containers=containers,
                     ),
                 ),

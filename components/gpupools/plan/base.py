@@ -87,8 +87,12 @@ def read_base_plan(path: Path) -> dict[str, Any]:
     try:
         BasePlan.model_validate(plan)
     except ValidationError as error:
-        raise ConfigError([Problem(where, f"{_location(item['loc'])}: {item['msg']}")
-                           for item in error.errors(include_url=False)[:20]]) from None
+        raise ConfigError(
+            [
+                Problem(where, f"{_location(item['loc'])}: {item['msg']}")
+                for item in error.errors(include_url=False)[:20]
+            ]
+        ) from None
     return plan
 
 

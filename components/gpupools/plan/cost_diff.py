@@ -25,8 +25,12 @@ class PoolCostDiff:
     surge_hourly: float | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"pool": self.pool, "monthly": self.monthly.to_json(), "surgeHourly": self.surge_hourly,
-                "sliceHourly": {name: {"before": b, "after": a} for name, (b, a) in self.slice_hourly.items()}}
+        return {
+            "pool": self.pool,
+            "monthly": self.monthly.to_json(),
+            "surgeHourly": self.surge_hourly,
+            "sliceHourly": {name: {"before": b, "after": a} for name, (b, a) in self.slice_hourly.items()},
+        }
 
 
 @dataclass(frozen=True)
@@ -37,8 +41,12 @@ class CostDiff:
     currency: str = CURRENCY
 
     def to_json(self) -> dict[str, Any]:
-        return {"currency": self.currency, "pools": [pool.to_json() for pool in self.pools],
-                "monthly": self.monthly.to_json(), "unknown": list(self.unknown)}
+        return {
+            "currency": self.currency,
+            "pools": [pool.to_json() for pool in self.pools],
+            "monthly": self.monthly.to_json(),
+            "unknown": list(self.unknown),
+        }
 
 
 def cost_diff(base: Mapping[str, Any], head: Mapping[str, Any], capacity: CapacityDiff) -> CostDiff:
@@ -48,13 +56,17 @@ def cost_diff(base: Mapping[str, Any], head: Mapping[str, Any], capacity: Capaci
     unknown = [] if priced or not base.get("capacity") else ["base plan (made without prices)"]
     currency, base_currency = _currency(head), _currency(base)
     if priced and base_currency != currency:  # two currencies never add up
-        return CostDiff((), Figure(0.0, 0.0), (f"base plan (priced in {base_currency}, this one in {currency})",),
-                        currency)
+        return CostDiff(
+            (), Figure(0.0, 0.0), (f"base plan (priced in {base_currency}, this one in {currency})",), currency
+        )
     pools = []
     for change in capacity.pools:
         old, new = before.get(change.pool), after.get(change.pool)
-        missing = [side for side in (old, new)
-                   if side is not None and (side.get("monthly") is None or side.get("hourly") is None)]
+        missing = [
+            side
+            for side in (old, new)
+            if side is not None and (side.get("monthly") is None or side.get("hourly") is None)
+        ]
         if missing:
             unknown.append(change.pool)
             continue

@@ -65,10 +65,13 @@ class PoolDiff:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "pool": self.pool, "change": self.change, "replacedBy": list(self.replaced_by),
+            "pool": self.pool,
+            "change": self.change,
+            "replacedBy": list(self.replaced_by),
             "replacement": self.replacement.to_json(self.gpus) if self.replacement else None,
             "inPlace": self.effect.to_json() if self.effect else None,
-            "nodes": self.nodes.to_json(), "gpus": self.gpus.to_json(),
+            "nodes": self.nodes.to_json(),
+            "gpus": self.gpus.to_json(),
             "resources": {name: count.to_json() for name, count in self.resources.items()},
         }
 
@@ -85,18 +88,28 @@ class Replacement:
 
     def describe(self, gpus: Count) -> str:
         if self.rotation == "surge" and self.delete_first_anyway:
-            return (f"surge on EKS: new node group {self.new_name} gets its own name, but {self.old_name} is deleted "
-                    f"first (the AWS provider's order for a named node group), so its capacity ({gpus.before} GPUs) "
-                    f"is gone until {self.new_name} is up")
+            return (
+                f"surge on EKS: new node group {self.new_name} gets its own name, but {self.old_name} is deleted "
+                f"first (the AWS provider's order for a named node group), so its capacity ({gpus.before} GPUs) "
+                f"is gone until {self.new_name} is up"
+            )
         if self.rotation == "surge":
-            return (f"surge: new pool {self.new_name} is created before {self.old_name} is deleted "
-                    f"(up to {gpus.before + gpus.after} GPUs meanwhile)")
-        return (f"recreate: {self.old_name} is deleted first, its capacity ({gpus.before} GPUs) is gone until "
-                f"{self.new_name} is up")
+            return (
+                f"surge: new pool {self.new_name} is created before {self.old_name} is deleted "
+                f"(up to {gpus.before + gpus.after} GPUs meanwhile)"
+            )
+        return (
+            f"recreate: {self.old_name} is deleted first, its capacity ({gpus.before} GPUs) is gone until "
+            f"{self.new_name} is up"
+        )
 
     def to_json(self, gpus: Count) -> dict[str, Any]:
-        return {"rotation": self.rotation, "oldName": self.old_name, "newName": self.new_name,
-                "description": self.describe(gpus)}
+        return {
+            "rotation": self.rotation,
+            "oldName": self.old_name,
+            "newName": self.new_name,
+            "description": self.describe(gpus),
+        }
 
 
 @dataclass(frozen=True)
@@ -142,13 +155,25 @@ class CapacityDiff:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "base": self.base_stack, "head": self.head_stack, "removesCapacity": self.removes_capacity,
+            "base": self.base_stack,
+            "head": self.head_stack,
+            "removesCapacity": self.removes_capacity,
             "takesCapacityOffline": self.takes_capacity_offline,
-            "headline": self.headline(), "pools": [pool.to_json() for pool in self.pools],
-            "nodes": self.nodes.to_json(), "gpus": self.gpus.to_json(),
+            "headline": self.headline(),
+            "pools": [pool.to_json() for pool in self.pools],
+            "nodes": self.nodes.to_json(),
+            "gpus": self.gpus.to_json(),
             "resources": {name: count.to_json() for name, count in self.resources.items()},
-            **({"draDevices": {pool: {name: count.to_json() for name, count in counts.items()}
-                               for pool, counts in self.devices.items()}} if self.devices else {}),
+            **(
+                {
+                    "draDevices": {
+                        pool: {name: count.to_json() for name, count in counts.items()}
+                        for pool, counts in self.devices.items()
+                    }
+                }
+                if self.devices
+                else {}
+            ),
         }
 
 
@@ -157,29 +182,43 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> CapacityDiff
     base_pools, head_pools = _capacity_by_pool(base), _capacity_by_pool(head)
     names = [*base_pools, *(name for name in head_pools if name not in base_pools)]
     pools = tuple(
-        _pool_diff(name, base_pools.get(name), head_pools.get(name), *_replacement(name, base, head),
-                   _in_place(name, base, head, base_pools.get(name)))
+        _pool_diff(
+            name,
+            base_pools.get(name),
+            head_pools.get(name),
+            *_replacement(name, base, head),
+            _in_place(name, base, head, base_pools.get(name)),
+        )
         for name in names
     )
     return CapacityDiff(
-        str(base.get("stack", "base")), str(head.get("stack", "head")), pools,
-        _sum_counts(pool.nodes for pool in pools), _sum_counts(pool.gpus for pool in pools),
-        _sum_resources(pool.resources for pool in pools), dra_device_diff(base, head),
+        str(base.get("stack", "base")),
+        str(head.get("stack", "head")),
+        pools,
+        _sum_counts(pool.nodes for pool in pools),
+        _sum_counts(pool.gpus for pool in pools),
+        _sum_resources(pool.resources for pool in pools),
+        dra_device_diff(base, head),
     )
 
 
 def dra_device_diff(base: Mapping[str, Any], head: Mapping[str, Any]) -> dict[str, dict[str, Count]]:
     """DRA stacks (plans with ``draDevices``): per pool, each kind the driver publishes, per node times nodes."""
     before, after = _dra_totals(base), _dra_totals(head)
-    return {pool: _resource_counts(before.get(pool, {}), after.get(pool, {}))
-            for pool in [*before, *(name for name in after if name not in before)]}
+    return {
+        pool: _resource_counts(before.get(pool, {}), after.get(pool, {}))
+        for pool in [*before, *(name for name in after if name not in before)]
+    }
 
 
 def _dra_totals(plan: Mapping[str, Any]) -> dict[str, dict[str, int]]:
     nodes = {pool: _nodes(entry) for pool, entry in _capacity_by_pool(plan).items()}
-    return {pool: {" ".join(filter(None, (d["kind"], d["profile"]))): int(d["perNode"]) * nodes.get(pool, 0)
-                   for d in devices}
-            for pool, devices in (plan.get("draDevices") or {}).items()}
+    return {
+        pool: {
+            " ".join(filter(None, (d["kind"], d["profile"]))): int(d["perNode"]) * nodes.get(pool, 0) for d in devices
+        }
+        for pool, devices in (plan.get("draDevices") or {}).items()
+    }
 
 
 def usable_total(capacity: Mapping[str, Any]) -> dict[str, int]:
@@ -191,9 +230,14 @@ def _capacity_by_pool(plan: Mapping[str, Any]) -> dict[str, Mapping[str, Any]]:
     return {entry["pool"]: entry for entry in plan.get("capacity", [])}
 
 
-def _pool_diff(name: str, before: Mapping[str, Any] | None, after: Mapping[str, Any] | None,
-               replaced_by: Sequence[str], replacement: Replacement | None,
-               effect: InPlaceEffect | None = None) -> PoolDiff:
+def _pool_diff(
+    name: str,
+    before: Mapping[str, Any] | None,
+    after: Mapping[str, Any] | None,
+    replaced_by: Sequence[str],
+    replacement: Replacement | None,
+    effect: InPlaceEffect | None = None,
+) -> PoolDiff:
     resources = _resource_counts(usable_total(before or {}), usable_total(after or {}))
     nodes = Count(_nodes(before), _nodes(after))
     gpus = Count(_nodes(before) * _gpus_per_node(before), _nodes(after) * _gpus_per_node(after))
@@ -208,8 +252,16 @@ def _pool_diff(name: str, before: Mapping[str, Any] | None, after: Mapping[str, 
     else:
         change = "unchanged"
     replaced = change == "replaced"
-    return PoolDiff(name, change, tuple(replaced_by) if replaced else (), nodes, gpus, resources,
-                    replacement if replaced else None, None if replaced else effect)
+    return PoolDiff(
+        name,
+        change,
+        tuple(replaced_by) if replaced else (),
+        nodes,
+        gpus,
+        resources,
+        replacement if replaced else None,
+        None if replaced else effect,
+    )
 
 
 def _nodes(capacity: Mapping[str, Any] | None) -> int:
@@ -254,12 +306,17 @@ def _replacement(pool: str, base: Mapping[str, Any], head: Mapping[str, Any]) ->
     if not changed:
         return [], None
     rotation = _rotation(pool, head, after)
-    return changed, Replacement(rotation, str(old_name), str(new_name),
-                                delete_first_anyway=rotation == "surge" and kind == "eks:index:ManagedNodeGroup")
+    return changed, Replacement(
+        rotation,
+        str(old_name),
+        str(new_name),
+        delete_first_anyway=rotation == "surge" and kind == "eks:index:ManagedNodeGroup",
+    )
 
 
-def _in_place(pool: str, base: Mapping[str, Any], head: Mapping[str, Any],
-              capacity: Mapping[str, Any] | None) -> InPlaceEffect | None:
+def _in_place(
+    pool: str, base: Mapping[str, Any], head: Mapping[str, Any], capacity: Mapping[str, Any] | None
+) -> InPlaceEffect | None:
     """What updating the pool's cloud resource in place does to its nodes, when both plans have it."""
     before, after = _pool_resource(pool, base), _pool_resource(pool, head)
     if before is None or after is None or before["type"] != after["type"]:

@@ -44,15 +44,20 @@ def in_place_effect(before: Mapping[str, Any], after: Mapping[str, Any], gpus_pe
     change = f"capacityReservationGroupId {_group(old)} → {_group(new)}"
     nodes = _nodes(before["inputs"])
     if after["inputs"].get("availabilityZones"):
-        return InPlaceEffect(f"{change}: AKS reimages the zonal pool's nodes in place, cordoned and drained in batches "
-                             "by its upgrade settings (surge nodes need matching reserved capacity)", outage=False)
+        return InPlaceEffect(
+            f"{change}: AKS reimages the zonal pool's nodes in place, cordoned and drained in batches "
+            "by its upgrade settings (surge nodes need matching reserved capacity)",
+            outage=False,
+        )
     if not nodes:
         return InPlaceEffect(f"{change}: applied in place (the regional pool has no nodes)", outage=False)
     return InPlaceEffect(
         f"{change} on a regional pool with {nodes} nodes: AKS takes a new group on a regional pool only at zero nodes "
-        "(\"first scale the node pool to zero, then apply the capacity reservation group\"), so pulumi up fails "
+        '("first scale the node pool to zero, then apply the capacity reservation group"), so pulumi up fails '
         f"as planned; deploy count: 0 first (its {_gpus(nodes, gpus_per_node)} GPUs offline), then the group with "
-        "the count back", outage=True)
+        "the count back",
+        outage=True,
+    )
 
 
 def _nodes(inputs: Mapping[str, Any]) -> str:

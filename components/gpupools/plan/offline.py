@@ -48,12 +48,21 @@ class Plan:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "stack": self.stack, "cloud": self.cloud, "resources": self.resources,
+            "stack": self.stack,
+            "cloud": self.cloud,
+            "resources": self.resources,
             "capacity": [pool.to_json() for pool in self.capacity],
-            "capacityInputs": [pool.to_json() for pool in self.capacity_inputs], "warnings": self.warnings,
+            "capacityInputs": [pool.to_json() for pool in self.capacity_inputs],
+            "warnings": self.warnings,
             "placements": [
-                {"pool": p.pool, "daemonset": p.daemonset, "schedules": p.schedules, "expected": p.expected,
-                 "reason": p.reason} for p in self.placements
+                {
+                    "pool": p.pool,
+                    "daemonset": p.daemonset,
+                    "schedules": p.schedules,
+                    "expected": p.expected,
+                    "reason": p.reason,
+                }
+                for p in self.placements
             ],
             "autoscaling": [row.to_json() for row in self.autoscaling],
             **({"draDevices": self.dra_devices_json()} if self.dra_devices else {}),
@@ -84,9 +93,16 @@ def plan_stack(stack_file: StackFile) -> Plan:
 
     capacity = stack_capacity(stack.pools)
     return Plan(
-        stack_file.stack, stack.cloud, dump_resources(run),
-        capacity, stack.warnings, run.outputs, stack.placements,
-        autoscaled_pools(stack), stack_cost(stack, capacity, current_price_book()), published_by_pool(stack),
+        stack_file.stack,
+        stack.cloud,
+        dump_resources(run),
+        capacity,
+        stack.warnings,
+        run.outputs,
+        stack.placements,
+        autoscaled_pools(stack),
+        stack_cost(stack, capacity, current_price_book()),
+        published_by_pool(stack),
         stack_capacity_inputs(stack),
     )
 

@@ -33,20 +33,28 @@ def program_location(stack_path: Path) -> tuple[str, Path | Callable[[], None]]:
         raise ConfigError([Problem(str(project_file), "has a 'name' or 'main' that is not a string")])
     runtime_name = runtime.get("name") if isinstance(runtime, dict) else runtime
     if runtime_name != "python":
-        raise _refused(project_file, "runtime", f"is {runtime_name!r}; gpupools plan runs Python programs only "
-                                                "(runtime: python)")
+        raise _refused(
+            project_file, "runtime", f"is {runtime_name!r}; gpupools plan runs Python programs only (runtime: python)"
+        )
     if Path(main).is_absolute():
         raise _refused(project_file, "main", f"{main!r} is absolute; Pulumi reads main relative to Pulumi.yaml")
     program = root / main
     if program.is_dir():
         if (program / "__main__.py").is_file():
             return name, program
-        raise _refused(project_file, "main", f"{main!r} ({program}) has no __main__.py: the Python host would find "
-                                             "no program to run; add __main__.py or name a .py file")
+        raise _refused(
+            project_file,
+            "main",
+            f"{main!r} ({program}) has no __main__.py: the Python host would find "
+            "no program to run; add __main__.py or name a .py file",
+        )
     if program.is_file():
         return name, program
-    raise _refused(project_file, "main", f"{main!r} ({program}) does not exist: pulumi up would fail, and plan runs "
-                                         "only the program pulumi up runs")
+    raise _refused(
+        project_file,
+        "main",
+        f"{main!r} ({program}) does not exist: pulumi up would fail, and plan runs only the program pulumi up runs",
+    )
 
 
 def _refused(project_file: Path, key: str, message: str) -> ConfigError:

@@ -10,7 +10,6 @@ values. Fields typed ``pulumi.Input`` are names, ids and counts another resource
 their syntax checks when an output is given and go to the cloud as they are (see ``inputs.DEFERRABLE``).
 """
 
-
 from typing import NotRequired, TypedDict
 
 import pulumi
@@ -166,8 +165,10 @@ class GpuPoolArgs(TypedDict):
     efa: NotRequired[bool]
     """aws: Elastic Fabric Adapter interfaces and a cluster placement group."""
     rotation: NotRequired[str]
-    ("""How a change to a field fixed at creation replaces the pool: surge (new pool first; default with nodes) or """
-     """recreate (delete first; default for count 0).""")
+    (
+        """How a change to a field fixed at creation replaces the pool: surge (new pool first; default with nodes) """
+        """or recreate (delete first; default for count 0)."""
+    )
 
 
 class GpuMetricsArgs(TypedDict):

@@ -19,8 +19,9 @@ from .inputs import Deferred
 NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
 
 
-def build(stack: Stack, deferred: Deferred, prefix: str,
-          opts: pulumi.ResourceOptions) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
+def build(
+    stack: Stack, deferred: Deferred, prefix: str, opts: pulumi.ResourceOptions
+) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
     """Components are named ``prefix`` + the cluster's or pool's name (``prefix`` + cluster when the name is an
     output)."""
     cluster_config = stack.config.cluster
@@ -30,20 +31,29 @@ def build(stack: Stack, deferred: Deferred, prefix: str,
     regional = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider]))
     cluster_name = deferred.cluster_value("name", cluster_config.name)
     subnet_ids = deferred.cluster_value("subnet_ids", cluster_config.subnet_ids)
-    cluster = EksCluster(prefix + ("cluster" if "name" in deferred.cluster else cluster_config.name), {
-        "name": cluster_name,
-        "create": cluster_config.create,
-        "kubernetes_version": cluster_config.kubernetes_version,
-        "system_node_size": system.size if system else None,
-        "system_node_count": system.count if system else None,
-        "subnet_ids": subnet_ids,
-        # pulumi-eks creates the cluster's security groups in this VPC (the default VPC without it).
-        "vpc_id": deferred.cluster_value("vpc_id", cluster_config.vpc_id) if cluster_config.subnet_ids else None,
-        "tags": stack.config.tags,
-    }, regional)
-    groups = [EksGpuNodeGroup(prefix + pool.name, _group_args(stack, deferred, index, pool, cluster, subnet_ids),
-                              _group_opts(pool, regional))
-              for index, pool in enumerate(stack.pools)]
+    cluster = EksCluster(
+        prefix + ("cluster" if "name" in deferred.cluster else cluster_config.name),
+        {
+            "name": cluster_name,
+            "create": cluster_config.create,
+            "kubernetes_version": cluster_config.kubernetes_version,
+            "system_node_size": system.size if system else None,
+            "system_node_count": system.count if system else None,
+            "subnet_ids": subnet_ids,
+            # pulumi-eks creates the cluster's security groups in this VPC (the default VPC without it).
+            "vpc_id": deferred.cluster_value("vpc_id", cluster_config.vpc_id) if cluster_config.subnet_ids else None,
+            "tags": stack.config.tags,
+        },
+        regional,
+    )
+    groups = [
+        EksGpuNodeGroup(
+            prefix + pool.name,
+            _group_args(stack, deferred, index, pool, cluster, subnet_ids),
+            _group_opts(pool, regional),
+        )
+        for index, pool in enumerate(stack.pools)
+    ]
     _cluster_autoscaler(stack, cluster, groups, prefix, regional)
     return cluster, groups
 
@@ -70,30 +80,37 @@ def node_group_rotation(rotation: str) -> pulumi.ResourceTransform:
             return None
         return pulumi.ResourceTransformResult(
             props=args.props,
-            opts=pulumi.ResourceOptions.merge(args.opts, pulumi.ResourceOptions(delete_before_replace=delete_first)))
+            opts=pulumi.ResourceOptions.merge(args.opts, pulumi.ResourceOptions(delete_before_replace=delete_first)),
+        )
 
     return transform
 
 
-def _cluster_autoscaler(stack: Stack, cluster: EksCluster, groups: list[EksGpuNodeGroup], prefix: str,
-                        opts: pulumi.ResourceOptions) -> None:
+def _cluster_autoscaler(
+    stack: Stack, cluster: EksCluster, groups: list[EksGpuNodeGroup], prefix: str, opts: pulumi.ResourceOptions
+) -> None:
     """The cluster autoscaler with its IRSA role, when ``cluster.autoscaler.install`` asks for it."""
     settings = cluster_autoscaler_args(stack)
     if settings is None or cluster.cluster is None:  # config refuses install without a created cluster
         return
     from ..kubernetes.cluster_autoscaler import ClusterAutoscaler
 
-    ClusterAutoscaler(prefix + "cluster-autoscaler", {
-        **settings,
-        "oidc_provider_arn": cluster.cluster.oidc_provider_arn,
-        "oidc_provider_url": cluster.cluster.oidc_provider_url,
-        "tags": stack.config.tags,
-        "kubernetes_version": stack.config.cluster.kubernetes_version,  # the autoscaler image of the same minor
-    }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[cluster.provider], depends_on=groups)))
+    ClusterAutoscaler(
+        prefix + "cluster-autoscaler",
+        {
+            **settings,
+            "oidc_provider_arn": cluster.cluster.oidc_provider_arn,
+            "oidc_provider_url": cluster.cluster.oidc_provider_url,
+            "tags": stack.config.tags,
+            "kubernetes_version": stack.config.cluster.kubernetes_version,  # the autoscaler image of the same minor
+        },
+        pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[cluster.provider], depends_on=groups)),
+    )
 
 
-def _group_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool, cluster: EksCluster,
-                cluster_subnets) -> dict:
+def _group_args(
+    stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool, cluster: EksCluster, cluster_subnets
+) -> dict:
     autoscaling = pool.config.autoscaling
     count = deferred.pool_value(index, "count", pool.nodes)
     # The component's defaults without autoscaling: count..max(count, 1). (A count given as an output is

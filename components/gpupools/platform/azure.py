@@ -17,26 +17,35 @@ from ..domain.pools import aks_fixed_fields
 from .inputs import Deferred
 
 
-def build(stack: Stack, deferred: Deferred, prefix: str,
-          opts: pulumi.ResourceOptions) -> tuple[AksCluster, list[AksGpuPool]]:
+def build(
+    stack: Stack, deferred: Deferred, prefix: str, opts: pulumi.ResourceOptions
+) -> tuple[AksCluster, list[AksGpuPool]]:
     """Components are named ``prefix`` + the cluster's or pool's name (``prefix`` + cluster when the name is an
     output)."""
     cluster_config = stack.config.cluster
     system = cluster_config.system_pool
     cluster_name = deferred.cluster_value("name", cluster_config.name)
-    cluster = AksCluster(prefix + ("cluster" if "name" in deferred.cluster else cluster_config.name), {
-        "name": cluster_name,
-        "resource_group_name": deferred.cluster_value("resource_group", cluster_config.resource_group),
-        "location": cluster_config.location,
-        "create": cluster_config.create,
-        "kubernetes_version": cluster_config.kubernetes_version,
-        "system_pool_size": system.size if system else None,
-        "system_pool_count": system.count if system else None,
-        "capacity_reservation_group_ids": _reservation_groups(stack, deferred) if cluster_config.create else None,
-        "tags": stack.config.tags,
-    }, opts)
-    pools = [AksGpuPool(prefix + pool.name, _pool_args(stack, deferred, index, pool, cluster),
-                        _pool_opts(pool, opts, cluster)) for index, pool in enumerate(stack.pools)]
+    cluster = AksCluster(
+        prefix + ("cluster" if "name" in deferred.cluster else cluster_config.name),
+        {
+            "name": cluster_name,
+            "resource_group_name": deferred.cluster_value("resource_group", cluster_config.resource_group),
+            "location": cluster_config.location,
+            "create": cluster_config.create,
+            "kubernetes_version": cluster_config.kubernetes_version,
+            "system_pool_size": system.size if system else None,
+            "system_pool_count": system.count if system else None,
+            "capacity_reservation_group_ids": _reservation_groups(stack, deferred) if cluster_config.create else None,
+            "tags": stack.config.tags,
+        },
+        opts,
+    )
+    pools = [
+        AksGpuPool(
+            prefix + pool.name, _pool_args(stack, deferred, index, pool, cluster), _pool_opts(pool, opts, cluster)
+        )
+        for index, pool in enumerate(stack.pools)
+    ]
     return cluster, pools
 
 
@@ -83,8 +92,9 @@ def _pool_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool,
         "node_taints": [str(taint) for taint in pool.taints],
         "max_pods": fixed["maxPods"],
         "availability_zones": fixed["availabilityZones"],
-        "capacity_reservation_group_id": deferred.pool_value(index, "capacity_reservation_group_id",
-                                                             pool.config.capacity_reservation_group_id),
+        "capacity_reservation_group_id": deferred.pool_value(
+            index, "capacity_reservation_group_id", pool.config.capacity_reservation_group_id
+        ),
         "scale_set_priority": fixed["scaleSetPriority"],
         "scale_set_eviction_policy": fixed["scaleSetEvictionPolicy"],
         "spot_max_price": fixed["spotMaxPrice"],

@@ -6,7 +6,6 @@ Then it builds the cluster, the GPU pools and the NVIDIA software and smoke test
 stack's cloud, and exposes what workloads need: kubeconfig, toleration and per-pool capacity.
 """
 
-
 from typing import Any, Optional
 
 import pulumi
@@ -55,8 +54,15 @@ class GpuPlatform(pulumi.ComponentResource):
     dra_classes: pulumi.Output[dict[str, list[dict[str, Optional[str]]]]]
     """installer dra-driver: per pool, each device kind's DeviceClass, ResourceClaimTemplate and its namespace."""
 
-    def __init__(self, name: str, args: GpuPlatformArgs, opts: Optional[pulumi.ResourceOptions] = None, *,
-                 adopt_stack_resources: bool = False, validated: Optional[Stack] = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        args: GpuPlatformArgs,
+        opts: Optional[pulumi.ResourceOptions] = None,
+        *,
+        adopt_stack_resources: bool = False,
+        validated: Optional[Stack] = None,
+    ) -> None:
         """Register the whole stack under ``name``; ``args`` is validated first, with the stack config's rules.
 
         :param name: the Pulumi resource name; children are named ``<name>-<cluster|pool|chart>`` so platforms
@@ -76,7 +82,8 @@ class GpuPlatform(pulumi.ComponentResource):
         for warning in stack.warnings:
             pulumi.log.warn(warning, resource=self)
         child = pulumi.ResourceOptions(
-            parent=self, aliases=[pulumi.Alias(parent=pulumi.ROOT_STACK_RESOURCE)] if adopt_stack_resources else None)
+            parent=self, aliases=[pulumi.Alias(parent=pulumi.ROOT_STACK_RESOURCE)] if adopt_stack_resources else None
+        )
         if stack.cloud == "azure":
             from . import azure as cloud
         else:
@@ -100,21 +107,30 @@ class GpuPlatform(pulumi.ComponentResource):
         self.cloud_pool_names = pulumi.Output.from_input({pool.name: pool.cloud_pool_name for pool in stack.pools})
         self.tolerations = pulumi.Output.from_input({pool.name: pool_tolerations(pool) for pool in stack.pools})
         self.dra_classes = pulumi.Output.from_input(classes_by_pool(stack))
-        self.register_outputs({
-            "cloud": self.cloud, "clusterName": self.cluster_name, "resourceGroupName": self.resource_group_name,
-            "kubeconfig": self.kubeconfig, "gpuToleration": self.gpu_toleration, "gpuSoftware": self.gpu_software,
-            "resourcesPerNode": self.resources_per_node, "resourcesTotal": self.resources_total,
-            "nodeSelectors": self.node_selectors, "cloudPoolNames": self.cloud_pool_names,
-            "tolerations": self.tolerations,
-            "draClasses": self.dra_classes,
-        })
+        self.register_outputs(
+            {
+                "cloud": self.cloud,
+                "clusterName": self.cluster_name,
+                "resourceGroupName": self.resource_group_name,
+                "kubeconfig": self.kubeconfig,
+                "gpuToleration": self.gpu_toleration,
+                "gpuSoftware": self.gpu_software,
+                "resourcesPerNode": self.resources_per_node,
+                "resourcesTotal": self.resources_total,
+                "nodeSelectors": self.node_selectors,
+                "cloudPoolNames": self.cloud_pool_names,
+                "tolerations": self.tolerations,
+                "draClasses": self.dra_classes,
+            }
+        )
 
 
 def validated_stack(name: Any, args: Any) -> tuple[Stack, Deferred]:
     """The stack the args describe, or ``ComponentArgsError`` naming each bad arg (nothing registered yet)."""
     if not isinstance(name, str) or not name:
-        raise ComponentArgsError("GpuPlatform", str(name),
-                                 [f": the resource name must be a non-empty str, got {name!r}"])
+        raise ComponentArgsError(
+            "GpuPlatform", str(name), [f": the resource name must be a non-empty str, got {name!r}"]
+        )
     try:
         raw, deferred, own = to_stack_config(args)
     except PlatformArgsError as error:
@@ -146,7 +162,8 @@ def _capacity(stack: Stack, deferred: Deferred) -> tuple[pulumi.Output, pulumi.O
     per_node = {pool.pool: dict(pool.per_node) for pool in capacity}
     totals = {
         pool.pool: pulumi.Output.from_input(deferred.pool_value(index, "count", pool.nodes)).apply(
-            lambda nodes, per=dict(pool.per_node): {name: count * int(nodes) for name, count in per.items()})
+            lambda nodes, per=dict(pool.per_node): {name: count * int(nodes) for name, count in per.items()}
+        )
         for index, pool in enumerate(capacity)
     }
     return pulumi.Output.from_input(per_node), pulumi.Output.all(**totals) if totals else pulumi.Output.from_input({})

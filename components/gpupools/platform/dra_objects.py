@@ -15,18 +15,28 @@ from ..domain.dra import dra_classes
 from ..domain.stack import Stack
 
 
-def create(stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str,
-           parent: pulumi.Resource) -> list[pulumi.CustomResource]:
+def create(
+    stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str, parent: pulumi.Resource
+) -> list[pulumi.CustomResource]:
     """``<prefix><class name>`` DeviceClasses and ``<prefix><template name>`` claim templates; none without DRA."""
     opts = pulumi.ResourceOptions(parent=parent, provider=provider, depends_on=[software])
     created: list[pulumi.CustomResource] = []
     for cls in dra_classes(stack):
         device_class, template = cls.device_class(), cls.claim_template()
-        created.append(k8s.resource.v1.DeviceClass(
-            f"{prefix}{cls.name}", metadata=k8s.meta.v1.ObjectMetaArgs(name=cls.name),
-            spec=device_class["spec"], opts=opts))
-        created.append(k8s.resource.v1.ResourceClaimTemplate(
-            f"{prefix}{cls.template_name}",
-            metadata=k8s.meta.v1.ObjectMetaArgs(name=cls.template_name, namespace=cls.namespace),
-            spec=template["spec"], opts=opts))
+        created.append(
+            k8s.resource.v1.DeviceClass(
+                f"{prefix}{cls.name}",
+                metadata=k8s.meta.v1.ObjectMetaArgs(name=cls.name),
+                spec=device_class["spec"],
+                opts=opts,
+            )
+        )
+        created.append(
+            k8s.resource.v1.ResourceClaimTemplate(
+                f"{prefix}{cls.template_name}",
+                metadata=k8s.meta.v1.ObjectMetaArgs(name=cls.template_name, namespace=cls.namespace),
+                spec=template["spec"],
+                opts=opts,
+            )
+        )
     return created

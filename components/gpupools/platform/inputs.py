@@ -32,7 +32,8 @@ DEFERRABLE: dict[tuple[str, ...], Any] = {
     ("gpu_pools", "count"): 1,  # raised to the autoscaling minimum when one is set
     ("gpu_pools", "capacity_reservation_group_id"): (
         "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/deferred/providers/"
-        "Microsoft.Compute/capacityReservationGroups/deferred"),
+        "Microsoft.Compute/capacityReservationGroups/deferred"
+    ),
     ("gpu_pools", "capacity_reservation"): "cr-00000000000000000",
     ("gpu_pools", "subnet_ids"): "subnet-{:08x}",
 }
@@ -68,8 +69,9 @@ def to_stack_config(args: Any) -> tuple[dict[str, Any], Deferred, list[tuple[str
     """``gpupools:``-namespaced raw config for ``load_stack``, the deferred outputs, and the args' own problems
     (unknown keys, refused outputs: left out of the config); ``PlatformArgsError`` when args is no mapping."""
     if not isinstance(args, Mapping):
-        raise PlatformArgsError([("", f"expected a dict of arguments ({', '.join(StackConfig.model_fields)}), "
-                                      f"got {type(args).__name__}")])
+        raise PlatformArgsError(
+            [("", f"expected a dict of arguments ({', '.join(StackConfig.model_fields)}), got {type(args).__name__}")]
+        )
     walk = _Walk()
     values = walk.mapping(StackConfig, args, ())
     return {f"{NAMESPACE}:{key}": value for key, value in values.items()}, walk.deferred, walk.problems
@@ -77,8 +79,10 @@ def to_stack_config(args: Any) -> tuple[dict[str, Any], Deferred, list[tuple[str
 
 def merged_problems(own: list[tuple[str, str]], rules: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """The args' own problems, then the rules' ones about other fields (a left-out key is not reported twice)."""
+
     def covered(path: str) -> bool:
         return any(path == mine or path.startswith((f"{mine}.", f"{mine}[")) for mine, _ in own)
+
     return own + [(path, message) for path, message in rules if not covered(path)]
 
 
@@ -120,8 +124,9 @@ class _Walk:
             if model is MigConfig and key == MIX_KEY:
                 key_name, alias = MIX_KEY, "layout"
                 if "layout" in value:
-                    self.problems.append((_shown(path + (MIX_KEY,)),
-                                          "set layout (a name) or layout_mix (a mix), not both"))
+                    self.problems.append(
+                        (_shown(path + (MIX_KEY,)), "set layout (a name) or layout_mix (a mix), not both")
+                    )
                     continue
             elif isinstance(key, str) and key in fields:
                 key_name, alias = key, fields[key].alias or to_camel(key)
@@ -130,15 +135,21 @@ class _Walk:
                 hint = f"; did you mean {close[0]!r}?" if close else f"; allowed: {', '.join(fields)}"
                 self.problems.append((_shown(path + (str(key),)), f"unknown argument {str(key)!r}{hint}"))
                 continue
-            converted = self.value(fields[key_name if key_name != MIX_KEY else "layout"].annotation, item,
-                                   path + (key_name,))
+            converted = self.value(
+                fields[key_name if key_name != MIX_KEY else "layout"].annotation, item, path + (key_name,)
+            )
             if converted is not _LEFT_OUT:
                 out[alias] = converted
         if model is GpuPoolConfig and path and self.deferred.pool_has(path[-1], "count"):
             out["count"] = _count_placeholder(out.get("autoscaling"))
             if out.get("smokeTest") is True:
-                self.problems.append((_shown(path + ("smoke_test",)), "needs a plain count: with count an output, "
-                                      "whether the pool has nodes for the Job is unknown while planning"))
+                self.problems.append(
+                    (
+                        _shown(path + ("smoke_test",)),
+                        "needs a plain count: with count an output, "
+                        "whether the pool has nodes for the Job is unknown while planning",
+                    )
+                )
         return out
 
     def value(self, annotation: Any, item: Any, path: tuple[Any, ...]) -> Any:
@@ -149,19 +160,30 @@ class _Walk:
         if model is not None and kind == "model" and isinstance(item, Mapping):
             return self.mapping(model, item, path)
         if model is not None and kind == "list" and isinstance(item, list):
-            return [self.mapping(model, entry, path + (i,)) if isinstance(entry, Mapping)
-                    else self._plain(entry, path + (i,))
-                    for i, entry in enumerate(item)]
+            return [
+                self.mapping(model, entry, path + (i,))
+                if isinstance(entry, Mapping)
+                else self._plain(entry, path + (i,))
+                for i, entry in enumerate(item)
+            ]
         if model is not None and kind == "dict" and isinstance(item, Mapping):
-            return {key: self.mapping(model, entry, path + (key,)) if isinstance(entry, Mapping)
-                         else self._plain(entry, path + (key,))
-                    for key, entry in item.items()}
+            return {
+                key: self.mapping(model, entry, path + (key,))
+                if isinstance(entry, Mapping)
+                else self._plain(entry, path + (key,))
+                for key, entry in item.items()
+            }
         return self._plain(item, path)
 
     def _plain(self, item: Any, path: tuple[Any, ...]) -> Any:
         if _holds_deferred(item):
-            self.problems.append((_shown(path), "must be a plain value, not an output: it decides sizes, layouts, "
-                                                "labels or chart values while planning"))
+            self.problems.append(
+                (
+                    _shown(path),
+                    "must be a plain value, not an output: it decides sizes, layouts, "
+                    "labels or chart values while planning",
+                )
+            )
             return _LEFT_OUT
         return item
 
@@ -174,7 +196,6 @@ class _Walk:
         if pattern[-1] == "subnet_ids":
             return [placeholder.format(i) for i in range(len(item) if isinstance(item, list) else 1)]
         return placeholder
-
 
 
 def _nested(annotation: Any) -> tuple[str | None, type[BaseModel] | None]:
@@ -210,8 +231,9 @@ def config_models() -> list[type[BaseModel]]:
     return found
 
 
-_PYTHON_NAMES = {info.alias or to_camel(name): name for model in config_models()
-                 for name, info in model.model_fields.items()}
+_PYTHON_NAMES = {
+    info.alias or to_camel(name): name for model in config_models() for name, info in model.model_fields.items()
+}
 
 
 def _holds_deferred(value: Any) -> bool:
@@ -233,9 +255,9 @@ def _count_placeholder(autoscaling: Any) -> int:
 
 
 def _shown(path: tuple[Any, ...]) -> str:
-    return "".join(f"[{part}]" if isinstance(part, int) else (f".{part}" if i else str(part))
-                   for i, part in enumerate(path))
-
+    return "".join(
+        f"[{part}]" if isinstance(part, int) else (f".{part}" if i else str(part)) for i, part in enumerate(path)
+    )
 
 
 def args_from_config(config: StackConfig) -> dict[str, Any]:

@@ -19,57 +19,83 @@ from ..catalog.labels import GPU_TAINT_KEY
 from ..domain.workloads import pool_node_selector
 
 CHART_COMPONENTS: dict[str, type[NvidiaDevicePlugin | NvidiaGpuOperator | NvidiaDraDriver]] = {
-    "device-plugin": NvidiaDevicePlugin, "gpu-operator": NvidiaGpuOperator, "dra-driver": NvidiaDraDriver}
+    "device-plugin": NvidiaDevicePlugin,
+    "gpu-operator": NvidiaGpuOperator,
+    "dra-driver": NvidiaDraDriver,
+}
 
 
-def install(stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource], prefix: str,
-            opts: pulumi.ResourceOptions) -> pulumi.ComponentResource:
+def install(
+    stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource], prefix: str, opts: pulumi.ResourceOptions
+) -> pulumi.ComponentResource:
     # The daemonset placement check already ran in load_stack, before any resource was registered.
     software = stack.config.gpu_software
     depends_on = [*pools, *_operator_beside_dra(stack, provider, pools, prefix, opts)]
-    return CHART_COMPONENTS[software.installer](prefix + software.installer, {
-        "version": software.resolved_version,
-        "namespace": software.resolved_namespace,
-        "values": chart_values(stack),
-        # kube-system and the like exist already; a Namespace resource for them would delete them on destroy.
-        "create_namespace": software.creates_namespace,
-    }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=depends_on)))
+    return CHART_COMPONENTS[software.installer](
+        prefix + software.installer,
+        {
+            "version": software.resolved_version,
+            "namespace": software.resolved_namespace,
+            "values": chart_values(stack),
+            # kube-system and the like exist already; a Namespace resource for them would delete them on destroy.
+            "create_namespace": software.creates_namespace,
+        },
+        pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=depends_on)),
+    )
 
 
-def _operator_beside_dra(stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource], prefix: str,
-                         opts: pulumi.ResourceOptions) -> list[pulumi.Resource]:
+def _operator_beside_dra(
+    stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource], prefix: str, opts: pulumi.ResourceOptions
+) -> list[pulumi.Resource]:
     """The GPU Operator, device plugin off, before the DRA driver: static MIG must exist before the driver starts."""
     if not operator_beside_dra(stack):
         return []
-    return [NvidiaGpuOperator(f"{prefix}gpu-operator", {
-        "version": GPU_OPERATOR.default_version,
-        "namespace": GPU_OPERATOR.name,
-        "values": operator_beside_dra_values(stack),
-    }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=pools)))]
+    return [
+        NvidiaGpuOperator(
+            f"{prefix}gpu-operator",
+            {
+                "version": GPU_OPERATOR.default_version,
+                "namespace": GPU_OPERATOR.name,
+                "values": operator_beside_dra_values(stack),
+            },
+            pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=pools)),
+        )
+    ]
 
 
-def metrics(stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str,
-            opts: pulumi.ResourceOptions) -> NvidiaDcgmExporter | None:
+def metrics(
+    stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str, opts: pulumi.ResourceOptions
+) -> NvidiaDcgmExporter | None:
     """dcgm-exporter beside the device plugin, in its namespace; the GPU Operator runs its own (through its values)."""
     if not stack.config.gpu_software.installs_dcgm_exporter:
         return None
-    return NvidiaDcgmExporter(f"{prefix}dcgm-exporter", {
-        "version": DCGM_EXPORTER.default_version,
-        "namespace": stack.config.gpu_software.resolved_namespace,
-        "values": dcgm_exporter_values(stack),
-    }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=[software])))
+    return NvidiaDcgmExporter(
+        f"{prefix}dcgm-exporter",
+        {
+            "version": DCGM_EXPORTER.default_version,
+            "namespace": stack.config.gpu_software.resolved_namespace,
+            "values": dcgm_exporter_values(stack),
+        },
+        pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=[software])),
+    )
 
 
-def smoke_tests(stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str,
-                opts: pulumi.ResourceOptions) -> list[GpuSmokeTest]:
+def smoke_tests(
+    stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str, opts: pulumi.ResourceOptions
+) -> list[GpuSmokeTest]:
     """One Job per pool that asked for it and has nodes (an output count is refused with smoke_test)."""
     return [
-        GpuSmokeTest(f"{prefix}{pool.name}-smoke", {
-            "pool_name": pool.name,
-            "namespace": stack.config.gpu_software.resolved_namespace,
-            "resources": list(advertised_resources(pool)),
-            "node_selector": pool_node_selector(pool),
-            "toleration_key": GPU_TAINT_KEY,
-        }, pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=[software])))
-        for pool in stack.pools if pool.config.smoke_test and pool.nodes > 0
+        GpuSmokeTest(
+            f"{prefix}{pool.name}-smoke",
+            {
+                "pool_name": pool.name,
+                "namespace": stack.config.gpu_software.resolved_namespace,
+                "resources": list(advertised_resources(pool)),
+                "node_selector": pool_node_selector(pool),
+                "toleration_key": GPU_TAINT_KEY,
+            },
+            pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=[software])),
+        )
+        for pool in stack.pools
+        if pool.config.smoke_test and pool.nodes > 0
     ]

@@ -21,22 +21,25 @@ def export(platform: GpuPlatform) -> None:
     pulumi.export("gpuToleration", platform.gpu_toleration)
     pulumi.export("gpuSoftware", platform.gpu_software)
     dra = classes_by_pool(stack)
-    pulumi.export("gpuPools", {
-        pool.name: {
-            "size": pool.size.name,
-            "gpu": pool.gpu.name,
-            "nodes": pool.nodes,
-            "migLayout": pool.mig.layout_name if pool.mig else None,
-            "resourcesPerNode": capacity[pool.name].per_node,
-            "resourcesTotal": capacity[pool.name].total,
-            "nodeSelector": pool_node_selector(pool),
-            # Every toleration a pod needs here (gpuToleration alone misses AKS Spot's scalesetpriority taint).
-            "tolerations": pool_tolerations(pool),
-            # The AKS agent pool or EKS node group; a surge pool's changes with each generation, its label does not.
-            "cloudPoolName": pool.cloud_pool_name,
-            "rotation": pool.rotation,
-            # installer dra-driver only: the DeviceClass and ResourceClaimTemplate of each device kind.
-            **({"draClasses": dra.get(pool.name, [])} if dra else {}),
-        }
-        for pool in stack.pools
-    })
+    pulumi.export(
+        "gpuPools",
+        {
+            pool.name: {
+                "size": pool.size.name,
+                "gpu": pool.gpu.name,
+                "nodes": pool.nodes,
+                "migLayout": pool.mig.layout_name if pool.mig else None,
+                "resourcesPerNode": capacity[pool.name].per_node,
+                "resourcesTotal": capacity[pool.name].total,
+                "nodeSelector": pool_node_selector(pool),
+                # Every toleration a pod needs here (gpuToleration alone misses AKS Spot's scalesetpriority taint).
+                "tolerations": pool_tolerations(pool),
+                # The AKS agent pool or EKS node group; a surge pool's changes with each generation, its label does not.
+                "cloudPoolName": pool.cloud_pool_name,
+                "rotation": pool.rotation,
+                # installer dra-driver only: the DeviceClass and ResourceClaimTemplate of each device kind.
+                **({"draClasses": dra.get(pool.name, [])} if dra else {}),
+            }
+            for pool in stack.pools
+        },
+    )

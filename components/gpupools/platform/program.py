@@ -30,8 +30,9 @@ def main() -> None:
 
     # Stacks deployed before GpuPlatform existed hold these resources at the stack's root: aliases adopt them.
     try:
-        platform = GpuPlatform(PLATFORM_NAME, args_from_config(stack.config), adopt_stack_resources=True,
-                               validated=stack)
+        platform = GpuPlatform(
+            PLATFORM_NAME, args_from_config(stack.config), adopt_stack_resources=True, validated=stack
+        )
     except MissingExtraError as error:  # the user's install, said in one line rather than a traceback
         raise pulumi.RunError(str(error)) from None
     export(platform)

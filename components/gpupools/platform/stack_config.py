@@ -24,11 +24,24 @@ def _everything() -> dict[str, Any]:
         try:
             environment = json.loads(text)
         except (ValueError, RecursionError):
-            raise ConfigError([Problem("PULUMI_CONFIG", "is not valid JSON; the Pulumi engine sets it to a JSON "
-                                                        "object of config keys, or unset it")]) from None
+            raise ConfigError(
+                [
+                    Problem(
+                        "PULUMI_CONFIG",
+                        "is not valid JSON; the Pulumi engine sets it to a JSON object of config keys, or unset it",
+                    )
+                ]
+            ) from None
         if not isinstance(environment, dict):
-            raise ConfigError([Problem("PULUMI_CONFIG", f"is a JSON {type(environment).__name__}, not an object "
-                                                        "of config keys; unset it or give an object")])
+            raise ConfigError(
+                [
+                    Problem(
+                        "PULUMI_CONFIG",
+                        f"is a JSON {type(environment).__name__}, not an object "
+                        "of config keys; unset it or give an object",
+                    )
+                ]
+            )
     return {**environment, **runtime_config.CONFIG.get()}
 
 
@@ -66,8 +79,9 @@ def _user_keys(value: Any) -> list[str]:
         return [key for item in value for key in _user_keys(item)]
     if not isinstance(value, dict):
         return []
-    return [key for key, item in value.items() for key in ([key] if key not in _field_names() else []) +
-            _user_keys(item)]
+    return [
+        key for key, item in value.items() for key in ([key] if key not in _field_names() else []) + _user_keys(item)
+    ]
 
 
 @cache

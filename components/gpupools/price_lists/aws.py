@@ -32,8 +32,10 @@ def parse(body: bytes, region: str, retrieved: str, sizes: Iterable[str] | None 
     try:
         offer = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise PriceSourceError(f"{url}: not a complete JSON offer file ({error.__class__.__name__}: {error}); "
-                               "the download may be truncated") from None
+        raise PriceSourceError(
+            f"{url}: not a complete JSON offer file ({error.__class__.__name__}: {error}); "
+            "the download may be truncated"
+        ) from None
     products = offer.get("products") if isinstance(offer, dict) else None
     terms = offer.get("terms") if isinstance(offer, dict) else None
     on_demand = terms.get("OnDemand") if isinstance(terms, dict) else None
@@ -54,8 +56,9 @@ def parse(body: bytes, region: str, retrieved: str, sizes: Iterable[str] | None 
             continue
         usd = _hourly(on_demand.get(sku), url, sku)
         if usd is not None and usd > 0:
-            prices.setdefault(size, Price("aws", size, attributes.get("regionCode", region), "onDemand", usd, url,
-                                          retrieved))
+            prices.setdefault(
+                size, Price("aws", size, attributes.get("regionCode", region), "onDemand", usd, url, retrieved)
+            )
     return sorted(prices.values(), key=lambda p: p.size)
 
 
@@ -70,5 +73,7 @@ def _hourly(offers: Any, url: str, sku: str) -> float | None:
             return None
         return float(dimension["pricePerUnit"]["USD"])
     except (AttributeError, KeyError, TypeError, ValueError) as error:
-        raise PriceSourceError(f"{url}: terms.OnDemand[{sku}] is not one offer with one hourly USD price "
-                               f"({error.__class__.__name__}: {error})") from None
+        raise PriceSourceError(
+            f"{url}: terms.OnDemand[{sku}] is not one offer with one hourly USD price "
+            f"({error.__class__.__name__}: {error})"
+        ) from None

@@ -20,18 +20,31 @@ from .errors import PriceSourceError
 
 API = "https://prices.azure.com/api/retail/prices"
 MAX_PAGES = 200  # a region's VM meters are a few thousand items, 100 per page
-_FIELDS = ("armSkuName", "armRegionName", "retailPrice", "unitOfMeasure", "type", "skuName", "productName",
-           "currencyCode")
+_FIELDS = (
+    "armSkuName",
+    "armRegionName",
+    "retailPrice",
+    "unitOfMeasure",
+    "type",
+    "skuName",
+    "productName",
+    "currencyCode",
+)
 
 
 def query_url(region: str, currency: str = CURRENCY) -> str:
     """The first page of a region's pay-as-you-go VM meters in ``currency``."""
-    flt = (f"serviceName eq 'Virtual Machines' and armRegionName eq '{region}' and priceType eq 'Consumption'")
+    flt = f"serviceName eq 'Virtual Machines' and armRegionName eq '{region}' and priceType eq 'Consumption'"
     return f"{API}?currencyCode='{currency}'&$filter={quote(flt)}"
 
 
-def load(fetch: Callable[[str], bytes], region: str, retrieved: str, sizes: Iterable[str] | None = None,
-         currency: str = CURRENCY) -> list[Price]:
+def load(
+    fetch: Callable[[str], bytes],
+    region: str,
+    retrieved: str,
+    sizes: Iterable[str] | None = None,
+    currency: str = CURRENCY,
+) -> list[Price]:
     """Every page from ``query_url(region)`` on, following ``NextPageLink``; prices of ``sizes`` (all if None)."""
     first = query_url(region, currency)  # every price names the query, not the page it was on
     url: str | None = first
@@ -41,8 +54,10 @@ def load(fetch: Callable[[str], bytes], region: str, retrieved: str, sizes: Iter
     for _ in range(MAX_PAGES):
         if not url:
             if answered and currency not in answered:
-                raise PriceSourceError(f"{API}: asked for {currency}, it answered in {', '.join(sorted(answered))}: "
-                                       f"{currency} is not a currency the API prices in")
+                raise PriceSourceError(
+                    f"{API}: asked for {currency}, it answered in {', '.join(sorted(answered))}: "
+                    f"{currency} is not a currency the API prices in"
+                )
             return sorted(found.values(), key=lambda p: (p.size, p.region, p.capacity))
         items, url = read_page(fetch(url), url)
         answered.update(str(item["currencyCode"]) for item in items)
@@ -57,8 +72,9 @@ def read_page(body: bytes, url: str) -> tuple[list[dict[str, Any]], str | None]:
     try:
         page = json.loads(body.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise PriceSourceError(f"{url}: not a complete JSON page ({error.__class__.__name__}: {error}); "
-                               "the response may be truncated") from None
+        raise PriceSourceError(
+            f"{url}: not a complete JSON page ({error.__class__.__name__}: {error}); the response may be truncated"
+        ) from None
     if not isinstance(page, dict) or not isinstance(page.get("Items"), list):
         raise PriceSourceError(f"{url}: not a Retail Prices page (no 'Items' list)")
     items, count, link = page["Items"], page.get("Count"), page.get("NextPageLink")
@@ -80,10 +96,25 @@ def page_prices(items: list[dict[str, Any]], source: str, retrieved: str, curren
     prices = []
     for item in items:
         sku, product = item["skuName"], item["productName"]
-        if (item["type"] != "Consumption" or item["unitOfMeasure"] != "1 Hour" or item["currencyCode"] != currency
-                or "Windows" in product or "Low Priority" in sku or item["retailPrice"] <= 0):
+        if (
+            item["type"] != "Consumption"
+            or item["unitOfMeasure"] != "1 Hour"
+            or item["currencyCode"] != currency
+            or "Windows" in product
+            or "Low Priority" in sku
+            or item["retailPrice"] <= 0
+        ):
             continue
         capacity = "spot" if sku.endswith("Spot") else "onDemand"
-        prices.append(Price("azure", item["armSkuName"], item["armRegionName"], capacity,
-                            float(item["retailPrice"]), source, retrieved))
+        prices.append(
+            Price(
+                "azure",
+                item["armSkuName"],
+                item["armRegionName"],
+                capacity,
+                float(item["retailPrice"]),
+                source,
+                retrieved,
+            )
+        )
     return prices

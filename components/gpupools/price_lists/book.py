@@ -29,8 +29,9 @@ def read_cache(path: Path) -> PriceBook | None:
     try:
         return read_price_book(json.loads(path.read_text(encoding="utf-8")), f"cache {path}")
     except (OSError, UnicodeDecodeError, json.JSONDecodeError, PriceBookError) as error:
-        raise ConfigError([Problem(f"price cache {path}", f"cannot be read ({error}); delete it or run "
-                                                          "gpupools prices refresh")]) from None
+        raise ConfigError(
+            [Problem(f"price cache {path}", f"cannot be read ({error}); delete it or run gpupools prices refresh")]
+        ) from None
 
 
 def current_price_book() -> PriceBook:
@@ -41,10 +42,22 @@ def current_price_book() -> PriceBook:
     if cached is None:
         return packaged
     if cached.currency != packaged.currency:  # never add up two currencies: the cache alone
-        return PriceBook(f"{cached.origin} (refreshed {cached.retrieved}, in {cached.currency}; the "
-                         f"{packaged.currency} snapshot is not used)", cached.retrieved, cached.currency,
-                         cached.prices, cached.how_made, packaged.unlisted)
+        return PriceBook(
+            f"{cached.origin} (refreshed {cached.retrieved}, in {cached.currency}; the "
+            f"{packaged.currency} snapshot is not used)",
+            cached.retrieved,
+            cached.currency,
+            cached.prices,
+            cached.how_made,
+            packaged.unlisted,
+        )
     keys = {(p.size, p.region, p.capacity) for p in cached.prices}
     merged = cached.prices + tuple(p for p in packaged.prices if (p.size, p.region, p.capacity) not in keys)
-    return PriceBook(f"{cached.origin} (refreshed {cached.retrieved}), then snapshot ({packaged.retrieved})",
-                     cached.retrieved, cached.currency, merged, cached.how_made, packaged.unlisted)
+    return PriceBook(
+        f"{cached.origin} (refreshed {cached.retrieved}), then snapshot ({packaged.retrieved})",
+        cached.retrieved,
+        cached.currency,
+        merged,
+        cached.how_made,
+        packaged.unlisted,
+    )

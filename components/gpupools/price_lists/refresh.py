@@ -31,21 +31,31 @@ def fetch(url: str) -> bytes:
             return response.read()
     except (urllib.error.URLError, OSError) as error:
         reason = getattr(error, "reason", error)
-        raise PriceSourceError(f"cannot read {url.split('?')[0]}: {reason} (refresh needs the network; offline "
-                               "plans keep using the cache or the packaged snapshot)") from None
+        raise PriceSourceError(
+            f"cannot read {url.split('?')[0]}: {reason} (refresh needs the network; offline "
+            "plans keep using the cache or the packaged snapshot)"
+        ) from None
 
 
-def refresh(clouds: list[str], region: str | None, fetcher: Callable[[str], bytes] = fetch, now: datetime | None = None,
-            path: Path | None = None, currency: str = CURRENCY) -> tuple[Path, list[Price], int]:
+def refresh(
+    clouds: list[str],
+    region: str | None,
+    fetcher: Callable[[str], bytes] = fetch,
+    now: datetime | None = None,
+    path: Path | None = None,
+    currency: str = CURRENCY,
+) -> tuple[Path, list[Price], int]:
     """Fetch the prices of ``clouds`` (in ``region`` or the default regions) in ``currency`` and merge them into the
     cache; also returns how many cached prices in another currency were dropped."""
     if currency != CURRENCY and "aws" in clouds:
-        raise PriceSourceError(f"--currency {currency}: AWS publishes its EC2 price list in {CURRENCY} only; "
-                               f"refresh AWS in {CURRENCY}, or Azure alone (--cloud azure) in {currency}")
+        raise PriceSourceError(
+            f"--currency {currency}: AWS publishes its EC2 price list in {CURRENCY} only; "
+            f"refresh AWS in {CURRENCY}, or Azure alone (--cloud azure) in {currency}"
+        )
     retrieved = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
     fresh: list[Price] = []
     for cloud in clouds:
-        for where in ([region] if region else DEFAULT_REGIONS[cloud]):
+        for where in [region] if region else DEFAULT_REGIONS[cloud]:
             sizes = sizes_for(cloud)
             if cloud == "azure":
                 fresh += azure.load(fetcher, where, retrieved, sizes, currency)
@@ -57,9 +67,14 @@ def refresh(clouds: list[str], region: str | None, fetcher: Callable[[str], byte
     keys = {(p.cloud, p.region) for p in fresh}
     kept = [p for p in old.prices if (p.cloud, p.region) not in keys] if old and same else []
     dropped = len(old.prices) if old and not same else 0
-    book = PriceBook(f"cache {target}", retrieved, currency, tuple(kept + fresh),
-                     "Written by gpupools prices refresh from the Azure Retail Prices API and the AWS EC2 "
-                     "offer files; each price names the URL it was read from.")
+    book = PriceBook(
+        f"cache {target}",
+        retrieved,
+        currency,
+        tuple(kept + fresh),
+        "Written by gpupools prices refresh from the Azure Retail Prices API and the AWS EC2 "
+        "offer files; each price names the URL it was read from.",
+    )
     target.parent.mkdir(parents=True, exist_ok=True)
     temporary = target.with_suffix(".tmp")
     temporary.write_text(json.dumps(book.to_json(), indent=1) + "\n", encoding="utf-8")

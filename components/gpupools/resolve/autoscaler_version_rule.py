@@ -17,9 +17,11 @@ def autoscaler_version_problem(kubernetes_version: str) -> str | None:
     """Why no cluster-autoscaler image fits ``kubernetes_version``, or None."""
     if autoscaler_image_tag(kubernetes_version) is not None:
         return None
-    return (f"'{kubernetes_version}' has no matching cluster-autoscaler release in gpupools' table, and upstream says "
-            "\"We don't do cross version testing\"; allowed with cluster.autoscaler.install: "
-            f"{', '.join(AUTOSCALER_IMAGE_TAGS)}")
+    return (
+        f"'{kubernetes_version}' has no matching cluster-autoscaler release in gpupools' table, and upstream says "
+        '"We don\'t do cross version testing"; allowed with cluster.autoscaler.install: '
+        f"{', '.join(AUTOSCALER_IMAGE_TAGS)}"
+    )
 
 
 def cluster_autoscaler_problems(config: StackConfig) -> list[Problem]:
@@ -28,8 +30,10 @@ def cluster_autoscaler_problems(config: StackConfig) -> list[Problem]:
     cluster = config.cluster
     if config.cloud != "aws" or cluster is None:
         return []
-    problems = [Problem(field_path("cluster", "autoscaler", "priorities"), why)
-                for why in priorities_problems(cluster.autoscaler.priorities)]
+    problems = [
+        Problem(field_path("cluster", "autoscaler", "priorities"), why)
+        for why in priorities_problems(cluster.autoscaler.priorities)
+    ]
     if not cluster.autoscaler.install:
         return problems
     why = autoscaler_version_problem(cluster.kubernetes_version)
@@ -42,11 +46,13 @@ def priorities_problems(priorities: dict[str, list[str]]) -> list[str]:
     problems = []
     for key, patterns in priorities.items():
         if not (key.isascii() and key.isdigit()):
-            problems.append(f"key {key[:20]!r} is not a whole number written in ASCII digits, e.g. \"10\"")
+            problems.append(f'key {key[:20]!r} is not a whole number written in ASCII digits, e.g. "10"')
         for pattern in patterns:
             try:
                 re.compile(pattern)
             except re.error as error:
-                problems.append(f"{pattern[:80]!r} is not a regular expression ({error}); allowed: a pattern over "
-                                "node group names, e.g. .*p4d.*")
+                problems.append(
+                    f"{pattern[:80]!r} is not a regular expression ({error}); allowed: a pattern over "
+                    "node group names, e.g. .*p4d.*"
+                )
     return problems

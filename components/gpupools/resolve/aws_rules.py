@@ -14,8 +14,14 @@ from ..config.errors import Findings, Problem, field_path
 from ..config.models import ClusterAutoscalerConfig, GpuPoolConfig, StackConfig
 from ..domain.pools import ResolvedPool
 from ..catalog.names import (
-    AWS_REGION, CAPACITY_RESERVATION_GROUP_ARN, CAPACITY_RESERVATION_ID, EKS_CLUSTER_NAME, EKS_NODE_GROUP_NAME,
-    POOL_NAME_MAX, SUBNET_ID, VPC_ID,
+    AWS_REGION,
+    CAPACITY_RESERVATION_GROUP_ARN,
+    CAPACITY_RESERVATION_ID,
+    EKS_CLUSTER_NAME,
+    EKS_NODE_GROUP_NAME,
+    POOL_NAME_MAX,
+    SUBNET_ID,
+    VPC_ID,
 )
 
 from .versions import kubernetes_version_problem
@@ -25,13 +31,17 @@ Path = Callable[..., str]
 EFA_RESOURCE = "vpc.amazonaws.com/efa"
 
 
-
 def cluster_problems(config: StackConfig) -> list[Problem]:
     cluster, problems = config.cluster, []
     path = lambda key: field_path("cluster", key)  # noqa: E731
     if not EKS_CLUSTER_NAME.fullmatch(cluster.name):
-        problems.append(Problem(path("name"), f"'{cluster.name}' is not an EKS cluster name; allowed: 1..100 letters, "
-                                              "digits, '-' and '_', starting with a letter or digit"))
+        problems.append(
+            Problem(
+                path("name"),
+                f"'{cluster.name}' is not an EKS cluster name; allowed: 1..100 letters, "
+                "digits, '-' and '_', starting with a letter or digit",
+            )
+        )
     version = kubernetes_version_problem("aws", cluster.kubernetes_version)
     problems += [Problem(path("kubernetesVersion"), version)] if version else []
     if not cluster.region:
@@ -39,9 +49,14 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
     elif not AWS_REGION.fullmatch(cluster.region):
         problems.append(Problem(path("region"), f"'{cluster.region}' is not an AWS region; allowed: e.g. us-east-1"))
     if not cluster.create:
-        problems.append(Problem(path("create"), "false is supported on azure only; on aws the GPU node groups need the "
-                                                "pulumi-eks cluster: use gpupools.aws.EksGpuNodeGroup in the stack "
-                                                "that owns it"))
+        problems.append(
+            Problem(
+                path("create"),
+                "false is supported on azure only; on aws the GPU node groups need the "
+                "pulumi-eks cluster: use gpupools.aws.EksGpuNodeGroup in the stack "
+                "that owns it",
+            )
+        )
     for key, value in (("resourceGroup", cluster.resource_group), ("location", cluster.location)):
         if value:
             problems.append(Problem(path(key), "is for azure; on aws use region"))
@@ -50,11 +65,19 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
     unused = sorted(autoscaler.model_fields_set - {"install"})
     if not autoscaler.install and unused:
         keys = ", ".join(ClusterAutoscalerConfig.model_fields[name].alias or name for name in unused)
-        problems.append(Problem(path("autoscaler"), f"{keys} apply to the autoscaler gpupools installs; set install: "
-                                                    "true or remove them"))
+        problems.append(
+            Problem(
+                path("autoscaler"),
+                f"{keys} apply to the autoscaler gpupools installs; set install: true or remove them",
+            )
+        )
     if cluster.vpc_id is not None and not VPC_ID.fullmatch(cluster.vpc_id):
-        problems.append(Problem(path("vpcId"), f"'{cluster.vpc_id[:40]}' is not a VPC id; allowed: vpc- and 8 or 17 "
-                                               "lowercase hex digits"))
+        problems.append(
+            Problem(
+                path("vpcId"),
+                f"'{cluster.vpc_id[:40]}' is not a VPC id; allowed: vpc- and 8 or 17 lowercase hex digits",
+            )
+        )
     no_vpc = subnets_without_vpc_problem(bool(cluster.subnet_ids), cluster.vpc_id is not None)
     problems += [Problem(path("vpcId"), no_vpc)] if no_vpc else []
     vpc_alone = vpc_without_subnets_problem(bool(cluster.subnet_ids), cluster.vpc_id is not None)
@@ -66,8 +89,10 @@ def subnets_without_vpc_problem(subnets_given: bool, vpc_given: bool) -> str | N
     """Subnets without their VPC: pulumi-eks would put the cluster security group in the default VPC (the config
     and ``EksClusterArgsModel``)."""
     if subnets_given and not vpc_given:
-        return ("is required with subnetIds: without it pulumi-eks puts the cluster security group in the default "
-                "VPC; set the VPC of those subnets")
+        return (
+            "is required with subnetIds: without it pulumi-eks puts the cluster security group in the default "
+            "VPC; set the VPC of those subnets"
+        )
     return None
 
 
@@ -84,8 +109,11 @@ def subnet_problems(subnet_ids: list[str], path: str) -> list[Problem]:
 
 def subnet_id_problems(subnet_ids: list[str]) -> list[str]:
     """Each subnet id well formed and given once (the config's subnetIds and the EKS components' subnet_ids)."""
-    problems = [f"'{subnet[:40]}' is not a subnet id; allowed: subnet- and 8 or 17 lowercase hex digits"
-                for subnet in subnet_ids if not SUBNET_ID.fullmatch(subnet)]
+    problems = [
+        f"'{subnet[:40]}' is not a subnet id; allowed: subnet- and 8 or 17 lowercase hex digits"
+        for subnet in subnet_ids
+        if not SUBNET_ID.fullmatch(subnet)
+    ]
     repeated = sorted({subnet[:40] for subnet in subnet_ids if subnet_ids.count(subnet) > 1})
     if repeated:
         problems.append(f"lists {', '.join(repeated)} more than once; each subnet at most once")
@@ -95,18 +123,24 @@ def subnet_id_problems(subnet_ids: list[str]) -> list[str]:
 def software_problems(config: StackConfig) -> list[Problem]:
     if config.gpu_software.driver != "operator":
         return []
-    return [Problem(field_path("gpuSoftware", "driver"),
-                    "'operator' is refused on aws: the GPU Operator has no driver container for Amazon Linux; allowed: "
-                    f"preinstalled (the {DEFAULT_AMI_TYPE} AMI ships the driver)")]
+    return [
+        Problem(
+            field_path("gpuSoftware", "driver"),
+            "'operator' is refused on aws: the GPU Operator has no driver container for Amazon Linux; allowed: "
+            f"preinstalled (the {DEFAULT_AMI_TYPE} AMI ships the driver)",
+        )
+    ]
 
 
 def pool_name_problem(index: int, name: str) -> Problem | None:
     if EKS_NODE_GROUP_NAME.fullmatch(name):
         return None
-    return Problem(field_path("gpuPools", index, "name"),
-                   f"'{name}' is not a valid pool name on aws; allowed: lowercase letters, digits and '-', starting "
-                   f"and ending with a letter or digit, at most {POOL_NAME_MAX} characters (it also names Kubernetes "
-                   "objects)")
+    return Problem(
+        field_path("gpuPools", index, "name"),
+        f"'{name}' is not a valid pool name on aws; allowed: lowercase letters, digits and '-', starting "
+        f"and ending with a letter or digit, at most {POOL_NAME_MAX} characters (it also names Kubernetes "
+        "objects)",
+    )
 
 
 def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, path: Path) -> Findings:
@@ -116,19 +150,28 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, 
     no_efa = efa_size_problem(size.name, size.efa_interfaces) if pool.efa else None
     problems += [Problem(path("efa"), no_efa)] if no_efa else []
     if pool.efa:
-        warnings.append(f"pool {pool.name}: efa gives its nodes EFA interfaces, but pods can request them "
-                        f"({EFA_RESOURCE}) only through the AWS EFA device plugin (aws-efa-k8s-device-plugin), which "
-                        "the EKS AL2023 AMIs do not ship and gpupools does not install: install it tolerating the "
-                        f"{GPU_TAINT.key} taint, or NCCL falls back to TCP (EKS \"Manage EFA devices\")")
+        warnings.append(
+            f"pool {pool.name}: efa gives its nodes EFA interfaces, but pods can request them "
+            f"({EFA_RESOURCE}) only through the AWS EFA device plugin (aws-efa-k8s-device-plugin), which "
+            "the EKS AL2023 AMIs do not ship and gpupools does not install: install it tolerating the "
+            f'{GPU_TAINT.key} taint, or NCCL falls back to TCP (EKS "Manage EFA devices")'
+        )
         subnets = efa_subnet_problem(pool.subnet_ids)
         problems += [Problem(path("subnetIds"), subnets)] if subnets else []
         if config.cluster is not None and config.cluster.vpc_id is None:
-            problems.append(Problem(path("efa"), "needs the cluster's own VPC (gpupools:cluster subnetIds and vpcId): "
-                                                 "nodes with several network interfaces get no public IP, so in the "
-                                                 "default VPC's public subnets they cannot reach EKS and never join"))
+            problems.append(
+                Problem(
+                    path("efa"),
+                    "needs the cluster's own VPC (gpupools:cluster subnetIds and vpcId): "
+                    "nodes with several network interfaces get no public IP, so in the "
+                    "default VPC's public subnets they cannot reach EKS and never join",
+                )
+            )
     if size.name.startswith(SCARCE_FAMILIES) and pool.capacity_reservation is None and pool.capacity_type != "SPOT":
-        warnings.append(f"pool {pool.name}: {size.name} capacity is scarce on demand; without capacityReservation "
-                        "(or capacityType SPOT) the node group may wait for instances")
+        warnings.append(
+            f"pool {pool.name}: {size.name} capacity is scarce on demand; without capacityReservation "
+            "(or capacityType SPOT) the node group may wait for instances"
+        )
     return found
 
 
@@ -153,8 +196,10 @@ def efa_size_problem(instance_type: str, capable: int, asked: int | None = None)
     """EFA only on a size with EFA interfaces, and no more of them than it has (the config's ``efa`` and
     ``EksGpuNodeGroup``'s ``efa``/``efa_interfaces``; ``capable``: the catalog's count, 0 for none or unknown)."""
     if capable == 0:
-        return (f"{instance_type[:80]} has no EFA interface; allowed on EFA-capable sizes (p4d, p4de, p5, p5e, "
-                "p5en, p6-b200 and the larger g5, g6 and g6e sizes)")
+        return (
+            f"{instance_type[:80]} has no EFA interface; allowed on EFA-capable sizes (p4d, p4de, p5, p5e, "
+            "p5en, p6-b200 and the larger g5, g6 and g6e sizes)"
+        )
     if asked is not None and asked > capable:
         return f"{instance_type} has {capable} EFA interfaces, not {asked}; allowed: 1..{capable}"
     return None
@@ -167,8 +212,10 @@ def efa_subnet_problem(subnet_ids: list[str] | None) -> str | None:
     if subnet_ids is not None and len(subnet_ids) == 1:
         return None
     given = "none" if not subnet_ids else f"{len(subnet_ids)}"
-    return (f"efa needs exactly one subnet of the pool's own, got {given}: its cluster placement group lives in one "
-            "availability zone (pulumi-eks refuses EFA without one), and a subnet's zone cannot be checked offline")
+    return (
+        f"efa needs exactly one subnet of the pool's own, got {given}: its cluster placement group lives in one "
+        "availability zone (pulumi-eks refuses EFA without one), and a subnet's zone cannot be checked offline"
+    )
 
 
 def _ami_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
@@ -177,22 +224,33 @@ def _ami_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
         return []
     if ami in REFUSED_AMI_TYPES:
         return [Problem(path("amiType"), f"'{ami}' is refused: {REFUSED_AMI_TYPES[ami]}")]
-    return [Problem(path("amiType"), f"'{ami}' is not a supported EKS AMI type for GPU pools; allowed: "
-                                     f"{', '.join(AMI_TYPES)}")]
+    return [
+        Problem(
+            path("amiType"), f"'{ami}' is not a supported EKS AMI type for GPU pools; allowed: {', '.join(AMI_TYPES)}"
+        )
+    ]
 
 
 def _reservation_problems(config: StackConfig, pool: GpuPoolConfig, path: Path) -> list[Problem]:
     region = config.cluster.region if config.cluster is not None else None
-    problems = [Problem(path("capacityReservation"), message)
-                for message in reservation_problems(pool.capacity_type, pool.capacity_reservation, region)]
+    problems = [
+        Problem(path("capacityReservation"), message)
+        for message in reservation_problems(pool.capacity_type, pool.capacity_reservation, region)
+    ]
     if pool.capacity_reservation is not None and not pool.subnet_ids:
-        problems.append(Problem(path("subnetIds"), "is required with capacityReservation: a reservation lives in "
-                                                   "one availability zone, so pin the pool to subnets in that zone"))
+        problems.append(
+            Problem(
+                path("subnetIds"),
+                "is required with capacityReservation: a reservation lives in "
+                "one availability zone, so pin the pool to subnets in that zone",
+            )
+        )
     return problems
 
 
-def reservation_problems(capacity_type: str | None, reservation: str | None, region: str | None = None,
-                         deferred: bool = False) -> list[str]:
+def reservation_problems(
+    capacity_type: str | None, reservation: str | None, region: str | None = None, deferred: bool = False
+) -> list[str]:
     """Why a node group cannot launch into ``reservation``: the one rule of the stack config and of
     ``EksGpuNodeGroupArgsModel`` (``deferred``: the reservation is an output, its text unknown until deploy)."""
     if deferred:
@@ -201,23 +259,33 @@ def reservation_problems(capacity_type: str | None, reservation: str | None, reg
     arn = CAPACITY_RESERVATION_GROUP_ARN.fullmatch(reservation) if reservation is not None else None
     is_id = reservation is not None and CAPACITY_RESERVATION_ID.fullmatch(reservation) is not None
     if reservation is not None and arn is None and not is_id:
-        problems.append(f"'{reservation[:80]}' is not a capacity reservation; allowed: cr- and 17 lowercase hex "
-                        "digits, or arn:aws:resource-groups:<region>:<account>:group/<name>")
+        problems.append(
+            f"'{reservation[:80]}' is not a capacity reservation; allowed: cr- and 17 lowercase hex "
+            "digits, or arn:aws:resource-groups:<region>:<account>:group/<name>"
+        )
     elif arn is not None and partition_problem(arn.group("partition"), arn.group("region")):
         problems.append(partition_problem(arn.group("partition"), arn.group("region")))
     elif arn is not None and region and arn.group("region") != region:
-        problems.append(f"the reservation group is in {arn.group('region')} but the cluster is in {region}; a "
-                        "reservation is used only in its own region")
+        problems.append(
+            f"the reservation group is in {arn.group('region')} but the cluster is in {region}; a "
+            "reservation is used only in its own region"
+        )
     if capacity_type == "CAPACITY_BLOCK" and reservation is None:
-        problems.append("is required with capacity type CAPACITY_BLOCK: a Capacity Block is used through its "
-                        "reservation id (cr-...)")
+        problems.append(
+            "is required with capacity type CAPACITY_BLOCK: a Capacity Block is used through its "
+            "reservation id (cr-...)"
+        )
     elif capacity_type == "SPOT" and reservation is not None:
-        problems.append("capacity type SPOT cannot launch into a capacity reservation: a reservation holds "
-                        "On-Demand capacity; remove one of the two")
+        problems.append(
+            "capacity type SPOT cannot launch into a capacity reservation: a reservation holds "
+            "On-Demand capacity; remove one of the two"
+        )
     elif capacity_type == "CAPACITY_BLOCK" and arn is not None:
-        problems.append("capacity type CAPACITY_BLOCK needs the Capacity Block's reservation id (cr-...), not a "
-                        "reservation group: EKS's launch template for a Capacity Block targets its "
-                        "CapacityReservationId")
+        problems.append(
+            "capacity type CAPACITY_BLOCK needs the Capacity Block's reservation id (cr-...), not a "
+            "reservation group: EKS's launch template for a Capacity Block targets its "
+            "CapacityReservationId"
+        )
     return problems
 
 
@@ -228,13 +296,17 @@ def autoscaling_findings(config: StackConfig, pool: ResolvedPool, path: Path) ->
     if bounds is None:
         return Findings()
     if pool.mig is not None and pool.mig_strategy == "mixed":
-        warnings.append(f"pool {pool.name}: with migStrategy mixed its nodes advertise nvidia.com/mig-* and no "
-                        "nvidia.com/gpu; the cluster autoscaler counts only nvidia.com/gpu, so a node labelled as a "
-                        "GPU node (k8s.amazonaws.com/accelerator) looks unready to it for ever, with GPU utilisation 0 "
-                        "for scale-down, and scale-ups stop past ok-total-unready-count (kubernetes/autoscaler#8095); "
-                        "gpupools sets no such label, so scale-down is judged on CPU and memory requests")
+        warnings.append(
+            f"pool {pool.name}: with migStrategy mixed its nodes advertise nvidia.com/mig-* and no "
+            "nvidia.com/gpu; the cluster autoscaler counts only nvidia.com/gpu, so a node labelled as a "
+            "GPU node (k8s.amazonaws.com/accelerator) looks unready to it for ever, with GPU utilisation 0 "
+            "for scale-down, and scale-ups stop past ok-total-unready-count (kubernetes/autoscaler#8095); "
+            "gpupools sets no such label, so scale-down is judged on CPU and memory requests"
+        )
     if config.cluster is not None and not config.cluster.autoscaler.install:
-        warnings.append(f"pool {pool.name}: autoscaling {bounds.min_count}..{bounds.max_count} tags its Auto Scaling "
-                        "group for the cluster autoscaler, but none is installed: set "
-                        "gpupools:cluster.autoscaler.install true or run your own")
+        warnings.append(
+            f"pool {pool.name}: autoscaling {bounds.min_count}..{bounds.max_count} tags its Auto Scaling "
+            "group for the cluster autoscaler, but none is installed: set "
+            "gpupools:cluster.autoscaler.install true or run your own"
+        )
     return Findings(warnings=warnings)

@@ -10,8 +10,15 @@ from typing import Callable
 
 from ..catalog.instances import InstanceSize
 from ..catalog.clouds import (
-    AKS_OVERLAY_NODE_PREFIX, AKS_OVERLAY_POD_CIDR, AZURE_LINUX_REFUSED_GPUS, AZURE_LINUX_SKUS, DEFAULT_OS_SKU,
-    OS_SKUS, REFUSED_OS_SKUS, RESERVED_POOL_NAMES, SYSTEM_POOL_OS_SKU,
+    AKS_OVERLAY_NODE_PREFIX,
+    AKS_OVERLAY_POD_CIDR,
+    AZURE_LINUX_REFUSED_GPUS,
+    AZURE_LINUX_SKUS,
+    DEFAULT_OS_SKU,
+    OS_SKUS,
+    REFUSED_OS_SKUS,
+    RESERVED_POOL_NAMES,
+    SYSTEM_POOL_OS_SKU,
 )
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
@@ -20,13 +27,16 @@ from ..domain.capacity import advertised_resources
 from ..domain.node_templates import aks_zero_problem
 from ..domain.pools import ResolvedPool
 from ..catalog.names import (
-    AKS_DNS_PREFIX, AKS_POOL_NAME, AZURE_CAPACITY_RESERVATION_GROUP_ID, AZURE_LOCATION, AZURE_RESOURCE_GROUP,
+    AKS_DNS_PREFIX,
+    AKS_POOL_NAME,
+    AZURE_CAPACITY_RESERVATION_GROUP_ID,
+    AZURE_LOCATION,
+    AZURE_RESOURCE_GROUP,
 )
 
 from .versions import kubernetes_version_problem
 
 Path = Callable[..., str]
-
 
 
 def os_sku(pool: GpuPoolConfig) -> str:
@@ -37,26 +47,47 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
     cluster, problems = config.cluster, []
     path = lambda key: field_path("cluster", key)  # noqa: E731
     if cluster.create and not AKS_DNS_PREFIX.fullmatch(cluster.name):
-        problems.append(Problem(path("name"), f"'{cluster.name}' cannot be the AKS dnsPrefix; allowed: 1..54 letters, "
-                                              "digits and hyphens, starting and ending with a letter or digit"))
+        problems.append(
+            Problem(
+                path("name"),
+                f"'{cluster.name}' cannot be the AKS dnsPrefix; allowed: 1..54 letters, "
+                "digits and hyphens, starting and ending with a letter or digit",
+            )
+        )
     if not cluster.resource_group:
         problems.append(Problem(path("resourceGroup"), "is required on azure"))
     elif not AZURE_RESOURCE_GROUP.fullmatch(cluster.resource_group):
-        problems.append(Problem(path("resourceGroup"), f"'{cluster.resource_group}' is not an Azure resource group "
-                                                       "name; allowed: 1..90 letters, digits, '_', '-', '.', "
-                                                       "'(' and ')', not ending in '.'"))
+        problems.append(
+            Problem(
+                path("resourceGroup"),
+                f"'{cluster.resource_group}' is not an Azure resource group "
+                "name; allowed: 1..90 letters, digits, '_', '-', '.', "
+                "'(' and ')', not ending in '.'",
+            )
+        )
     if cluster.create and not cluster.location:
         problems.append(Problem(path("location"), "is required on azure when create is true"))
     elif cluster.location and not AZURE_LOCATION.fullmatch(cluster.location):
-        problems.append(Problem(path("location"), f"'{cluster.location}' is not an Azure location name; allowed: its "
-                                                  "programmatic name, lowercase letters and digits, e.g. "
-                                                  "southcentralus"))
+        problems.append(
+            Problem(
+                path("location"),
+                f"'{cluster.location}' is not an Azure location name; allowed: its "
+                "programmatic name, lowercase letters and digits, e.g. "
+                "southcentralus",
+            )
+        )
     version = kubernetes_version_problem("azure", cluster.kubernetes_version)
     problems += [Problem(path("kubernetesVersion"), version)] if version else []
-    if "autoscaler" in cluster.model_fields_set and (cluster.autoscaler.install
-                                                     or cluster.autoscaler.model_fields_set - {"install"}):
-        problems.append(Problem(path("autoscaler"), "is for aws; AKS runs its own managed cluster autoscaler, which "
-                                                    "each pool's autoscaling {minCount, maxCount} turns on"))
+    if "autoscaler" in cluster.model_fields_set and (
+        cluster.autoscaler.install or cluster.autoscaler.model_fields_set - {"install"}
+    ):
+        problems.append(
+            Problem(
+                path("autoscaler"),
+                "is for aws; AKS runs its own managed cluster autoscaler, which "
+                "each pool's autoscaling {minCount, maxCount} turns on",
+            )
+        )
     for key, value in (("region", cluster.region), ("vpcId", cluster.vpc_id), ("subnetIds", cluster.subnet_ids)):
         if value:
             problems.append(Problem(path(key), "is for aws; on azure use location (the cluster's network is AKS's)"))
@@ -71,8 +102,10 @@ def pool_name_problem(index: int, name: str) -> Problem | None:
 def aks_pool_name_problem(name: str) -> str | None:
     """An AKS agent pool name, not the system pool's (the config's pool names and ``AksGpuPool``'s ``pool_name``)."""
     if not AKS_POOL_NAME.fullmatch(name):
-        return (f"'{name[:80]}' is not a valid AKS pool name; allowed: lowercase letters and digits, starting with a "
-                "letter, at most 12 characters")
+        return (
+            f"'{name[:80]}' is not a valid AKS pool name; allowed: lowercase letters and digits, starting with a "
+            "letter, at most 12 characters"
+        )
     if name in RESERVED_POOL_NAMES["azure"]:
         return f"'{name}' is the name of the cluster's system pool"
     return None
@@ -91,9 +124,14 @@ def _os_problems(pool: GpuPoolConfig, size: InstanceSize, path: Path) -> list[Pr
     if sku not in OS_SKUS:
         return [Problem(path("osSku"), f"'{sku}' is not an AKS OS SKU for GPU pools; allowed: {', '.join(OS_SKUS)}")]
     if sku in AZURE_LINUX_SKUS and size.gpu.name in AZURE_LINUX_REFUSED_GPUS:
-        return [Problem(path("osSku"), f"'{sku}' on {size.name}: its {size.gpu.name} GPUs are not run on Azure Linux "
-                                       "(AKS MIG pools need Ubuntu; the same holds for these sizes without MIG); "
-                                       "allowed: Ubuntu, Ubuntu2204")]
+        return [
+            Problem(
+                path("osSku"),
+                f"'{sku}' on {size.name}: its {size.gpu.name} GPUs are not run on Azure Linux "
+                "(AKS MIG pools need Ubuntu; the same holds for these sizes without MIG); "
+                "allowed: Ubuntu, Ubuntu2204",
+            )
+        ]
     return []
 
 
@@ -101,13 +139,19 @@ def _capacity_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
     problems = []
     group = pool.capacity_reservation_group_id
     if group is not None and not AZURE_CAPACITY_RESERVATION_GROUP_ID.fullmatch(group):
-        problems.append(Problem(path("capacityReservationGroupId"),
-                                f"'{group[:80]}' is not a capacity reservation group id; allowed: "
-                                "/subscriptions/<guid>/"
-                                "resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>"))
+        problems.append(
+            Problem(
+                path("capacityReservationGroupId"),
+                f"'{group[:80]}' is not a capacity reservation group id; allowed: "
+                "/subscriptions/<guid>/"
+                "resourceGroups/<group>/providers/Microsoft.Compute/capacityReservationGroups/<name>",
+            )
+        )
     spot_only = {"evictionPolicy": pool.eviction_policy, "spotMaxPrice": pool.spot_max_price}
-    problems += [Problem(path(key), "applies to Spot pools only; set priority: Spot or remove it")
-                 for key in spot_only_keys(pool.priority, spot_only)]
+    problems += [
+        Problem(path(key), "applies to Spot pools only; set priority: Spot or remove it")
+        for key in spot_only_keys(pool.priority, spot_only)
+    ]
     price = spot_max_price_problem(pool.spot_max_price)
     problems += [Problem(path("spotMaxPrice"), price)] if price else []
     spot_group = spot_reservation_problem(pool.priority, group is not None)
@@ -118,8 +162,10 @@ def _capacity_problems(pool: GpuPoolConfig, path: Path) -> list[Problem]:
 def spot_reservation_problem(priority: str | None, group_given: bool) -> str | None:
     """Spot VMs cannot draw from a capacity reservation group (the config and ``AksGpuPoolArgsModel``)."""
     if priority == "Spot" and group_given:
-        return ("a Spot pool cannot use a capacity reservation group (reservations hold regular, pay-as-you-go "
-                "capacity); remove one of the Spot priority and the capacity reservation group")
+        return (
+            "a Spot pool cannot use a capacity reservation group (reservations hold regular, pay-as-you-go "
+            "capacity); remove one of the Spot priority and the capacity reservation group"
+        )
     return None
 
 
@@ -129,8 +175,10 @@ def spot_max_price_problem(price: object) -> str | None:
         return None
     if price == -1 or (math.isfinite(price) and price > 0 and round(price, 5) == price):
         return None
-    return (f"{price} is not a Spot max price; allowed: -1 (up to the on-demand price) or a positive price in US "
-            "dollars with at most five decimals")
+    return (
+        f"{price} is not a Spot max price; allowed: -1 (up to the on-demand price) or a positive price in US "
+        "dollars with at most five decimals"
+    )
 
 
 def spot_only_keys(priority: str | None, settings: dict[str, object]) -> list[str]:
@@ -146,22 +194,29 @@ def stack_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list
 def reservation_identity_warnings(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[str]:
     """Pools on capacity reservation groups need the cluster's identity to be user-assigned, with Contributor on
     each group: gpupools makes it for clusters it creates, and can only say so for an existing one."""
-    named = [f"{pool.name} ({_group_name(pool.capacity_reservation_group_id)})"
-             for pool in pools.values() if pool.capacity_reservation_group_id]
+    named = [
+        f"{pool.name} ({_group_name(pool.capacity_reservation_group_id)})"
+        for pool in pools.values()
+        if pool.capacity_reservation_group_id
+    ]
     if not named:
         return []
     if not config.cluster.create:
-        return [f"pools {', '.join(named)} draw from capacity reservation groups: the existing cluster "
-                f"{config.cluster.name} must use a user-assigned managed identity with the Contributor role on each "
-                "group (\"System-assigned managed identities don't work for this feature\"); gpupools does not change "
-                "an existing cluster's identity: az aks update --enable-managed-identity --assign-identity <id>, "
-                "and allow up to 60 minutes for the role assignment to propagate"]
-    return [f"pools {', '.join(named)} draw from capacity reservation groups, so the cluster {config.cluster.name} "
-            "gets a user-assigned identity with the Contributor role on each group (system-assigned identities do "
-            "not work with them); on a cluster gpupools created before with a system-assigned identity, AKS switches "
-            "it in place (\"doesn't cause downtime\"; the control plane may use the old identity for several hours), "
-            "and a role assignment can take up to 60 minutes to propagate: if a pool is created without its "
-            "reservation, run pulumi up again later"]
+        return [
+            f"pools {', '.join(named)} draw from capacity reservation groups: the existing cluster "
+            f"{config.cluster.name} must use a user-assigned managed identity with the Contributor role on each "
+            'group ("System-assigned managed identities don\'t work for this feature"); gpupools does not change '
+            "an existing cluster's identity: az aks update --enable-managed-identity --assign-identity <id>, "
+            "and allow up to 60 minutes for the role assignment to propagate"
+        ]
+    return [
+        f"pools {', '.join(named)} draw from capacity reservation groups, so the cluster {config.cluster.name} "
+        "gets a user-assigned identity with the Contributor role on each group (system-assigned identities do "
+        "not work with them); on a cluster gpupools created before with a system-assigned identity, AKS switches "
+        'it in place ("doesn\'t cause downtime"; the control plane may use the old identity for several hours), '
+        "and a role assignment can take up to 60 minutes to propagate: if a pool is created without its "
+        "reservation, run pulumi up again later"
+    ]
 
 
 def _group_name(group_id: str) -> str:
@@ -172,8 +227,11 @@ def max_cluster_nodes(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> i
     """The most nodes the cluster can hold at once: each pool at its largest (``maxCount``, else ``count``), a
     surge pool twice (both generations exist meanwhile), the system pool, and one upgrade node (``n + 1``)."""
     system = config.cluster.system_pool.count if config.cluster.system_pool else 0
-    gpu = sum((pool.autoscaling.max_count if pool.autoscaling else pool.count)
-              * (2 if pool.resolved_rotation == "surge" else 1) for pool in pools.values())
+    gpu = sum(
+        (pool.autoscaling.max_count if pool.autoscaling else pool.count)
+        * (2 if pool.resolved_rotation == "surge" else 1)
+        for pool in pools.values()
+    )
     return system + gpu + 1
 
 
@@ -185,11 +243,15 @@ def pod_cidr_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> l
     nodes = max_cluster_nodes(config, pools)
     if nodes <= blocks:
         return []
-    return [Problem(field_path("gpuPools"),
-                    f"up to {nodes} nodes at once (each pool at maxCount or count, surge pools twice, the system "
-                    f"pool and one upgrade node), but the overlay pod CIDR {AKS_OVERLAY_POD_CIDR} gives each node a "
-                    f"/{AKS_OVERLAY_NODE_PREFIX}: at most {blocks} nodes; allowed: lower counts, or rotation: "
-                    "recreate on the largest pools")]
+    return [
+        Problem(
+            field_path("gpuPools"),
+            f"up to {nodes} nodes at once (each pool at maxCount or count, surge pools twice, the system "
+            f"pool and one upgrade node), but the overlay pod CIDR {AKS_OVERLAY_POD_CIDR} gives each node a "
+            f"/{AKS_OVERLAY_NODE_PREFIX}: at most {blocks} nodes; allowed: lower counts, or rotation: "
+            "recreate on the largest pools",
+        )
+    ]
 
 
 def _one_os_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[Problem]:
@@ -204,10 +266,13 @@ def _one_os_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> li
     else:
         return []
     return [
-        Problem(field_path("gpuPools", index, "osSku"),
-                f"'{sku}' differs from the cluster's other nodes ({why}); the NVIDIA GPU Operator is not compatible "
-                f"with several OS versions in one AKS cluster; allowed: {expected}")
-        for index, sku in skus.items() if sku != expected
+        Problem(
+            field_path("gpuPools", index, "osSku"),
+            f"'{sku}' differs from the cluster's other nodes ({why}); the NVIDIA GPU Operator is not compatible "
+            f"with several OS versions in one AKS cluster; allowed: {expected}",
+        )
+        for index, sku in skus.items()
+        if sku != expected
     ]
 
 
@@ -222,12 +287,19 @@ def autoscaling_findings(config: StackConfig, pool: ResolvedPool, path: Path) ->
         return found
     why = aks_zero_problem(pool)
     if why is not None:
-        return Findings([Problem(path("autoscaling", "minCount"),
-                                 f"0 is refused: {why}; allowed: 1..{bounds.max_count}")], found.warnings)
-    return Findings(warnings=found.warnings + [f"pool {pool.name}: minCount 0 on AKS: the autoscaler's template takes "
-                    f"{pool.gpus_per_node}x "
-                    "nvidia.com/gpu per node from the VM size, not the pool's sharing or MIG count, and AKS does "
-                    "not document reading the node-template tags gpupools sets; test a scale-up from zero"])
+        return Findings(
+            [Problem(path("autoscaling", "minCount"), f"0 is refused: {why}; allowed: 1..{bounds.max_count}")],
+            found.warnings,
+        )
+    return Findings(
+        warnings=found.warnings
+        + [
+            f"pool {pool.name}: minCount 0 on AKS: the autoscaler's template takes "
+            f"{pool.gpus_per_node}x "
+            "nvidia.com/gpu per node from the VM size, not the pool's sharing or MIG count, and AKS does "
+            "not document reading the node-template tags gpupools sets; test a scale-up from zero"
+        ]
+    )
 
 
 def _unready_warning(pool: ResolvedPool) -> str | None:
@@ -236,9 +308,11 @@ def _unready_warning(pool: ResolvedPool) -> str | None:
     resources = advertised_resources(pool)
     if resources.get(GPU_RESOURCE):
         return None
-    return (f"pool {pool.name}: its nodes advertise {', '.join(sorted(resources))} and no nvidia.com/gpu; AKS labels "
-            "every GPU node kubernetes.azure.com/accelerator, and the cluster autoscaler counts such a node without "
-            "nvidia.com/gpu as unready (gpu_processor.go), so it is never judged for scale-down and, past "
-            "ok-total-unready-count (default 3) or 45% unready nodes, \"CA stops all operations\" in the whole "
-            "cluster (cluster-autoscaler FAQ); keep this pool's maxCount small or use whole GPUs / migStrategy "
-            "single without renameByDefault")
+    return (
+        f"pool {pool.name}: its nodes advertise {', '.join(sorted(resources))} and no nvidia.com/gpu; AKS labels "
+        "every GPU node kubernetes.azure.com/accelerator, and the cluster autoscaler counts such a node without "
+        "nvidia.com/gpu as unready (gpu_processor.go), so it is never judged for scale-down and, past "
+        'ok-total-unready-count (default 3) or 45% unready nodes, "CA stops all operations" in the whole '
+        "cluster (cluster-autoscaler FAQ); keep this pool's maxCount small or use whole GPUs / migStrategy "
+        "single without renameByDefault"
+    )

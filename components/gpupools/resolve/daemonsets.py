@@ -14,7 +14,12 @@ from ..catalog.clouds import AKS_MIN_POOL_PODS, AKS_SYSTEM_DAEMONSET_PODS
 from ..charts.values import addon_chart_values, chart_values
 from ..config.errors import Findings, Problem, field_path
 from ..domain.capacity import (
-    advertised_resources, default_max_pods, fewest_nodes, min_max_pods, pod_room, usable_resources,
+    advertised_resources,
+    default_max_pods,
+    fewest_nodes,
+    min_max_pods,
+    pod_room,
+    usable_resources,
 )
 from ..domain.pools import ResolvedPool
 from ..domain.stack import PLAIN_POD, Placement, Stack
@@ -61,18 +66,28 @@ def place_daemonsets(stack: Stack) -> PlacementResult:
         max_pods = pool.config.max_pods or default_max_pods(slices, daemonsets, fewest)
         room = pod_room(max_pods, daemonsets)
         if max_pods < min_max_pods(fewest):
-            problems.append(Problem(_pool_path(stack, pool, "maxPods"),
-                                    f"{max_pods} x {fewest} node(s) is under AKS's {AKS_MIN_POOL_PODS} pods per node "
-                                    f"pool (\"each node pool has space for a minimum of 30 pods\"); "
-                                    f"allowed: {min_max_pods(fewest)}..250"))
+            problems.append(
+                Problem(
+                    _pool_path(stack, pool, "maxPods"),
+                    f"{max_pods} x {fewest} node(s) is under AKS's {AKS_MIN_POOL_PODS} pods per node "
+                    f'pool ("each node pool has space for a minimum of 30 pods"); '
+                    f"allowed: {min_max_pods(fewest)}..250",
+                )
+            )
         elif room == 0:
-            problems.append(Problem(_pool_path(stack, pool, "maxPods"),
-                                    f"{max_pods} leaves no room for GPU pods: {daemonsets} daemonset pods run on each "
-                                    f"node; allowed: {daemonsets + 1}..250"))
+            problems.append(
+                Problem(
+                    _pool_path(stack, pool, "maxPods"),
+                    f"{max_pods} leaves no room for GPU pods: {daemonsets} daemonset pods run on each "
+                    f"node; allowed: {daemonsets + 1}..250",
+                )
+            )
         elif sum(usable_resources(advertised, room).values()) < slices:
-            warnings.append(f"pool {pool.name}: maxPods {max_pods} leaves room for {room} GPU pods per node "
-                            f"({daemonsets} daemonset pods), fewer than its {slices} advertised slices; "
-                            "the capacity table shows the usable share")
+            warnings.append(
+                f"pool {pool.name}: maxPods {max_pods} leaves room for {room} GPU pods per node "
+                f"({daemonsets} daemonset pods), fewer than its {slices} advertised slices; "
+                "the capacity table shows the usable share"
+            )
         result.sizing[pool.name] = PoolSizing(max_pods, daemonsets)
     return result
 

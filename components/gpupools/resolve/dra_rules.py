@@ -34,17 +34,23 @@ def config_findings(config: StackConfig) -> Findings:
     software, found = config.gpu_software, Findings()
     if software.installer != "dra-driver":
         if software.dra_alpha_gates:
-            found.problems.append(Problem(field_path("gpuSoftware", "draAlphaGates"),
-                                          f"is for installer dra-driver; installer is {software.installer} "
-                                          "(allowed: remove it)"))
+            found.problems.append(
+                Problem(
+                    field_path("gpuSoftware", "draAlphaGates"),
+                    f"is for installer dra-driver; installer is {software.installer} (allowed: remove it)",
+                )
+            )
         return found
     cluster = config.cluster
     if cluster is not None and int(cluster.kubernetes_version.split(".")[1]) < MIN_KUBERNETES_MINOR:
-        found.problems.append(Problem(
-            field_path("cluster", "kubernetesVersion"),
-            f"'{cluster.kubernetes_version}' is below what NVIDIA's DRA driver needs (Kubernetes "
-            f"{MIN_KUBERNETES_PATCH} or later, dra-driver-nvidia-gpu prerequisites); allowed: "
-            f"1.{MIN_KUBERNETES_MINOR} or later"))
+        found.problems.append(
+            Problem(
+                field_path("cluster", "kubernetesVersion"),
+                f"'{cluster.kubernetes_version}' is below what NVIDIA's DRA driver needs (Kubernetes "
+                f"{MIN_KUBERNETES_PATCH} or later, dra-driver-nvidia-gpu prerequisites); allowed: "
+                f"1.{MIN_KUBERNETES_MINOR} or later",
+            )
+        )
     used: set[str] = set()
     for index, pool in enumerate(config.gpu_pools):
         if pool is None:
@@ -56,28 +62,38 @@ def config_findings(config: StackConfig) -> Findings:
         gate = SHARING_GATES[key]
         used.add(gate)
         if key == "timeSlicing" and pool.mig is not None:
-            found.problems.append(Problem(f"{path}.sharing.timeSlicing",
-                                          "time-slicing has no effect on MIG devices through the DRA driver "
-                                          "(\"TimeSlicing has no effect on MIG devices\", MIG guide); allowed: "
-                                          "no sharing on MIG pools"))
+            found.problems.append(
+                Problem(
+                    f"{path}.sharing.timeSlicing",
+                    "time-slicing has no effect on MIG devices through the DRA driver "
+                    '("TimeSlicing has no effect on MIG devices", MIG guide); allowed: '
+                    "no sharing on MIG pools",
+                )
+            )
         elif gate not in software.dra_alpha_gates:
-            found.problems.append(Problem(f"{path}.sharing.{key}",
-                                          f"needs the DRA driver's alpha feature gate {gate} (default false); "
-                                          f"allowed: name it in gpuSoftware.draAlphaGates to accept an alpha "
-                                          "feature, or remove sharing"))
+            found.problems.append(
+                Problem(
+                    f"{path}.sharing.{key}",
+                    f"needs the DRA driver's alpha feature gate {gate} (default false); "
+                    f"allowed: name it in gpuSoftware.draAlphaGates to accept an alpha "
+                    "feature, or remove sharing",
+                )
+            )
     for gate in software.dra_alpha_gates:
         if gate not in used:
             found.warnings.append(f"gpuSoftware.draAlphaGates: {gate} is named but no pool needs it; it stays off")
     for pool in config.gpu_pools:
         if pool is not None and pool.autoscaling is not None and pool.autoscaling.min_count == 0:
             provider = "AWS" if config.cloud == "aws" else "Azure"
-            found.warnings.append(f"pool {pool.name}: minCount 0: {DRA_FROM_ZERO.format(provider=provider)}; "
-                                  "keep minCount at 1 or more")
+            found.warnings.append(
+                f"pool {pool.name}: minCount 0: {DRA_FROM_ZERO.format(provider=provider)}; keep minCount at 1 or more"
+            )
     return found
 
 
-def publisher_problems(stack: Stack, rows: list[Placement],
-                       addons: list[tuple[ChartDefaults, object]]) -> list[Problem]:
+def publisher_problems(
+    stack: Stack, rows: list[Placement], addons: list[tuple[ChartDefaults, object]]
+) -> list[Problem]:
     """A node reached by both the device plugin and the DRA kubelet plugin would hand out every GPU twice."""
     charts = [installer(stack.config.gpu_software.installer), *(chart for chart, _ in addons)]
     roles = {ds.name: ds.role for chart in charts for ds in chart.daemonsets}
@@ -85,9 +101,15 @@ def publisher_problems(stack: Stack, rows: list[Placement],
     for pool in stack.pools:
         here = {roles.get(row.daemonset) for row in rows if row.pool == pool.name and row.schedules}
         if all(role in here for role in DEVICE_PUBLISHERS):
-            problems.append(Problem(field_path("gpuSoftware"), (
-                f"pool {pool.name}: both the NVIDIA device plugin and the DRA driver's kubelet plugin run on its "
-                "nodes; the DRA driver \"cannot run alongside the standard GPU device plugin\" (helm values "
-                "reference): each would allocate the same GPUs. Allowed: the device plugin off where the DRA "
-                "driver runs")))
+            problems.append(
+                Problem(
+                    field_path("gpuSoftware"),
+                    (
+                        f"pool {pool.name}: both the NVIDIA device plugin and the DRA driver's kubelet plugin run on "
+                        'its nodes; the DRA driver "cannot run alongside the standard GPU device plugin" (helm values '
+                        "reference): each would allocate the same GPUs. Allowed: the device plugin off where the DRA "
+                        "driver runs"
+                    ),
+                )
+            )
     return problems

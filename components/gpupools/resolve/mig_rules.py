@@ -19,8 +19,9 @@ from ..domain.pools import MigPlan
 AKS_PROFILE = re.compile(r"MIG([0-9])g")
 
 
-def plan_mig(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel,
-             path: Callable[..., str]) -> tuple[MigPlan | None, list[Problem]]:
+def plan_mig(
+    config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, path: Callable[..., str]
+) -> tuple[MigPlan | None, list[Problem]]:
     """Decide the per-GPU MIG devices of a pool, and whether AKS or the GPU Operator applies them."""
     assert pool.mig is not None
     no_mig = size_mig_problem(pool.size, gpu)
@@ -36,18 +37,28 @@ def plan_mig(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel,
     if config.cloud == "azure" and not operator_layouts:
         if aks_profile is None:
             key = "profile" if pool.mig.profile else "layout"
-            return None, [Problem(path("mig", key), f"AKS sets one MIG profile per pool (gpuInstanceProfile "
-                                                    f"{'/'.join(AKS_GPU_INSTANCE_PROFILES)}, every GPU fully cut); "
-                                                    f"{_describe(devices)} needs the GPU Operator's MIG manager: set "
-                                                    "gpuSoftware.installer gpu-operator and "
-                                                    "gpuSoftware.driver operator")]
+            return None, [
+                Problem(
+                    path("mig", key),
+                    f"AKS sets one MIG profile per pool (gpuInstanceProfile "
+                    f"{'/'.join(AKS_GPU_INSTANCE_PROFILES)}, every GPU fully cut); "
+                    f"{_describe(devices)} needs the GPU Operator's MIG manager: set "
+                    "gpuSoftware.installer gpu-operator and "
+                    "gpuSoftware.driver operator",
+                )
+            ]
         # Azure Linux on these sizes is refused for every pool (azure_rules), MIG or not. The autoscaler is
         # allowed from one node up (azure_rules.autoscaling_problems).
         return MigPlan(devices, layout_name, "aks", custom, aks_profile), []
     if config.cloud == "aws" and not software.manages_mig_layouts:
-        return None, [Problem(path("mig"), "on EKS MIG layouts are applied by the GPU Operator's MIG manager; the "
-                                           "device plugin cannot partition GPUs: set gpuSoftware.installer "
-                                           "gpu-operator")]
+        return None, [
+            Problem(
+                path("mig"),
+                "on EKS MIG layouts are applied by the GPU Operator's MIG manager; the "
+                "device plugin cannot partition GPUs: set gpuSoftware.installer "
+                "gpu-operator",
+            )
+        ]
     return MigPlan(devices, layout_name, "operator", custom), []
 
 
@@ -56,8 +67,11 @@ def size_mig_problem(size: str, gpu: GpuModel | None) -> str | None:
     config's ``mig`` and ``AksGpuPool``'s ``gpu_instance_profile``."""
     if gpu is not None and gpu.mig_capable:
         return None
-    has = (f"has {gpu.name} GPUs, which do not support MIG" if gpu
-           else "is not in the catalog, so its MIG support is unknown")
+    has = (
+        f"has {gpu.name} GPUs, which do not support MIG"
+        if gpu
+        else "is not in the catalog, so its MIG support is unknown"
+    )
     return f"{size[:80]} {has}; allowed: a size with A100, A30, H100, H200 or B200 GPUs"
 
 
@@ -71,15 +85,33 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
         profile = gpu.profile_for_slices(int(match.group(1))) if match else gpu.profile(name)
         if profile is None:
             allowed = f"{'/'.join(_aks_names(gpu))} or {allowed_profiles}"
-            return {}, "", False, [Problem(path("mig", "profile"), f"'{name}' is not a MIG profile of {gpu.name} "
-                                                                    f"({pool.size}); allowed: {allowed}")]
+            return (
+                {},
+                "",
+                False,
+                [
+                    Problem(
+                        path("mig", "profile"),
+                        f"'{name}' is not a MIG profile of {gpu.name} ({pool.size}); allowed: {allowed}",
+                    )
+                ],
+            )
         return {profile.name: profile.max_instances}, f"all-{profile.layout_token}", False, []
     layout = pool.mig.layout
     if isinstance(layout, str):
         named = gpu.layouts
         if layout not in named:
-            return {}, "", False, [Problem(path("mig", "layout"), f"'{layout}' is not an NVIDIA layout for {gpu.name} "
-                                                                   f"({pool.size}); allowed: {', '.join(named)}")]
+            return (
+                {},
+                "",
+                False,
+                [
+                    Problem(
+                        path("mig", "layout"),
+                        f"'{layout}' is not an NVIDIA layout for {gpu.name} ({pool.size}); allowed: {', '.join(named)}",
+                    )
+                ],
+            )
         return dict(named[layout]), layout, False, []
     assert isinstance(layout, dict)
     problems = layout_fit_problems(gpu, layout)
@@ -91,9 +123,19 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
             return dict(layout), name, False, []
     name = f"gpupools-{pool.name}"
     if len(name) > 63:
-        return {}, "", True, [Problem(path("mig", "layout"), f"a custom layout is named '{name}' on the node label "
-                                                             "nvidia.com/mig.config, longer than Kubernetes' 63 "
-                                                             "characters; use a pool name of at most 54 characters")]
+        return (
+            {},
+            "",
+            True,
+            [
+                Problem(
+                    path("mig", "layout"),
+                    f"a custom layout is named '{name}' on the node label "
+                    "nvidia.com/mig.config, longer than Kubernetes' 63 "
+                    "characters; use a pool name of at most 54 characters",
+                )
+            ],
+        )
     return dict(layout), name, True, []
 
 
@@ -132,7 +174,7 @@ def _aks_profile_for(gpu: GpuModel, devices: Mapping[str, int]) -> str | None:
     """The AKS ``MIG<n>g`` value that creates exactly these devices, if one does (a single profile, GPU filled)."""
     if len(devices) != 1:
         return None
-    (name, count), = devices.items()
+    ((name, count),) = devices.items()
     profile = gpu.profile(name)
     for aks_name in _aks_names(gpu):
         if gpu.profile_for_slices(int(aks_name[3])) == profile and count == profile.max_instances:
@@ -140,17 +182,25 @@ def _aks_profile_for(gpu: GpuModel, devices: Mapping[str, int]) -> str | None:
     return None
 
 
-def strategy_problems(config: StackConfig, pool: GpuPoolConfig, mig: MigPlan | None,
-                      path: Callable[..., str]) -> list[Problem]:
+def strategy_problems(
+    config: StackConfig, pool: GpuPoolConfig, mig: MigPlan | None, path: Callable[..., str]
+) -> list[Problem]:
     strategy = config.gpu_software.mig_strategy
     if mig is None or config.gpu_software.installer == "dra-driver":  # the DRA driver publishes every MIG device
         return []
     if strategy == "none":
-        return [Problem(field_path("gpuSoftware", "migStrategy"),
-                        f"'none' advertises whole GPUs, but pool {pool.name} is cut into MIG devices; allowed: "
-                        "single, mixed")]
+        return [
+            Problem(
+                field_path("gpuSoftware", "migStrategy"),
+                f"'none' advertises whole GPUs, but pool {pool.name} is cut into MIG devices; allowed: single, mixed",
+            )
+        ]
     if strategy == "single" and len(mig.devices) > 1:
-        return [Problem(path("mig", "layout"),
-                        f"{_describe(mig.devices)} mixes profiles, which migStrategy 'single' cannot advertise; "
-                        "use one profile or gpuSoftware.migStrategy mixed")]
+        return [
+            Problem(
+                path("mig", "layout"),
+                f"{_describe(mig.devices)} mixes profiles, which migStrategy 'single' cannot advertise; "
+                "use one profile or gpuSoftware.migStrategy mixed",
+            )
+        ]
     return []

@@ -14,8 +14,14 @@ from ..catalog.gpus import GpuModel
 from ..catalog.instances import InstanceSize, resolve_size, sizes_for
 from ..catalog.clouds import CLOUD_POOL_KEYS
 from ..catalog.labels import (
-    AKS_SPOT_TAINT, DEFAULT_DEVICE_PLUGIN_CONFIG, DEVICE_PLUGIN_CONFIG_LABEL, GPU_PRESENT_LABEL, MIG_CONFIG_LABEL,
-    MIG_MANAGER_DEPLOY_LABEL, MPS_CAPABLE_LABEL, POOL_LABEL,
+    AKS_SPOT_TAINT,
+    DEFAULT_DEVICE_PLUGIN_CONFIG,
+    DEVICE_PLUGIN_CONFIG_LABEL,
+    GPU_PRESENT_LABEL,
+    MIG_CONFIG_LABEL,
+    MIG_MANAGER_DEPLOY_LABEL,
+    MPS_CAPABLE_LABEL,
+    POOL_LABEL,
 )
 from ..catalog.names import reserved_label_domain
 from ..config.errors import Findings, Problem, field_path
@@ -37,11 +43,19 @@ def resolve_pool(
     path = lambda *parts: field_path("gpuPools", index, *parts)  # noqa: E731
     if size is None:
         known = ", ".join(sizes_for(config.cloud))
-        return None, Findings([Problem(path("size"), f"unknown {config.cloud} GPU size '{pool.size}'; known: {known}; "
-                                                     "or declare it under gpupools:customSizes with its gpu and gpus")])
+        return None, Findings(
+            [
+                Problem(
+                    path("size"),
+                    f"unknown {config.cloud} GPU size '{pool.size}'; known: {known}; "
+                    "or declare it under gpupools:customSizes with its gpu and gpus",
+                )
+            ]
+        )
     if size.cloud != config.cloud:
-        return None, Findings([Problem(path("size"), f"'{pool.size}' is an {size.cloud} size but cloud is "
-                                                     f"{config.cloud}")])
+        return None, Findings(
+            [Problem(path("size"), f"'{pool.size}' is an {size.cloud} size but cloud is {config.cloud}")]
+        )
     found.problems += _cloud_scope_problems(config.cloud, pool, path)
     found += CLOUD_RULES[config.cloud].pool_problems(config, pool, size, path)
     mig: MigPlan | None = None
@@ -52,8 +66,13 @@ def resolve_pool(
     found.problems += _sharing_problems(pool, mig, path)
     found.problems += _label_problems(pool, path)
     if pool.autoscaling and not (pool.autoscaling.min_count <= pool.count <= pool.autoscaling.max_count):
-        found.problems.append(Problem(path("count"), f"{pool.count} is outside autoscaling bounds "
-                                               f"{pool.autoscaling.min_count}..{pool.autoscaling.max_count}"))
+        found.problems.append(
+            Problem(
+                path("count"),
+                f"{pool.count} is outside autoscaling bounds "
+                f"{pool.autoscaling.min_count}..{pool.autoscaling.max_count}",
+            )
+        )
     if pool.count == 0:
         found.warnings.append(f"pool {pool.name}: count is 0, it advertises no GPU resources until scaled up")
     if found.problems:
@@ -61,21 +80,36 @@ def resolve_pool(
     dp_config = pool.name if pool.sharing is not None else None
     cloud_taints = (AKS_SPOT_TAINT,) if config.cloud == "azure" and pool.priority == "Spot" else ()
     cluster_subnets = tuple(config.cluster.subnet_ids) if config.cluster is not None else ()
-    resolved = ResolvedPool(pool.name, config.cloud, size, pool, config.gpu_software.mig_strategy, mig, dp_config,
-                            _labels(config, pool, size.gpu, mig, dp_config), cloud_taints=cloud_taints,
-                            max_pods=pool.max_pods, rotation=pool.resolved_rotation,
-                            gpu_driver=config.gpu_software.driver, cluster_subnet_ids=cluster_subnets,
-                            dra=config.gpu_software.installer == "dra-driver")
+    resolved = ResolvedPool(
+        pool.name,
+        config.cloud,
+        size,
+        pool,
+        config.gpu_software.mig_strategy,
+        mig,
+        dp_config,
+        _labels(config, pool, size.gpu, mig, dp_config),
+        cloud_taints=cloud_taints,
+        max_pods=pool.max_pods,
+        rotation=pool.resolved_rotation,
+        gpu_driver=config.gpu_software.driver,
+        cluster_subnet_ids=cluster_subnets,
+        dra=config.gpu_software.installer == "dra-driver",
+    )
     found += _autoscaling_findings(config, resolved, path)
     if found.problems:
         return None, found
     if mig and mig.applied_by == "aks" and config.gpu_software.installer == "gpu-operator":
-        found.warnings.append(f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU "
-                              f"Operator's MIG manager is kept off these nodes ({MIG_MANAGER_DEPLOY_LABEL}=false) so "
-                              "it never undoes it")
+        found.warnings.append(
+            f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU "
+            f"Operator's MIG manager is kept off these nodes ({MIG_MANAGER_DEPLOY_LABEL}=false) so "
+            "it never undoes it"
+        )
     if pool.sharing is not None and pool.sharing.mps is not None:
-        found.warnings.append(f"pool {pool.name}: MPS: its control daemon runs privileged and in the host's PID "
-                              "namespace (hostPID; no hostIPC) on every node of the pool (allowPrivilegedHostPID)")
+        found.warnings.append(
+            f"pool {pool.name}: MPS: its control daemon runs privileged and in the host's PID "
+            "namespace (hostPID; no hostIPC) on every node of the pool (allowPrivilegedHostPID)"
+        )
     return resolved, found
 
 
@@ -84,8 +118,10 @@ def _autoscaling_findings(config: StackConfig, pool: ResolvedPool, path) -> Find
     if pool.config.autoscaling is None:
         return Findings()
     cluster_name = config.cluster.name if config.cluster is not None else ""  # None: malformed, reported already
-    problems = [Problem(path("autoscaling"), message)
-                for message in template_tag_problems(pool, cluster_name, config.tags or {})]
+    problems = [
+        Problem(path("autoscaling"), message)
+        for message in template_tag_problems(pool, cluster_name, config.tags or {})
+    ]
     found = Findings(problems)
     found += CLOUD_RULES[config.cloud].autoscaling_findings(config, pool, path)
     return found
@@ -106,20 +142,33 @@ def _cloud_scope_problems(cloud: str, pool: GpuPoolConfig, path) -> list[Problem
 
 def _sharing_problems(pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Problem]:
     if pool.sharing and pool.name == DEFAULT_DEVICE_PLUGIN_CONFIG:
-        return [Problem(path("name"), f"a pool with sharing cannot be named '{pool.name}': its device plugin config "
-                                      "would replace the default config every other node uses")]
+        return [
+            Problem(
+                path("name"),
+                f"a pool with sharing cannot be named '{pool.name}': its device plugin config "
+                "would replace the default config every other node uses",
+            )
+        ]
     mps = pool.sharing.mps if pool.sharing else None
     if mps is None:
         return []
     problems = []
     if pool.mig is not None:
-        problems.append(Problem(path("sharing", "mps"), "MPS shares full GPUs only and cannot be used with mig; "
-                                                        "remove mig or use timeSlicing"))
+        problems.append(
+            Problem(
+                path("sharing", "mps"),
+                "MPS shares full GPUs only and cannot be used with mig; remove mig or use timeSlicing",
+            )
+        )
     if not mps.allow_privileged_host_pid:
-        problems.append(Problem(path("sharing", "mps", "allowPrivilegedHostPID"),
-                                "must be true to use MPS: its control daemon runs privileged, in the host's PID "
-                                "namespace (hostPID), on every node of the pool; set allowPrivilegedHostPID: true to "
-                                "accept that"))
+        problems.append(
+            Problem(
+                path("sharing", "mps", "allowPrivilegedHostPID"),
+                "must be true to use MPS: its control daemon runs privileged, in the host's PID "
+                "namespace (hostPID), on every node of the pool; set allowPrivilegedHostPID: true to "
+                "accept that",
+            )
+        )
     return problems
 
 
@@ -133,8 +182,10 @@ def reserved_label_problem(key: str, ours: frozenset[str] = frozenset()) -> str 
     domain = reserved_label_domain(key)
     if domain is None or key in ours:
         return None
-    return (f"'{key[:80]}' is under {domain}/, a prefix reserved for Kubernetes, the cloud or gpupools; use your own, "
-            "e.g. example.com/")
+    return (
+        f"'{key[:80]}' is under {domain}/, a prefix reserved for Kubernetes, the cloud or gpupools; use your own, "
+        "e.g. example.com/"
+    )
 
 
 def duplicate_taint_problems(taints: list[tuple[str, str, str]]) -> list[str]:
@@ -150,8 +201,9 @@ def duplicate_taint_problems(taints: list[tuple[str, str, str]]) -> list[str]:
     return problems
 
 
-def _labels(config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, mig: MigPlan | None,
-            dp_config: str | None) -> dict[str, str]:
+def _labels(
+    config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, mig: MigPlan | None, dp_config: str | None
+) -> dict[str, str]:
     """Node labels: who the pool is, that it has GPUs (device plugin affinity without NFD), and MIG/sharing
     selectors."""
     labels = {**pool.labels, POOL_LABEL: pool.name, GPU_PRESENT_LABEL: "true"}

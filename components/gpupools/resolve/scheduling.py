@@ -25,7 +25,12 @@ from typing import Any, Iterable, Mapping, Sequence
 from ..catalog.chart_defaults import ChartDefaults, DaemonSet
 from ..catalog.installers import installer
 from ..catalog.labels import (
-    CLOUD_GPU_LABELS, GPU_PRESENT_LABEL, MIG_CAPABLE_LABEL, MIG_MANAGER_DEPLOY_LABEL, MPS_CAPABLE_LABEL, NFD_GPU_LABEL,
+    CLOUD_GPU_LABELS,
+    GPU_PRESENT_LABEL,
+    MIG_CAPABLE_LABEL,
+    MIG_MANAGER_DEPLOY_LABEL,
+    MPS_CAPABLE_LABEL,
+    NFD_GPU_LABEL,
     Taint,
 )
 from ..charts.values import addon_chart_values
@@ -62,7 +67,9 @@ def matches_affinity(affinity: Mapping[str, Any] | None, labels: Mapping[str, st
 
 
 def placements(
-    stack: Stack, values: Mapping[str, Any], addons: Sequence[tuple[ChartDefaults, Mapping[str, Any]]] | None = None,
+    stack: Stack,
+    values: Mapping[str, Any],
+    addons: Sequence[tuple[ChartDefaults, Mapping[str, Any]]] | None = None,
 ) -> list[Placement]:
     """One row per pool and deployed NVIDIA daemonset, plus one per pool for a pod without tolerations.
 
@@ -103,7 +110,9 @@ def placements(
 
 
 def placement_problems(
-    stack: Stack, values: Mapping[str, Any], addons: Sequence[tuple[ChartDefaults, Mapping[str, Any]]] | None = None,
+    stack: Stack,
+    values: Mapping[str, Any],
+    addons: Sequence[tuple[ChartDefaults, Mapping[str, Any]]] | None = None,
 ) -> list[str]:
     """One message per pool and daemonset placed wrongly; empty when every pool is served and reserved."""
     return [row.problem for row in placements(stack, values, addons) if not row.ok]
@@ -166,7 +175,8 @@ def _fits(pod: _Pod, labels: Mapping[str, str], taints: Iterable[Taint]) -> tupl
 def _untolerated(tolerations: Iterable[Mapping[str, Any]], taints: Iterable[Taint]) -> list[Taint]:
     tolerations = list(tolerations)
     return [
-        taint for taint in taints
+        taint
+        for taint in taints
         if taint.effect in BLOCKING_EFFECTS and not any(_toleration_matches(t, taint) for t in tolerations)
     ]
 

@@ -66,8 +66,10 @@ def _apply_rules(config: StackConfig) -> tuple[list[ResolvedPool], Findings]:
     found.problems += _software_problems(config)
     found.problems += _cluster_problems(config)
     found += dra_rules.config_findings(config)
-    found.problems += [Problem(field_path("tags", key) if key is not None else field_path("tags"), message)
-                       for key, message in tag_problems(config.cloud, dict(config.tags or {}))]
+    found.problems += [
+        Problem(field_path("tags", key) if key is not None else field_path("tags"), message)
+        for key, message in tag_problems(config.cloud, dict(config.tags or {}))
+    ]
     custom, custom_problems = _custom_sizes(config)
     found.problems += custom_problems
     pools: list[ResolvedPool] = []
@@ -100,17 +102,21 @@ def _software_problems(config: StackConfig) -> list[Problem]:
     problems = []
     version, chart = software.resolved_version, installer(software.installer).chart
     if not chart.is_pinned(version):
-        problems.append(Problem(
-            field_path("gpuSoftware", "version"),
-            f"'{version}' is not a pinned {software.installer} chart version; "
-            f"allowed: an exact version such as '{chart.default_version}'",
-        ))
+        problems.append(
+            Problem(
+                field_path("gpuSoftware", "version"),
+                f"'{version}' is not a pinned {software.installer} chart version; "
+                f"allowed: an exact version such as '{chart.default_version}'",
+            )
+        )
     if software.driver == "operator" and software.installer == "device-plugin":
-        problems.append(Problem(
-            field_path("gpuSoftware", "driver"),
-            "'operator' needs installer 'gpu-operator' or 'dra-driver' (which installs the GPU Operator beside "
-            "it); the device plugin does not install drivers (allowed: preinstalled)",
-        ))
+        problems.append(
+            Problem(
+                field_path("gpuSoftware", "driver"),
+                "'operator' needs installer 'gpu-operator' or 'dra-driver' (which installs the GPU Operator beside "
+                "it); the device plugin does not install drivers (allowed: preinstalled)",
+            )
+        )
     elif config.cloud == "aws":
         problems += aws_rules.software_problems(config)
     return problems
@@ -128,11 +134,13 @@ def _cluster_problems(config: StackConfig) -> list[Problem]:
     if spelled and cloud_of_size_name(cluster.system_pool.size) == config.cloud:
         problems.append(Problem(field_path("cluster", "systemPool", "size"), spelled))
     if cluster.system_pool and cloud_of_size_name(cluster.system_pool.size) != config.cloud:
-        problems.append(Problem(
-            field_path("cluster", "systemPool", "size"),
-            f"'{cluster.system_pool.size}' is an {cloud_of_size_name(cluster.system_pool.size)} size but cloud is "
-            f"{config.cloud}",
-        ))
+        problems.append(
+            Problem(
+                field_path("cluster", "systemPool", "size"),
+                f"'{cluster.system_pool.size}' is an {cloud_of_size_name(cluster.system_pool.size)} size but cloud is "
+                f"{config.cloud}",
+            )
+        )
     return problems
 
 
@@ -141,9 +149,13 @@ def _custom_sizes(config: StackConfig) -> tuple[dict[str, InstanceSize], list[Pr
     for name, custom in config.custom_sizes.items():
         if name in INSTANCE_SIZES:
             known = INSTANCE_SIZES[name]
-            problems.append(Problem(field_path("customSizes", name),
-                                    f"'{name}' is in the catalog ({known.gpus}x {known.gpu.name}); customSizes is for "
-                                    "sizes missing from it: remove this entry"))
+            problems.append(
+                Problem(
+                    field_path("customSizes", name),
+                    f"'{name}' is in the catalog ({known.gpus}x {known.gpu.name}); customSizes is for "
+                    "sizes missing from it: remove this entry",
+                )
+            )
             continue
         spelled = size_name_problem(cloud_of_size_name(name), name)
         if spelled:
@@ -151,10 +163,12 @@ def _custom_sizes(config: StackConfig) -> tuple[dict[str, InstanceSize], list[Pr
             continue
         gpu = GPU_MODELS.get(custom.gpu)
         if gpu is None:
-            problems.append(Problem(
-                field_path("customSizes", name, "gpu"),
-                f"unknown GPU model '{custom.gpu}'; allowed: {', '.join(sorted(GPU_MODELS))}",
-            ))
+            problems.append(
+                Problem(
+                    field_path("customSizes", name, "gpu"),
+                    f"unknown GPU model '{custom.gpu}'; allowed: {', '.join(sorted(GPU_MODELS))}",
+                )
+            )
             continue
         sizes[name] = InstanceSize(name, cloud_of_size_name(name), gpu, custom.gpus)
     return sizes, problems
@@ -166,10 +180,12 @@ def _name_problems(cloud: str, index: int, name: str, seen: dict[str, int]) -> l
     if problem is not None:
         problems.append(problem)
     if name in seen:
-        problems.append(Problem(field_path("gpuPools", index, "name"),
-                                f"'{name}' is already the name of gpuPools[{seen[name]}]; pool names must be unique"))
+        problems.append(
+            Problem(
+                field_path("gpuPools", index, "name"),
+                f"'{name}' is already the name of gpuPools[{seen[name]}]; pool names must be unique",
+            )
+        )
     else:
         seen[name] = index
     return problems
-
-

@@ -16,6 +16,14 @@ from .mocks import (
 from .runner import ProgramRun, dump_resources, run_program
 
 __all__ = [
-    "MOCK_KUBECONFIG", "SECRET", "UNKNOWN", "ProgramRun", "RecordedCall", "RecordedResource", "RecordingMocks",
-    "SafeMockMonitor", "dump_resources", "run_program",
+    "MOCK_KUBECONFIG",
+    "SECRET",
+    "UNKNOWN",
+    "ProgramRun",
+    "RecordedCall",
+    "RecordedResource",
+    "RecordingMocks",
+    "SafeMockMonitor",
+    "dump_resources",
+    "run_program",
 ]

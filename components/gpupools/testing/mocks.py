@@ -196,7 +196,9 @@ def call_result(token: str, args: dict[str, Any]) -> dict[str, Any]:
         }
     if token == "aws:index/getRegion:getRegion":
         return {
-            "name": MOCK_REGION, "region": MOCK_REGION, "id": MOCK_REGION,
+            "name": MOCK_REGION,
+            "region": MOCK_REGION,
+            "id": MOCK_REGION,
             "endpoint": f"ec2.{MOCK_REGION}.amazonaws.com",
         }
     if token == "aws:iam/getPolicyDocument:getPolicyDocument":
@@ -204,8 +206,11 @@ def call_result(token: str, args: dict[str, Any]) -> dict[str, Any]:
     if token == "aws:eks/getCluster:getCluster":
         name = args.get("name", "cluster")
         return {
-            "name": name, "id": name, "endpoint": f"https://{name}.gr7.{MOCK_REGION}.eks.amazonaws.com",
-            "certificateAuthorities": [{"data": base64.b64encode(b"mock-ca").decode()}], "version": "1.33",
+            "name": name,
+            "id": name,
+            "endpoint": f"https://{name}.gr7.{MOCK_REGION}.eks.amazonaws.com",
+            "certificateAuthorities": [{"data": base64.b64encode(b"mock-ca").decode()}],
+            "version": "1.33",
         }
     if token == "eks:index:Cluster/getKubeconfig":
         return {"result": MOCK_KUBECONFIG}
@@ -290,7 +295,11 @@ class SafeMockMonitor(MockMonitor):
                 raise ValueError(f"Duplicate resource URN '{urn}'; try giving it a unique name")
             self.resources[urn] = MockMonitor.ResourceRegistration(urn, "", {})
         id_, state = self._new_resource(
-            urn, request, request.object, request.importId, request.custom,
+            urn,
+            request,
+            request.object,
+            request.importId,
+            request.custom,
             transforms=_resolve_callbacks(request.transforms),
         )
         return resource_pb2.RegisterResourceResponse(

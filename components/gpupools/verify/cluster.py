@@ -19,7 +19,16 @@ from ..catalog.labels import MIG_CONFIG_STATE_LABEL
 from .expected import DevicePluginTarget, PoolExpectation
 from .kubeconfig import Connection, KubeconfigError, load_connection, resolve_kubeconfig
 from .objects import (
-    MAX_ITEMS, DaemonSet, DaemonSetList, Node, NodeList, Pod, PodList, ResourceSlice, ResourceSliceList, Version,
+    MAX_ITEMS,
+    DaemonSet,
+    DaemonSetList,
+    Node,
+    NodeList,
+    Pod,
+    PodList,
+    ResourceSlice,
+    ResourceSliceList,
+    Version,
     problem,
 )
 from .quantity import QuantityError, parse_count
@@ -61,8 +70,15 @@ class NodeState:
 class ClusterReader:
     """GETs through one ``Connection`` within one deadline; every failure becomes a ``ClusterError``."""
 
-    def __init__(self, connection: Connection, deadline: float, *, retry: bool,
-                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        connection: Connection,
+        deadline: float,
+        *,
+        retry: bool,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         self._connection = connection
         self._deadline = deadline
         self._retry = retry
@@ -70,9 +86,15 @@ class ClusterReader:
         self._sleep = sleep
 
     @classmethod
-    def from_kubeconfig(cls, path: str, deadline: float, *, retry: bool,
-                        clock: Callable[[], float] = time.monotonic,
-                        sleep: Callable[[float], None] = time.sleep) -> "ClusterReader":
+    def from_kubeconfig(
+        cls,
+        path: str,
+        deadline: float,
+        *,
+        retry: bool,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> "ClusterReader":
         try:
             connection = load_connection(path, deadline, clock)
         except KubeconfigError as error:
@@ -95,8 +117,9 @@ class ClusterReader:
         return list(self._list(f"/api/v1/namespaces/{namespace}/pods", label_selector, PodList, "pod"))
 
     def daemonsets(self, namespace: str, label_selector: str) -> list[DaemonSet]:
-        return list(self._list(f"/apis/apps/v1/namespaces/{namespace}/daemonsets", label_selector, DaemonSetList,
-                               "daemonset"))
+        return list(
+            self._list(f"/apis/apps/v1/namespaces/{namespace}/daemonsets", label_selector, DaemonSetList, "daemonset")
+        )
 
     def resource_slices(self) -> list[ResourceSlice]:
         return list(self._list(RESOURCE_SLICES_PATH, "", ResourceSliceList, "resourceslice"))
@@ -104,13 +127,15 @@ class ClusterReader:
     def _list(self, path: str, label_selector: str, model: Any, kind: str) -> Iterator[Any]:
         token, seen, count = None, set(), 0
         for _ in range(MAX_PAGES):
-            page = self._typed(path, {"labelSelector": label_selector, "limit": PAGE_SIZE, "continue": token},
-                               model, kind)
+            page = self._typed(
+                path, {"labelSelector": label_selector, "limit": PAGE_SIZE, "continue": token}, model, kind
+            )
             items = page.items or []
             count += len(items)
             if count > MAX_ITEMS:
-                raise ClusterError(f"{self.server} listed more than {MAX_ITEMS} {kind}s at GET {path}, the most "
-                                   "gpupools reads")
+                raise ClusterError(
+                    f"{self.server} listed more than {MAX_ITEMS} {kind}s at GET {path}, the most gpupools reads"
+                )
             yield from items
             token = page.metadata.continue_ if page.metadata else None
             if not token:
@@ -125,15 +150,24 @@ class ClusterReader:
         try:
             return model.model_validate(document)
         except ValidationError as error:
-            raise ClusterError(f"{self.server} sent a {kind} {'list ' if kind != 'version' else ''}at GET {path} "
-                               f"that gpupools cannot read: {problem(error, document, kind)}") from None
+            raise ClusterError(
+                f"{self.server} sent a {kind} {'list ' if kind != 'version' else ''}at GET {path} "
+                f"that gpupools cannot read: {problem(error, document, kind)}"
+            ) from None
 
     def _get(self, path: str, query: dict[str, Any]) -> Any:
         delay = FIRST_RETRY_DELAY
         while True:
             try:
-                return get_json(self._connection, path, query, deadline=self._deadline, clock=self._clock,
-                                connect_timeout=CONNECT_TIMEOUT, read_timeout=READ_TIMEOUT)
+                return get_json(
+                    self._connection,
+                    path,
+                    query,
+                    deadline=self._deadline,
+                    clock=self._clock,
+                    connect_timeout=CONNECT_TIMEOUT,
+                    read_timeout=READ_TIMEOUT,
+                )
             except RequestFailed as failure:
                 left = self._deadline - self._clock()
                 if not (self._retry and failure.transient and left > delay):
@@ -146,12 +180,16 @@ class ClusterReader:
             return f"{self.server} {failure} to GET {path}"
         if failure.transient:
             return f"cannot reach the cluster at {self.server}: {failure}"
-        return f"{self.server} {failure} at GET {path}" if str(failure).startswith("sent") else \
-            f"cannot read the cluster at {self.server}: {failure} (GET {path})"
+        return (
+            f"{self.server} {failure} at GET {path}"
+            if str(failure).startswith("sent")
+            else f"cannot read the cluster at {self.server}: {failure} (GET {path})"
+        )
 
 
-def observe(reader: ClusterReader, pools: list[PoolExpectation],
-            target: DevicePluginTarget) -> dict[str, list[NodeState]]:
+def observe(
+    reader: ClusterReader, pools: list[PoolExpectation], target: DevicePluginTarget
+) -> dict[str, list[NodeState]]:
     """Per pool name, the state of each of its nodes, sorted by node name."""
     readiness = device_plugin_readiness(reader, target)
     observed = {}
@@ -159,12 +197,14 @@ def observe(reader: ClusterReader, pools: list[PoolExpectation],
         states = []
         for node in reader.nodes(pool.label_selector):
             labels = node.metadata.labels or {}
-            states.append(NodeState(
-                name=node.metadata.name,
-                allocatable=nvidia_allocatable(node, reader.server),
-                mig_config_state=labels.get(MIG_CONFIG_STATE_LABEL),
-                device_plugin=readiness(node.metadata.name),
-            ))
+            states.append(
+                NodeState(
+                    name=node.metadata.name,
+                    allocatable=nvidia_allocatable(node, reader.server),
+                    mig_config_state=labels.get(MIG_CONFIG_STATE_LABEL),
+                    device_plugin=readiness(node.metadata.name),
+                )
+            )
         observed[pool.pool] = sorted(states, key=lambda state: state.name)
     return observed
 
@@ -175,8 +215,9 @@ def device_plugin_readiness(reader: ClusterReader, target: DevicePluginTarget) -
     Pods are matched by the chart's labels and then by their owning daemonset, because the device plugin
     chart gives its GFD and MPS pods the same labels.
     """
-    if not any(ds.metadata.name == target.daemonset
-               for ds in reader.daemonsets(target.namespace, target.label_selector)):
+    if not any(
+        ds.metadata.name == target.daemonset for ds in reader.daemonsets(target.namespace, target.label_selector)
+    ):
         return lambda node: "no daemonset"
     by_node: dict[str, bool] = {}
     for pod in reader.pods(target.namespace, target.label_selector):
@@ -205,8 +246,10 @@ def nvidia_allocatable(node: Node, server: str = "the server") -> dict[str, int]
             try:
                 counts[name] = parse_count(value)
             except QuantityError as error:
-                raise ClusterError(f"{server} sent node {node.metadata.name!r} at GET /api/v1/nodes with "
-                                   f"status.allocatable[{name!r}] that gpupools cannot read: {error}") from None
+                raise ClusterError(
+                    f"{server} sent node {node.metadata.name!r} at GET /api/v1/nodes with "
+                    f"status.allocatable[{name!r}] that gpupools cannot read: {error}"
+                ) from None
     return counts
 
 

@@ -37,17 +37,29 @@ DEFAULT_RUN_SECONDS = 60.0
 
 def add_verify_arguments(parser: argparse.ArgumentParser) -> None:
     """The flags of ``verify`` beyond the CLI's shared ``--stack``/``--config`` and ``--json``/``--format``."""
-    parser.add_argument("--kubeconfig", metavar="PATH",
-                        help="kubeconfig of the cluster (default: $KUBECONFIG, else ~/.kube/config)")
-    parser.add_argument("--timeout", type=_seconds, default=0.0, metavar="SECONDS",
-                        help="the whole run may take up to this long: retry an unreachable or failing cluster "
-                             "and wait while MIG layouts are applied or GPUs not yet advertised (default 0: read "
-                             f"once, no retries, at most {DEFAULT_RUN_SECONDS:.0f} s)")
+    parser.add_argument(
+        "--kubeconfig", metavar="PATH", help="kubeconfig of the cluster (default: $KUBECONFIG, else ~/.kube/config)"
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=0.0,
+        metavar="SECONDS",
+        help="the whole run may take up to this long: retry an unreachable or failing cluster "
+        "and wait while MIG layouts are applied or GPUs not yet advertised (default 0: read "
+        f"once, no retries, at most {DEFAULT_RUN_SECONDS:.0f} s)",
+    )
 
 
-def run_verify(stack_file: StackFile, args: argparse.Namespace, *, poll_interval: float = DEFAULT_POLL_INTERVAL,
-               sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.monotonic,
-               environ: Mapping[str, str] = os.environ) -> int:
+def run_verify(
+    stack_file: StackFile,
+    args: argparse.Namespace,
+    *,
+    poll_interval: float = DEFAULT_POLL_INTERVAL,
+    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] = time.monotonic,
+    environ: Mapping[str, str] = os.environ,
+) -> int:
     """Validate the stack (a ``ConfigError`` propagates), read the cluster, print the report, return the exit status."""
     if poll_interval <= 0:
         raise ValueError("poll_interval must be positive, or the wait would spin")
@@ -58,16 +70,27 @@ def run_verify(stack_file: StackFile, args: argparse.Namespace, *, poll_interval
     started = clock()
     deadline = started + (timeout or DEFAULT_RUN_SECONDS)
     try:
-        reader = ClusterReader.from_kubeconfig(resolve_kubeconfig(getattr(args, "kubeconfig", None), environ),
-                                               deadline, retry=timeout > 0, clock=clock, sleep=sleep)
+        reader = ClusterReader.from_kubeconfig(
+            resolve_kubeconfig(getattr(args, "kubeconfig", None), environ),
+            deadline,
+            retry=timeout > 0,
+            clock=clock,
+            sleep=sleep,
+        )
         version = reader.version()
 
         def read() -> VerifyReport:
             report = compare(stack_file.stack, reader.server, version, pools, observe(reader, pools, target), target)
             return with_slice_mismatches(report, dra, read_resource_slices(reader)) if dra else report
 
-        report = poll(read, max(0.0, started + timeout - clock()), poll_interval, sleep, clock,
-                      on_wait=None if output_format == "json" else _print_waiting)
+        report = poll(
+            read,
+            max(0.0, started + timeout - clock()),
+            poll_interval,
+            sleep,
+            clock,
+            on_wait=None if output_format == "json" else _print_waiting,
+        )
     except ClusterError as error:
         message = shown(str(error))
         print(f"error: {message}", file=sys.stderr)
@@ -78,8 +101,14 @@ def run_verify(stack_file: StackFile, args: argparse.Namespace, *, poll_interval
     return EXIT_OK if report.ok else EXIT_MISMATCH
 
 
-def poll(read: Callable[[], VerifyReport], timeout: float, interval: float, sleep: Callable[[float], None],
-         clock: Callable[[], float], on_wait: Callable[[VerifyReport, float], None] | None = None) -> VerifyReport:
+def poll(
+    read: Callable[[], VerifyReport],
+    timeout: float,
+    interval: float,
+    sleep: Callable[[float], None],
+    clock: Callable[[], float],
+    on_wait: Callable[[VerifyReport, float], None] | None = None,
+) -> VerifyReport:
     """Read until everything matches, nothing is still settling, or ``timeout`` seconds have passed.
 
     At most ``timeout / interval + 2`` reads: each wait sleeps a full interval or the time left.

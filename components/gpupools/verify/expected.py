@@ -83,13 +83,24 @@ def device_plugin_target(stack: Stack) -> DevicePluginTarget:
     namespace = software.resolved_namespace
     if software.installer == "dra-driver":  # the kubelet plugin, which publishes the node's ResourceSlices
         (plugin,) = DRA_DRIVER_DEFAULTS.daemonsets
-        return DevicePluginTarget(namespace, plugin.name, {
-            "app.kubernetes.io/name": DRA_DRIVER.name, "app.kubernetes.io/instance": DRA_DRIVER.name,
-        })
+        return DevicePluginTarget(
+            namespace,
+            plugin.name,
+            {
+                "app.kubernetes.io/name": DRA_DRIVER.name,
+                "app.kubernetes.io/instance": DRA_DRIVER.name,
+            },
+        )
     if software.installer == "gpu-operator":
-        return DevicePluginTarget(namespace, OPERATOR_DEVICE_PLUGIN_DAEMONSET,
-                                  {"app": OPERATOR_DEVICE_PLUGIN_DAEMONSET})
+        return DevicePluginTarget(
+            namespace, OPERATOR_DEVICE_PLUGIN_DAEMONSET, {"app": OPERATOR_DEVICE_PLUGIN_DAEMONSET}
+        )
     release = DEVICE_PLUGIN.name
-    return DevicePluginTarget(namespace, release, {
-        "app.kubernetes.io/name": DEVICE_PLUGIN.name, "app.kubernetes.io/instance": release,
-    })
+    return DevicePluginTarget(
+        namespace,
+        release,
+        {
+            "app.kubernetes.io/name": DEVICE_PLUGIN.name,
+            "app.kubernetes.io/instance": release,
+        },
+    )

@@ -108,8 +108,9 @@ def _named_entries(document: dict[str, Any], section: str, path: Path) -> list[t
     for index, entry in enumerate(entries):
         body = entry.get(section[:-1]) if isinstance(entry, dict) else None
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str) or not isinstance(body or {}, dict):
-            raise KubeconfigError(f"cannot read kubeconfig {path}: {section}[{index}] needs a name and a "
-                                  f"{section[:-1]} mapping")
+            raise KubeconfigError(
+                f"cannot read kubeconfig {path}: {section}[{index}] needs a name and a {section[:-1]} mapping"
+            )
         found.append((entry["name"], body or {}, f"{section}[{index}] ({terminal_safe(entry['name'][:100])!r})"))
     return found
 
@@ -122,8 +123,9 @@ def _section(merged: dict, section: str, name: Any, kind: str, where: str) -> tu
     return entry[1], entry[2]
 
 
-def _connection(cluster_entry: tuple[dict, str], user_entry: tuple[dict, str], deadline: float,
-                clock: Callable[[], float]) -> Connection:
+def _connection(
+    cluster_entry: tuple[dict, str], user_entry: tuple[dict, str], deadline: float, clock: Callable[[], float]
+) -> Connection:
     cluster, at = cluster_entry
     user, user_at = user_entry
     server = cluster.get("server")
@@ -137,15 +139,18 @@ def _connection(cluster_entry: tuple[dict, str], user_entry: tuple[dict, str], d
     if url.scheme not in ("https", "http") or not url.hostname:
         raise KubeconfigError(f"kubeconfig {at}: server must be an https:// (or http://) URL with a host")
     host = url.hostname
-    shown = f"{url.scheme}://{host if ':' not in host else f'[{host}]'}{f':{url.port}' if url.port else ''}" \
-            f"{url.path.rstrip('/')}"
+    shown = (
+        f"{url.scheme}://{host if ':' not in host else f'[{host}]'}{f':{url.port}' if url.port else ''}"
+        f"{url.path.rstrip('/')}"
+    )
     for refused in ("tls-server-name",):
         if cluster.get(refused):
             raise KubeconfigError(f"kubeconfig {at}: {refused} is not supported by gpupools verify")
     for refused in ("auth-provider", "as", "as-groups", "as-uid"):
         if user.get(refused):
-            raise KubeconfigError(f"kubeconfig {user_at}: {refused} is not supported by gpupools verify "
-                                  "(use an exec plugin or a token)")
+            raise KubeconfigError(
+                f"kubeconfig {user_at}: {refused} is not supported by gpupools verify (use an exec plugin or a token)"
+            )
     headers: dict[str, str] = {}
     certificate: tuple[bytes, bytes] | None = None
     if url.username is not None:  # user info in the URL is basic auth, as Go's net/http reads it
@@ -156,8 +161,9 @@ def _connection(cluster_entry: tuple[dict, str], user_entry: tuple[dict, str], d
     if token:
         headers["Authorization"] = _header_value(f"Bearer {token.strip()}", user_at, "token")
     elif user.get("username") is not None:
-        headers["Authorization"] = _basic(_string(user, "username", user_at),
-                                          _string(user, "password", user_at), user_at)
+        headers["Authorization"] = _basic(
+            _string(user, "username", user_at), _string(user, "password", user_at), user_at
+        )
     if certificate is None:
         cert = _data_or_file(user, "client-certificate", user_at)
         key = _data_or_file(user, "client-key", user_at)
@@ -210,8 +216,10 @@ def _data_or_file(section: dict, key: str, at: str) -> bytes:
 
 def _header_value(value: str, at: str, key: str) -> str:
     if not value.isprintable() or not value.isascii() or len(value) > 64 * 1024:
-        raise KubeconfigError(f"kubeconfig {at}: {key} holds a line break, a control or non-ASCII character, or "
-                              "is longer than 64 KiB; it cannot be sent as an HTTP header (value not shown)")
+        raise KubeconfigError(
+            f"kubeconfig {at}: {key} holds a line break, a control or non-ASCII character, or "
+            "is longer than 64 KiB; it cannot be sent as an HTTP header (value not shown)"
+        )
     return value
 
 
@@ -248,8 +256,9 @@ def _load_client_certificate(context: ssl.SSLContext, cert: bytes, key: bytes) -
         try:
             context.load_cert_chain(cert_path, key_path)
         except (ssl.SSLError, ValueError):
-            raise KubeconfigError("the client certificate and key are not a PEM pair that belong together "
-                                  "(contents not shown)") from None
+            raise KubeconfigError(
+                "the client certificate and key are not a PEM pair that belong together (contents not shown)"
+            ) from None
 
 
 def _proxy(value: Any, at: str) -> tuple[str, int] | None:
@@ -265,8 +274,9 @@ def _proxy(value: Any, at: str) -> tuple[str, int] | None:
     return url.hostname, port
 
 
-def _exec_credential(spec: Any, at: str, deadline: float,
-                     clock: Callable[[], float]) -> tuple[str, tuple[bytes, bytes] | None]:
+def _exec_credential(
+    spec: Any, at: str, deadline: float, clock: Callable[[], float]
+) -> tuple[str, tuple[bytes, bytes] | None]:
     """Run the exec plugin (output bounded, time bounded, stderr discarded: it may hold a token) and read its
     ExecCredential."""
     if not isinstance(spec, dict) or not isinstance(spec.get("command"), str) or not spec["command"]:
@@ -275,25 +285,40 @@ def _exec_credential(spec: Any, at: str, deadline: float,
     env = spec.get("env") or []
     if not isinstance(args, list) or not all(isinstance(arg, str) for arg in args):
         raise KubeconfigError(f"kubeconfig {at}: exec.args is not a list of strings")
-    if not isinstance(env, list) or not all(isinstance(item, dict) and isinstance(item.get("name"), str)
-                                            and isinstance(item.get("value"), str) for item in env):
+    if not isinstance(env, list) or not all(
+        isinstance(item, dict) and isinstance(item.get("name"), str) and isinstance(item.get("value"), str)
+        for item in env
+    ):
         raise KubeconfigError(f"kubeconfig {at}: exec.env is not a list of {{name, value}} strings")
     api_version = str(spec.get("apiVersion") or "client.authentication.k8s.io/v1")
     command = terminal_safe(Path(spec["command"]).name[:100])
-    environment = {**os.environ, **{item["name"]: item["value"] for item in env},
-                   "KUBERNETES_EXEC_INFO": json.dumps({"apiVersion": api_version, "kind": "ExecCredential",
-                                                       "spec": {"interactive": False}})}
+    environment = {
+        **os.environ,
+        **{item["name"]: item["value"] for item in env},
+        "KUBERNETES_EXEC_INFO": json.dumps(
+            {"apiVersion": api_version, "kind": "ExecCredential", "spec": {"interactive": False}}
+        ),
+    }
     try:
-        process = subprocess.Popen([spec["command"], *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                   stderr=subprocess.DEVNULL, env=environment)
+        process = subprocess.Popen(
+            [spec["command"], *args],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=environment,
+        )
     except (OSError, ValueError) as error:
-        raise KubeconfigError(f"kubeconfig {at}: exec plugin {command!r} cannot run: "
-                              f"{getattr(error, 'strerror', None) or type(error).__name__}") from None
+        raise KubeconfigError(
+            f"kubeconfig {at}: exec plugin {command!r} cannot run: "
+            f"{getattr(error, 'strerror', None) or type(error).__name__}"
+        ) from None
     output = _bounded_output(process, command, at, deadline, clock)
     if process.returncode != 0:
-        raise KubeconfigError(f"kubeconfig {at}: exec plugin {command!r} failed with exit status "
-                              f"{process.returncode} (its output is not shown: it may hold credentials; run it "
-                              "yourself to see why)")
+        raise KubeconfigError(
+            f"kubeconfig {at}: exec plugin {command!r} failed with exit status "
+            f"{process.returncode} (its output is not shown: it may hold credentials; run it "
+            "yourself to see why)"
+        )
     try:
         status = json.loads(output)["status"]
         token = status.get("token") or ""
@@ -301,13 +326,16 @@ def _exec_credential(spec: Any, at: str, deadline: float,
         if not isinstance(token, str) or not (token or (isinstance(cert, str) and isinstance(key, str))):
             raise TypeError
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
-        raise KubeconfigError(f"kubeconfig {at}: exec plugin {command!r} did not print an ExecCredential with "
-                              "status.token or a client certificate (output not shown)") from None
+        raise KubeconfigError(
+            f"kubeconfig {at}: exec plugin {command!r} did not print an ExecCredential with "
+            "status.token or a client certificate (output not shown)"
+        ) from None
     return token, None if token else (cert.encode(), key.encode())
 
 
-def _bounded_output(process: subprocess.Popen, command: str, at: str, deadline: float,
-                    clock: Callable[[], float]) -> bytes:
+def _bounded_output(
+    process: subprocess.Popen, command: str, at: str, deadline: float, clock: Callable[[], float]
+) -> bytes:
     assert process.stdout is not None
     chunks, size = [], 0
     descriptor = process.stdout.fileno()
@@ -324,8 +352,9 @@ def _bounded_output(process: subprocess.Popen, command: str, at: str, deadline: 
                 break
             size += len(chunk)
             if size > MAX_EXEC_OUTPUT_BYTES:
-                raise KubeconfigError(f"kubeconfig {at}: exec plugin {command!r} printed more than "
-                                      f"{MAX_EXEC_OUTPUT_BYTES} bytes")
+                raise KubeconfigError(
+                    f"kubeconfig {at}: exec plugin {command!r} printed more than {MAX_EXEC_OUTPUT_BYTES} bytes"
+                )
             chunks.append(chunk)
         process.wait(timeout=max(0.1, deadline - clock()))
     except subprocess.TimeoutExpired:

@@ -80,8 +80,10 @@ class ListMeta(_Model):
 
 
 def _list_of(item: type[_Model], name: str) -> type[_Model]:
-    fields: Any = {"metadata": (ListMeta | None, None),
-                   "items": (list[item] | None, Field(default=None, max_length=MAX_ITEMS))}  # type: ignore[valid-type]
+    fields: Any = {
+        "metadata": (ListMeta | None, None),
+        "items": (list[item] | None, Field(default=None, max_length=MAX_ITEMS)),
+    }  # type: ignore[valid-type]
     return create_model(name, __base__=_Model, **fields)
 
 

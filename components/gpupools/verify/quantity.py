@@ -19,10 +19,21 @@ MAX_QUANTITY_CHARS = 64
 
 _NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)"
 _QUANTITY = re.compile(rf"(?P<number>{_NUMBER})(?:(?P<si>Ki|Mi|Gi|Ti|Pi|Ei|m|k|M|G|T|P|E)|[eE](?P<exp>{_NUMBER}))?")
-_FACTORS = {"m": Decimal("0.001"), "k": Decimal(10**3), "M": Decimal(10**6), "G": Decimal(10**9),
-            "T": Decimal(10**12), "P": Decimal(10**15), "E": Decimal(10**18),
-            "Ki": Decimal(2**10), "Mi": Decimal(2**20), "Gi": Decimal(2**30), "Ti": Decimal(2**40),
-            "Pi": Decimal(2**50), "Ei": Decimal(2**60)}
+_FACTORS = {
+    "m": Decimal("0.001"),
+    "k": Decimal(10**3),
+    "M": Decimal(10**6),
+    "G": Decimal(10**9),
+    "T": Decimal(10**12),
+    "P": Decimal(10**15),
+    "E": Decimal(10**18),
+    "Ki": Decimal(2**10),
+    "Mi": Decimal(2**20),
+    "Gi": Decimal(2**30),
+    "Ti": Decimal(2**40),
+    "Pi": Decimal(2**50),
+    "Ei": Decimal(2**60),
+}
 
 
 class QuantityError(ValueError):
@@ -37,8 +48,10 @@ def parse_quantity(text: object) -> Decimal:
         raise QuantityError(f"is {len(text)} characters long; a quantity is at most {MAX_QUANTITY_CHARS}")
     match = _QUANTITY.fullmatch(text)
     if match is None:
-        raise QuantityError(f"{text!r} is not a Kubernetes quantity (digits, an optional decimal point, and a "
-                            "suffix such as k, Ki or e3)")
+        raise QuantityError(
+            f"{text!r} is not a Kubernetes quantity (digits, an optional decimal point, and a "
+            "suffix such as k, Ki or e3)"
+        )
     number = Decimal(match["number"])
     if match["exp"] is not None:
         exponent = Decimal(match["exp"])

@@ -15,7 +15,10 @@ from typing import Any
 from ..config.errors import shown
 from .cluster import NodeState
 from ..catalog.labels import (
-    MIG_CONFIG_STATE_FAILED, MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, MIG_CONFIG_STATES_IN_PROGRESS,
+    MIG_CONFIG_STATE_FAILED,
+    MIG_CONFIG_STATE_LABEL,
+    MIG_CONFIG_STATE_READY,
+    MIG_CONFIG_STATES_IN_PROGRESS,
 )
 from .expected import DevicePluginTarget, PoolExpectation
 
@@ -51,10 +54,15 @@ class PoolResult:
         return {
             "pool": self.expectation.pool,
             "expected": dict(self.expectation.per_node),
-            "nodes": [{
-                "name": node.name, "allocatable": dict(node.allocatable),
-                "migConfigState": node.mig_config_state, "devicePluginReady": node.device_plugin_ready,
-            } for node in self.nodes],
+            "nodes": [
+                {
+                    "name": node.name,
+                    "allocatable": dict(node.allocatable),
+                    "migConfigState": node.mig_config_state,
+                    "devicePluginReady": node.device_plugin_ready,
+                }
+                for node in self.nodes
+            ],
             "ok": self.ok,
             "mismatches": [str(mismatch) for mismatch in self.mismatches],
         }
@@ -84,15 +92,22 @@ class VerifyReport:
         return {"stack": self.stack, "pools": [pool.to_json() for pool in self.pools], "ok": self.ok}
 
 
-def compare(stack: str, server: str, version: str, pools: list[PoolExpectation],
-            observed: dict[str, list[NodeState]], target: DevicePluginTarget) -> VerifyReport:
+def compare(
+    stack: str,
+    server: str,
+    version: str,
+    pools: list[PoolExpectation],
+    observed: dict[str, list[NodeState]],
+    target: DevicePluginTarget,
+) -> VerifyReport:
     results = []
     for pool in pools:
         nodes = observed.get(pool.pool, [])
         mismatches = []
         if not nodes and pool.nodes > 0:
-            mismatches.append(Mismatch(pool.pool, None, "nodes", f"{pool.nodes} with {pool.label_selector}",
-                                       "no nodes"))
+            mismatches.append(
+                Mismatch(pool.pool, None, "nodes", f"{pool.nodes} with {pool.label_selector}", "no nodes")
+            )
         for node in nodes:
             mismatches += node_mismatches(pool, node, target)
         results.append(PoolResult(pool, nodes, mismatches))
@@ -103,13 +118,15 @@ def node_mismatches(pool: PoolExpectation, node: NodeState, target: DevicePlugin
     """MIG state first (it explains the rest), then each planned resource, unplanned ones, the device plugin."""
     found = []
     mismatch = lambda subject, expected, got, in_progress=False: found.append(  # noqa: E731
-        Mismatch(pool.pool, node.name, subject, str(expected), str(got), in_progress))
+        Mismatch(pool.pool, node.name, subject, str(expected), str(got), in_progress)
+    )
     # Until the MIG manager gives up, missing or zero slices are the layout still being applied.
     may_settle = node.mig_config_state != MIG_CONFIG_STATE_FAILED
     if pool.mig_by_operator and node.mig_config_state != MIG_CONFIG_STATE_READY:
         state = node.mig_config_state
-        mismatch(MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, state or "no label",
-                 state in MIG_CONFIG_STATES_IN_PROGRESS)
+        mismatch(
+            MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, state or "no label", state in MIG_CONFIG_STATES_IN_PROGRESS
+        )
     for resource, expected in sorted(pool.per_node.items()):
         got = node.allocatable.get(resource)
         if got != expected:
@@ -126,17 +143,24 @@ def render_text(report: VerifyReport) -> str:
     lines = [f"stack {report.stack}: cluster {report.server} (Kubernetes {report.version})"]
     for pool in report.pools:
         count = len(pool.nodes)
-        lines.append(f"pool {pool.expectation.pool}: {count} node{'s' if count != 1 else ''} "
-                     f"(planned {pool.expectation.nodes}), per node {_resources(pool.expectation.per_node)}")
+        lines.append(
+            f"pool {pool.expectation.pool}: {count} node{'s' if count != 1 else ''} "
+            f"(planned {pool.expectation.nodes}), per node {_resources(pool.expectation.per_node)}"
+        )
         for node in pool.nodes:
             mig = f", MIG {node.mig_config_state}" if node.mig_config_state else ""
-            lines.append(f"  {node.name}: {_resources(node.allocatable) or 'no nvidia.com resources'}{mig}, "
-                         f"device plugin {node.device_plugin}")
+            lines.append(
+                f"  {node.name}: {_resources(node.allocatable) or 'no nvidia.com resources'}{mig}, "
+                f"device plugin {node.device_plugin}"
+            )
     for mismatch in report.mismatches:
         lines.append(f"mismatch: {mismatch}")
     count = len(report.mismatches)
-    lines.append("ok: every pool advertises what the plan promised" if report.ok
-                 else f"{count} mismatch{'es' if count != 1 else ''}")
+    lines.append(
+        "ok: every pool advertises what the plan promised"
+        if report.ok
+        else f"{count} mismatch{'es' if count != 1 else ''}"
+    )
     # Node names, label values, resource names and the version come from the server: escaped like config errors.
     return "\n".join(shown(line) for line in lines)
 
@@ -147,23 +171,30 @@ def render_json(report: VerifyReport) -> str:
 
 def render_markdown(report: VerifyReport) -> str:
     verdict = "every pool matches the plan" if report.ok else f"{len(report.mismatches)} mismatch(es)"
-    lines = [f"### Stack `{report.stack}` on Kubernetes {_md(report.version)}: {verdict}", "",
-             "| pool | node | allocatable | planned | MIG state | device plugin |", "|---|---|---|---|---|---|"]
+    lines = [
+        f"### Stack `{report.stack}` on Kubernetes {_md(report.version)}: {verdict}",
+        "",
+        "| pool | node | allocatable | planned | MIG state | device plugin |",
+        "|---|---|---|---|---|---|",
+    ]
     for pool in report.pools:
         planned = _md(_resources(pool.expectation.per_node))
         for node in pool.nodes or [None]:
             if node is None:
                 lines.append(f"| {_md(pool.expectation.pool)} | (no nodes) | | {planned} | | |")
                 continue
-            lines.append(f"| {_md(pool.expectation.pool)} | {_md(node.name)} | {_md(_resources(node.allocatable))} | "
-                         f"{planned} | {_md(node.mig_config_state or '')} | {_md(node.device_plugin)} |")
+            lines.append(
+                f"| {_md(pool.expectation.pool)} | {_md(node.name)} | {_md(_resources(node.allocatable))} | "
+                f"{planned} | {_md(node.mig_config_state or '')} | {_md(node.device_plugin)} |"
+            )
     if report.mismatches:
         lines += ["", *(f"- {_md(str(mismatch))}" for mismatch in report.mismatches)]
     return "\n".join(lines)
 
 
-_MARKDOWN_ESCAPES = str.maketrans({"|": "\\|", "`": "&#96;", "[": "\\[", "]": "\\]", "*": "\\*", "_": "\\_",
-                                   "\\": "\\\\"})
+_MARKDOWN_ESCAPES = str.maketrans(
+    {"|": "\\|", "`": "&#96;", "[": "\\[", "]": "\\]", "*": "\\*", "_": "\\_", "\\": "\\\\"}
+)
 
 
 def _md(text: str) -> str:

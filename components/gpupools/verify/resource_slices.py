@@ -22,7 +22,6 @@ from ..domain.stack import Stack
 from .report import Mismatch, VerifyReport
 
 
-
 @dataclass(frozen=True)
 class NodeDevices:
     """What one node's pool of the driver lists: devices per kind (``gpu``, ``mig 1g.5gb``), and whether every slice
@@ -40,8 +39,10 @@ def device_name(kind: str, profile: str | None) -> str:
 
 def expected_dra_devices(stack: Stack) -> dict[str, dict[str, int]]:
     """Per pool, the devices each node's slices must list, as ``plan`` printed them; empty unless DRA."""
-    return {pool: {device_name(d.kind, d.profile): d.per_node for d in devices}
-            for pool, devices in published_by_pool(stack).items()}
+    return {
+        pool: {device_name(d.kind, d.profile): d.per_node for d in devices}
+        for pool, devices in published_by_pool(stack).items()
+    }
 
 
 def node_devices(slices: Iterable[Mapping[str, Any]], driver: str = DRA_DRIVER_NAME) -> dict[str, NodeDevices]:
@@ -70,21 +71,22 @@ def node_devices(slices: Iterable[Mapping[str, Any]], driver: str = DRA_DRIVER_N
         merged = dict(seen.devices) if seen else {}
         for name, count in counts.items():
             merged[name] = merged.get(name, 0) + count
-        found[node] = NodeDevices(node, dict(sorted(merged.items())),
-                                  (seen.complete if seen else True) and len(items) >= expected)
+        found[node] = NodeDevices(
+            node, dict(sorted(merged.items())), (seen.complete if seen else True) and len(items) >= expected
+        )
     return found
 
 
-def slice_mismatches(pool: str, nodes: Iterable[str], expected: Mapping[str, int],
-                     published: Mapping[str, NodeDevices]) -> list[Mismatch]:
+def slice_mismatches(
+    pool: str, nodes: Iterable[str], expected: Mapping[str, int], published: Mapping[str, NodeDevices]
+) -> list[Mismatch]:
     """Each node of ``pool`` against ``expected`` (devices per node by ``device_name``). A node with no pool yet, or
     one whose slices are still coming, may settle (the kubelet plugin starting): ``--timeout`` waits for it."""
     found = []
     for node in nodes:
         seen = published.get(node)
         if seen is None:
-            found.append(Mismatch(pool, node, "ResourceSlices (gpu.nvidia.com)", _devices(expected), "none",
-                                  True))
+            found.append(Mismatch(pool, node, "ResourceSlices (gpu.nvidia.com)", _devices(expected), "none", True))
             continue
         settling = not seen.complete
         for name, count in sorted(expected.items()):
@@ -97,8 +99,9 @@ def slice_mismatches(pool: str, nodes: Iterable[str], expected: Mapping[str, int
     return found
 
 
-def with_slice_mismatches(report: VerifyReport, expected: Mapping[str, Mapping[str, int]],
-                          slices: Iterable[Mapping[str, Any]]) -> VerifyReport:
+def with_slice_mismatches(
+    report: VerifyReport, expected: Mapping[str, Mapping[str, int]], slices: Iterable[Mapping[str, Any]]
+) -> VerifyReport:
     """``report`` with each DRA pool's node devices checked; pools absent from ``expected`` are left as they are."""
     published = node_devices(slices)
     pools = []
@@ -106,8 +109,10 @@ def with_slice_mismatches(report: VerifyReport, expected: Mapping[str, Mapping[s
         wanted = expected.get(result.expectation.pool)
         if wanted is not None:
             names = [node.name for node in result.nodes]
-            result = dataclasses.replace(result, mismatches=[
-                *result.mismatches, *slice_mismatches(result.expectation.pool, names, wanted, published)])
+            result = dataclasses.replace(
+                result,
+                mismatches=[*result.mismatches, *slice_mismatches(result.expectation.pool, names, wanted, published)],
+            )
         pools.append(result)
     return dataclasses.replace(report, pools=pools)
 

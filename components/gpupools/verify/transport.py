@@ -31,16 +31,25 @@ class RequestFailed(Exception):
         self.status = status
 
 
-def get_json(connection: Connection, path: str, query: dict[str, Any], *, deadline: float,
-             clock: Callable[[], float], connect_timeout: float, read_timeout: float) -> Any:
+def get_json(
+    connection: Connection,
+    path: str,
+    query: dict[str, Any],
+    *,
+    deadline: float,
+    clock: Callable[[], float],
+    connect_timeout: float,
+    read_timeout: float,
+) -> Any:
     """``GET path?query`` as parsed JSON, within ``deadline`` (a ``clock()`` value)."""
     target = connection.base_path + path + (f"?{urlencode({k: v for k, v in query.items() if v})}" if query else "")
     remaining = _left(deadline, clock)
     host, port = connection.proxy or (connection.host, connection.port)
     timeout = min(connect_timeout, remaining)
     if connection.scheme == "https":
-        conn: http.client.HTTPConnection = http.client.HTTPSConnection(host, port, timeout=timeout,
-                                                                       context=connection.ssl_context)
+        conn: http.client.HTTPConnection = http.client.HTTPSConnection(
+            host, port, timeout=timeout, context=connection.ssl_context
+        )
     else:
         conn = http.client.HTTPConnection(host, port, timeout=timeout)
     if connection.proxy:
@@ -50,8 +59,12 @@ def get_json(connection: Connection, path: str, query: dict[str, Any], *, deadli
         sock = conn.sock
         sock.settimeout(min(read_timeout, _left(deadline, clock)))
         conn.putrequest("GET", target, skip_accept_encoding=True)
-        for name, value in {"Accept": "application/json", "Accept-Encoding": "gzip",
-                            "User-Agent": "gpupools-verify", **connection.headers}.items():
+        for name, value in {
+            "Accept": "application/json",
+            "Accept-Encoding": "gzip",
+            "User-Agent": "gpupools-verify",
+            **connection.headers,
+        }.items():
             conn.putheader(name, value)
         conn.endheaders()
         response = conn.getresponse()
@@ -80,8 +93,13 @@ def _left(deadline: float, clock: Callable[[], float]) -> float:
     return remaining
 
 
-def _read_body(response: http.client.HTTPResponse, sock: socket.socket, deadline: float,
-               clock: Callable[[], float], read_timeout: float) -> bytes:
+def _read_body(
+    response: http.client.HTTPResponse,
+    sock: socket.socket,
+    deadline: float,
+    clock: Callable[[], float],
+    read_timeout: float,
+) -> bytes:
     encoding = (response.getheader("Content-Encoding") or "identity").strip().lower()
     if encoding not in ("identity", "gzip"):
         raise RequestFailed(f"sent a body in an encoding gpupools does not read ({encoding[:40]!r})", transient=False)
@@ -103,8 +121,9 @@ def _read_body(response: http.client.HTTPResponse, sock: socket.socket, deadline
                 chunk += b"x"  # more output than the limit allows
         body += chunk
         if len(body) > MAX_BODY_BYTES or received > MAX_BODY_BYTES:
-            raise RequestFailed(f"sent a response larger than {MAX_BODY_BYTES >> 20} MiB, the limit gpupools reads",
-                                transient=False)
+            raise RequestFailed(
+                f"sent a response larger than {MAX_BODY_BYTES >> 20} MiB, the limit gpupools reads", transient=False
+            )
     return bytes(body)
 
 
