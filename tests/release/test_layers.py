@@ -18,6 +18,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "components" / "gpupools"
 # rank in this order (kubernetes may use aws's IAM helper, never the reverse).
 LAYERS = [
     "_version",
+    "errors",
+    "untrusted",
     "catalog",
     "config",
     "domain",
