@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any, Literal
 
+from ..errors import GpupoolsError
+
 Capacity = Literal["onDemand", "spot", "capacityBlock"]
 CAPACITIES: tuple[str, ...] = ("onDemand", "spot", "capacityBlock")
 FORMAT = "gpupools-prices/2"  # a price per hour in "perHour", in the book's currency
@@ -37,7 +39,7 @@ _FIELD_SHAPES = {
 SNAPSHOT_FILE = "price_snapshot.json"
 
 
-class PriceBookError(ValueError):
+class PriceBookError(GpupoolsError, ValueError):
     """A price book that is not what ``gpupools prices refresh`` writes: one line naming what is wrong."""
 
 

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+from ..errors import GpupoolsError
+
 NAMESPACE = "gpupools"
 SECRET_PLACEHOLDER = "[secret]"
 # A run of at least this many characters of a secret is redacted wherever it appears: a rule that quotes
@@ -100,7 +102,7 @@ class Findings:
             raise ConfigError(self.problems)
 
 
-class ConfigError(ValueError):
+class ConfigError(GpupoolsError, ValueError):
     """Raised before any resource is registered; ``str()`` is one line per problem."""
 
     def __init__(self, problems: list[Problem]):

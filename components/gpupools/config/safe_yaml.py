@@ -17,6 +17,8 @@ from typing import Any
 
 import yaml
 
+from ..errors import GpupoolsError
+
 MAX_DEPTH = 64
 MAX_NODES = 100_000  # scalars and collections, each alias counted as the nodes it stands for
 
@@ -36,7 +38,7 @@ class YamlIssue:
     message: str
 
 
-class YamlRefused(ValueError):
+class YamlRefused(GpupoolsError, ValueError):
     """The document breaks a limit or a rule; ``issues`` lists every problem found before parsing stopped."""
 
     def __init__(self, issues: list[YamlIssue]):
@@ -44,7 +46,7 @@ class YamlRefused(ValueError):
         super().__init__("; ".join(issue.message for issue in issues))
 
 
-class _LimitHit(Exception):
+class _LimitHit(GpupoolsError):
     def __init__(self, issue: YamlIssue):
         self.issue = issue
 

@@ -28,6 +28,7 @@ from urllib.parse import unquote, urlsplit
 from ..config.errors import ConfigError, terminal_safe
 from ..config.loading import decode_utf8, read_limited
 from ..config.safe_yaml import YamlRefused, load_yaml
+from ..errors import GpupoolsError
 
 DEFAULT_KUBECONFIG = "~/.kube/config"
 MAX_KUBECONFIG_BYTES = 1 << 20
@@ -35,7 +36,7 @@ MAX_NAMED_FILE_BYTES = 1 << 20  # a CA bundle, a certificate, a key or a token f
 MAX_EXEC_OUTPUT_BYTES = 1 << 20
 
 
-class KubeconfigError(Exception):
+class KubeconfigError(GpupoolsError):
     """The kubeconfig cannot be used; the message names a field or file, never a credential."""
 
 

@@ -16,13 +16,14 @@ from typing import Any, Callable
 from urllib.parse import urlencode
 
 from ..config.safe_json import strict_loads
+from ..errors import GpupoolsError
 from .kubeconfig import Connection
 
 MAX_BODY_BYTES = 64 << 20  # ours: a page of 500 GPU nodes is about 5 MB of JSON
 MAX_REASON_CHARS = 200
 
 
-class RequestFailed(Exception):
+class RequestFailed(GpupoolsError):
     """A request that did not give JSON; ``transient`` failures (connection, timeout, 5xx, 429) may be retried."""
 
     def __init__(self, message: str, transient: bool, status: int | None = None):
