@@ -18,9 +18,9 @@ from typing import Any
 import yaml
 
 from ..errors import GpupoolsError
+from .limits import MAX_DEPTH, MAX_NODES
 
-MAX_DEPTH = 64
-MAX_NODES = 100_000  # scalars and collections, each alias counted as the nodes it stands for
+__all__ = ["MAX_DEPTH", "MAX_NODES", "YamlIssue", "YamlRefused", "load_yaml"]
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _CORE = "tag:yaml.org,2002:"
