@@ -10,6 +10,8 @@ from __future__ import annotations
 import importlib.util
 from dataclasses import dataclass
 
+from ..errors import GpupoolsError
+
 
 @dataclass(frozen=True)
 class Extra:
@@ -25,7 +27,7 @@ CLOUD_EXTRAS = {
 }
 
 
-class MissingExtraError(ModuleNotFoundError):
+class MissingExtraError(GpupoolsError, ModuleNotFoundError):
     """A cloud SDK is not installed; the message names the extra that installs it.
 
     A ``ModuleNotFoundError``, so code that handled the bare one still does; the command line reports it as one

@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..catalog.labels import GPU_RESOURCE, GPU_TAINT, POOL_LABEL, mig_resource_name
+from ..errors import GpupoolsError
 from .capacity import pool_capacity
 from .dra import pool_classes
 from .pools import ResolvedPool
 from .stack import Stack
 
 
-class WorkloadError(ValueError):
+class WorkloadError(GpupoolsError, ValueError):
     """A GPU request that no node of the pool could ever satisfy."""
 
 
