@@ -22,6 +22,7 @@ from .kubernetes.nvidia_releases import NvidiaDevicePlugin, NvidiaDraDriver, Nvi
 from .kubernetes.smoke_test import GpuSmokeTest
 from .kubernetes.cluster_autoscaler import ClusterAutoscaler
 from .platform.component import GpuPlatform
+from .untrusted.strict_json import strict_loads
 
 PACKAGE_NAME = "gpupools"
 COMPONENTS: list[type[pulumi.ComponentResource]] = [
@@ -140,4 +141,4 @@ class GpuPoolsProvider(ComponentProvider):
 
     def __init__(self, components: list[type[pulumi.ComponentResource]], name: str, version: str) -> None:
         super().__init__(components, name, None, version)
-        self.schema = json.dumps(finish_schema(json.loads(self.schema or "{}")))
+        self.schema = json.dumps(finish_schema(strict_loads(self.schema or "{}", max_depth=1000)))

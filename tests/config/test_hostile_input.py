@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gpupools.cli import main
-from gpupools.config import loading
-from gpupools.config.safe_yaml import MAX_DEPTH, MAX_NODES
+from gpupools.untrusted import files as loading, limits
+from gpupools.untrusted.limits import MAX_DEPTH, MAX_NODES
 from support.cli import CliRun as Outcome, run_cli as run
 
 VALID = """\
@@ -421,7 +421,7 @@ def test_config_paths_that_are_not_stack_files(tmp_path, kind):
     elif kind == "fifo":
         os.mkfifo(target)  # no writer: a blocking open would never return
     elif kind == "too-big":
-        target.write_text(VALID + "# " + "x" * (loading.MAX_FILE_BYTES) + "\n")
+        target.write_text(VALID + "# " + "x" * (limits.MAX_FILE_BYTES) + "\n")
     needle = {
         "directory": "is a directory",
         "through-a-file": "not a directory",

@@ -12,13 +12,14 @@ import importlib.util
 from .cloud import Extra
 from .cloud_registry import cloud as cloud_named
 from .cloud_registry import clouds
+from ..errors import GpupoolsError
 
 # Each built-in cloud's extra (its ``Extra`` facet), kept equal to pyproject.toml's extras by
 # tests/catalog/test_extras.py.
 CLOUD_EXTRAS: dict[str, Extra] = {c.name: c.facet(Extra) for c in clouds() if c.has(Extra)}
 
 
-class MissingExtraError(ModuleNotFoundError):
+class MissingExtraError(GpupoolsError, ModuleNotFoundError):
     """A cloud SDK is not installed; the message names the extra that installs it.
 
     A ``ModuleNotFoundError``, so code that handled the bare one still does; the command line reports it as one

@@ -11,12 +11,14 @@ made is in its ``howMade`` field and the README.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any, Literal
+
+from ..errors import GpupoolsError
+from ..untrusted.strict_json import strict_loads
 
 Capacity = Literal["onDemand", "spot", "capacityBlock"]
 CAPACITIES: tuple[str, ...] = ("onDemand", "spot", "capacityBlock")
@@ -37,7 +39,7 @@ _FIELD_SHAPES = {
 SNAPSHOT_FILE = "price_snapshot.json"
 
 
-class PriceBookError(ValueError):
+class PriceBookError(GpupoolsError, ValueError):
     """A price book that is not what ``gpupools prices refresh`` writes: one line naming what is wrong."""
 
 
@@ -193,8 +195,8 @@ def _unlisted(entry: Any, origin: str, index: int) -> Unlisted:
 
 def snapshot() -> PriceBook:
     """The price book shipped with the package."""
-    text = files(__package__).joinpath(SNAPSHOT_FILE).read_text(encoding="utf-8")
-    return read_price_book(json.loads(text), "snapshot")
+    text = files(__package__).joinpath(SNAPSHOT_FILE).read_bytes()  # ours, in the wheel: strict all the same
+    return read_price_book(strict_loads(text), "snapshot")
 
 
 __all__ = [

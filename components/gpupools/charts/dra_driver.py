@@ -64,7 +64,7 @@ def needed_gates(stack: Stack) -> list[str]:
 def operator_beside_dra(stack: Stack) -> bool:
     """The GPU Operator runs beside the DRA driver: it installs the driver, or its MIG manager cuts some pool."""
     software = stack.config.gpu_software
-    return software.installer == "dra-driver" and (software.driver == "operator" or bool(operator_mig_pools(stack)))
+    return software.chosen_installer.uses_dra and (software.driver == "operator" or bool(operator_mig_pools(stack)))
 
 
 def operator_beside_dra_values(stack: Stack) -> dict[str, Any]:

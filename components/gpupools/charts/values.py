@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..catalog import installers
+from ..catalog.installers import Capability
 from ..catalog.chart_defaults import DCGM_EXPORTER_DEFAULTS, GPU_OPERATOR_DEFAULTS, ChartDefaults
 from ..domain.stack import Stack
 from .dcgm_exporter import dcgm_exporter_values
@@ -16,15 +18,17 @@ from .device_plugin import device_plugin_values
 from .dra_driver import dra_driver_values, operator_beside_dra, operator_beside_dra_values
 from .gpu_operator import gpu_operator_values
 
-VALUES_BY_INSTALLER: dict[str, Callable[[Stack], dict[str, Any]]] = {
-    "device-plugin": device_plugin_values,
-    "gpu-operator": gpu_operator_values,
-    "dra-driver": dra_driver_values,
-}
+ValuesBuilder = Callable[[Stack], dict[str, Any]]
+CHART_VALUES: Capability[ValuesBuilder] = Capability("chart values")
+
+installers.DEVICE_PLUGIN.attach(CHART_VALUES, device_plugin_values)
+installers.GPU_OPERATOR.attach(CHART_VALUES, gpu_operator_values)
+installers.DRA_DRIVER.attach(CHART_VALUES, dra_driver_values)
 
 
 def chart_values(stack: Stack) -> dict[str, Any]:
-    return VALUES_BY_INSTALLER[stack.config.gpu_software.installer](stack)
+    """The values of the installer's own chart, from the values builder attached to it."""
+    return stack.config.gpu_software.chosen_installer.facet(CHART_VALUES)(stack)
 
 
 def addon_chart_values(stack: Stack) -> list[tuple[ChartDefaults, dict[str, Any]]]:

@@ -18,8 +18,8 @@ from .._version import __version__
 from ..catalog.extras import MissingExtraError
 from ..config.errors import NAMESPACE, ConfigError, Problem
 from ..config.loading import read_stack_file, stack_file_path
-from ..config.errors import shown
 from ..config.loading import StackFile
+from ..untrusted.text import shown
 from . import help as help_text
 
 EXIT_INTERNAL = 1

@@ -7,8 +7,8 @@ import json
 from ..domain.capacity import stack_capacity
 from ..domain.capacity_inputs import stack_capacity_inputs
 from ..resolve.stack_loader import load_stack
-from ..config.errors import terminal_safe
 from ..config.loading import StackFile
+from ..untrusted.text import terminal_safe
 from .render import capacity_lines, markdown_capacity
 
 

@@ -40,6 +40,7 @@ def _currency(text: str) -> str:
 
 def run_prices(args: argparse.Namespace) -> int:
     from ..price_lists.errors import PriceSourceError
+    from ..untrusted.text import shown
     from ..price_lists.refresh import refresh
 
     try:
@@ -47,7 +48,7 @@ def run_prices(args: argparse.Namespace) -> int:
             [args.cloud] if args.cloud else list(CLOUDS), args.region, currency=args.currency
         )
     except PriceSourceError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"error: {shown(str(error))}", file=sys.stderr)
         return EXIT_CANNOT_READ
     replaced = f" (replacing {dropped} prices in another currency: a cache holds one)" if dropped else ""
     print(f"wrote {len(fresh)} {args.currency} prices to {path}{replaced}")

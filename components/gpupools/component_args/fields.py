@@ -16,9 +16,10 @@ from pydantic_core import CoreSchema
 
 from ..config import models as config
 from ..catalog import cloud_syntax, names
+from ..errors import GpupoolsError
 
 
-class ComponentArgsError(TypeError, ValueError):
+class ComponentArgsError(GpupoolsError, TypeError, ValueError):
     """Bad component arguments; ``str()`` is one line per problem: ``<Component>(<name>) args.<key>: ...``."""
 
     def __init__(self, component: str, name: str, problems: list[str]):

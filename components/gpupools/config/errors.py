@@ -1,9 +1,7 @@
 """One error type for every bad input, carrying one line per problem so users fix them all in one pass.
 
-Problems echo what the user wrote, so rendering is where hostile text is defused, once for every
-message: characters that could repaint a terminal (ESC, carriage return, bidi overrides, other
-non-printables) are shown escaped, long quoted values and long lines are cut with their full length
-given, and ``ConfigError.redacted`` replaces secret values before anything is printed.
+Problems echo what the user wrote, so each renders through ``untrusted.text`` (control characters escaped, long
+values cut), and ``ConfigError.redacted`` replaces secret values before anything is printed.
 """
 
 from __future__ import annotations
@@ -12,6 +10,10 @@ import json
 import re
 from dataclasses import dataclass, field
 from typing import Any, Iterable
+
+from ..errors import GpupoolsError
+from ..untrusted.strict_json import JsonRefused, strict_loads
+from ..untrusted.text import located, terminal_safe
 
 NAMESPACE = "gpupools"
 SECRET_PLACEHOLDER = "[secret]"
@@ -29,45 +31,6 @@ class _RedactAll:
 
 REDACT_ALL: Any = _RedactAll()
 
-MAX_VALUE_CHARS = 80  # a quoted value longer than this is cut
-MAX_FIELD_CHARS = 160
-MAX_LINE_CHARS = 1000
-
-_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-# A quoted value as repr() or f"'{value}'" writes it: a quote not inside a word, up to the matching one.
-_QUOTED = re.compile(
-    r"""(?<!\w)(?:'((?:[^'\\]|\\.){%d,})'|"((?:[^"\\]|\\.){%d,})")(?!\w)""" % ((MAX_VALUE_CHARS + 1,) * 2)
-)
-
-
-def terminal_safe(text: str) -> str:
-    """``text`` with every non-printable character (ESC, CR, U+202E, ...) written as its escape, on one line."""
-    if text.isprintable():
-        return text
-    return "".join(char if char.isprintable() else _escape(char) for char in text)
-
-
-def _escape(char: str) -> str:
-    if char in _ESCAPES:
-        return _ESCAPES[char]
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else (f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
-
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
-
-
-def _cut_quoted(match: re.Match[str]) -> str:
-    quote = match.group(0)[0]
-    inner = match.group(1) if match.group(1) is not None else match.group(2)
-    return f"{quote}{inner[:MAX_VALUE_CHARS]}...{quote} ({len(inner)} characters)"
-
-
-def shown(text: str) -> str:
-    """A message as it may be printed: escaped, quoted values cut at 80 characters, the line at 1000."""
-    return _cut(_QUOTED.sub(_cut_quoted, terminal_safe(text)), MAX_LINE_CHARS)
-
 
 @dataclass(frozen=True, order=True)
 class Problem:
@@ -78,7 +41,7 @@ class Problem:
 
     def __str__(self) -> str:
         # One safe line per problem, whatever the user put in a key or a value.
-        return f"{_cut(terminal_safe(self.field), MAX_FIELD_CHARS)}: {shown(self.message)}"
+        return located(self.field, self.message)
 
 
 @dataclass
@@ -100,7 +63,7 @@ class Findings:
             raise ConfigError(self.problems)
 
 
-class ConfigError(ValueError):
+class ConfigError(GpupoolsError, ValueError):
     """Raised before any resource is registered; ``str()`` is one line per problem."""
 
     def __init__(self, problems: list[Problem]):
@@ -184,9 +147,9 @@ def _secret_texts(value: Any) -> list[str]:
         texts = [value]
         if value[:1] in "{[":
             try:
-                texts += _secret_texts(json.loads(value))
-            except ValueError:
-                pass
+                texts += _secret_texts(strict_loads(value))
+            except JsonRefused:  # fail closed: still hide every quoted string inside it
+                texts += [text for text in (_json_string(match) for match in _JSON_STRING.findall(value)) if text]
         return [text for text in texts if text]
     if isinstance(value, dict):
         return [text for item in value.values() for text in _secret_texts(item)]
@@ -201,9 +164,19 @@ def _is_json_object(text: str) -> bool:
     if text[:1] not in "{[":
         return False
     try:
-        return isinstance(json.loads(text), (dict, list))
-    except ValueError:
+        return isinstance(strict_loads(text), (dict, list))
+    except JsonRefused:
         return False
+
+
+_JSON_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+def _json_string(body: str) -> str:
+    try:
+        return str(strict_loads(f'"{body}"'))
+    except JsonRefused:
+        return body
 
 
 def _spellings(text: str) -> set[str]:

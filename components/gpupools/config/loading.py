@@ -1,24 +1,22 @@
 """Reading ``Pulumi.<stack>.yaml`` the way the Pulumi CLI would hand it to the program, without the CLI.
 
-Anything can be named as a stack file (a FIFO, ``/proc/self/mem``, a 2 GB file, UTF-16 text), so the
-file is opened without blocking, must be a regular file of at most 1 MiB of UTF-8, and is parsed by
-``safe_yaml`` within its depth and size limits. The ``config:`` block then follows Pulumi's own rules:
+Anything can be named as a stack file (a FIFO, ``/proc/self/mem``, a 2 GB file, UTF-16 text), so it is read by
+the untrusted-input kit: a regular file of at most 1 MiB of UTF-8 (``untrusted.files``), parsed by
+``untrusted.safe_yaml`` within its depth and size limits. The ``config:`` block then follows Pulumi's own rules:
 every key is ``<namespace>:<name>``. ``secure:`` values are ciphertext only the CLI can decrypt; offline
 they become a placeholder and are remembered as secret keys, so nothing downstream can print them.
 """
 
 from __future__ import annotations
 
-import errno
-import os
 import re
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..untrusted.files import FileRefused, read_text
+from ..untrusted.safe_yaml import YamlIssue, YamlRefused, load_yaml
 from .errors import SECRET_PLACEHOLDER, ConfigError, Problem
-from .safe_yaml import YamlIssue, YamlRefused, load_yaml
 
 __all__ = [
     "SECRET_PLACEHOLDER",
@@ -30,11 +28,8 @@ __all__ = [
     "stack_file_path",
 ]
 
-MAX_FILE_BYTES = 1 << 20  # 1 MiB; the largest real stack file is a few KB
 # Pulumi: "Stack names may only contain alphanumeric characters, hyphens, underscores, or periods."
 STACK_NAME = re.compile(r"[A-Za-z0-9._-]{1,100}")
-
-_BOMS = {b"\xff\xfe\x00\x00": "UTF-32", b"\x00\x00\xfe\xff": "UTF-32", b"\xff\xfe": "UTF-16", b"\xfe\xff": "UTF-16"}
 
 
 @dataclass(frozen=True)
@@ -111,101 +106,14 @@ def read_stack_file(path: Path | str, stack: str | None = None) -> StackFile:
 
 
 def read_yaml_file(path: Path, kind: str = "stack file") -> Any:
-    """A YAML file (a stack file, ``Pulumi.yaml``, a kubeconfig) as plain values, within the size, depth and alias
-    limits; ``kind`` names the file in errors."""
+    """A YAML file (a stack file, ``Pulumi.yaml``) as plain values, within the size, depth and alias limits;
+    ``kind`` names the file in errors."""
     try:
-        return load_yaml(decode_utf8(path, read_limited(path, kind), kind))
+        return load_yaml(read_text(path, kind))
+    except FileRefused as refused:
+        raise ConfigError([Problem(refused.where, refused.message)]) from None
     except YamlRefused as refused:
         raise ConfigError([_located(path, issue) for issue in refused.issues]) from None
-
-
-def read_limited(path: Path, kind: str = "stack file", limit: int = MAX_FILE_BYTES) -> bytes:
-    """The bytes of a regular file of at most ``limit`` bytes; never blocks on a FIFO or a device. ``kind`` names
-    the file in errors ("no such kubeconfig")."""
-    where = str(path)
-    try:
-        mode = os.stat(path).st_mode  # refuse FIFOs and devices before opening them: opening can have effects
-        descriptor = _open_nonblocking(path) if stat.S_ISREG(mode) else None
-    except OSError as error:
-        raise ConfigError([Problem(where, _os_problem(error, kind))]) from None
-    except ValueError:  # a NUL character in the path
-        raise ConfigError([Problem(where, "is not a usable path (it contains a NUL character)")]) from None
-    if descriptor is None:
-        raise ConfigError([Problem(where, _not_regular(mode, kind))])
-    try:
-        info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode):  # replaced between stat and open
-            raise ConfigError([Problem(where, _not_regular(info.st_mode, kind))])
-        if info.st_size > limit:
-            raise ConfigError([Problem(where, _too_big(info.st_size, kind, limit))])
-        chunks, size = [], 0
-        while size <= limit:  # /proc files report size 0: read until the limit, not the reported size
-            chunk = os.read(descriptor, limit + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        if size > limit:
-            raise ConfigError([Problem(where, _too_big(size, kind, limit, at_least=True))])
-        return b"".join(chunks)
-    except OSError as error:
-        raise ConfigError([Problem(where, _os_problem(error, kind))]) from None
-    finally:
-        os.close(descriptor)
-
-
-def _open_nonblocking(path: Path) -> int:
-    return os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
-
-
-def _not_regular(mode: int, kind: str) -> str:
-    what = (
-        "a directory"
-        if stat.S_ISDIR(mode)
-        else "a FIFO"
-        if stat.S_ISFIFO(mode)
-        else "a socket"
-        if stat.S_ISSOCK(mode)
-        else "a device"
-        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
-        else "not a regular file"
-    )
-    return f"is {what}; a {kind} must be a regular file"
-
-
-def _too_big(size: int, kind: str, limit: int, at_least: bool = False) -> str:
-    mib = f" ({limit >> 20} MiB)" if limit >= 1 << 20 and limit % (1 << 20) == 0 else ""
-    return f"is {'more than ' if at_least else ''}{size} bytes; the limit for a {kind} is {limit} bytes{mib}"
-
-
-def _os_problem(error: OSError, kind: str) -> str:
-    if error.errno == errno.ENOENT:
-        return f"no such {kind}"
-    if error.errno == errno.ENOTDIR:
-        return "cannot be read: a part of the path before the file name is a file, not a directory"
-    if error.errno == errno.ELOOP:
-        return "cannot be read: the path is a symlink loop"
-    return f"cannot be read: {error.strerror or type(error).__name__}"
-
-
-def decode_utf8(path: Path, data: bytes, kind: str = "stack file") -> str:
-    """UTF-8 text (a BOM dropped); UTF-16/32, NUL bytes and invalid UTF-8 are a ``ConfigError`` naming ``kind``."""
-    for bom, encoding in _BOMS.items():
-        if data.startswith(bom):
-            return _refuse(path, f"is {encoding} text; save it as UTF-8")
-    if b"\x00" in data:
-        return _refuse(path, f"contains NUL bytes (a binary file, or UTF-16 text); a {kind} is UTF-8 text")
-    try:
-        return data.decode("utf-8").removeprefix("\ufeff")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        return _refuse(
-            path, f"is not valid UTF-8: byte 0x{data[error.start]:02x} at line {line}; a {kind} is UTF-8 text"
-        )
-
-
-def _refuse(path: Path, message: str) -> str:
-    raise ConfigError([Problem(str(path), message)])
 
 
 def _located(path: Path, issue: YamlIssue) -> Problem:

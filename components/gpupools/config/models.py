@@ -20,7 +20,7 @@ from ..catalog.chart_refs import (
     DIGITS_VERSION,
 )
 from ..catalog.dra_driver import AlphaGate
-from ..catalog.installers import Installer, installer
+from ..catalog.installers import Installer, InstallerName, installer_named
 from ..catalog.names import (
     CLUSTER_NAMESPACES,
     DNS1123_LABEL,
@@ -318,7 +318,7 @@ class Metrics(Strict):
 class GpuSoftware(Strict):
     """Which NVIDIA software exposes the GPUs to Kubernetes, and how it names MIG devices."""
 
-    installer: Installer
+    installer: InstallerName
     version: str | None = Field(default=None, min_length=1)
     mig_strategy: MigStrategy = "single"
     gfd: bool = True
@@ -336,17 +336,22 @@ class GpuSoftware(Strict):
         """A DCGM exporter runs on the GPU nodes: as ``metrics.dcgmExporter`` says, else the installer's default."""
         if self.metrics.dcgm_exporter is not None:
             return self.metrics.dcgm_exporter
-        return self.installer == "gpu-operator"
+        return self.chosen_installer.has_own_dcgm_exporter
+
+    @property
+    def chosen_installer(self) -> Installer:
+        """The ``Installer`` object of ``installer`` (its facts and facets; never compare its name)."""
+        return installer_named(self.installer)
 
     @property
     def manages_mig_layouts(self) -> bool:
         """The GPU Operator's MIG manager can cut GPUs: installed as the installer, or beside the DRA driver."""
-        return self.installer in ("gpu-operator", "dra-driver")
+        return self.chosen_installer.manages_mig_layouts
 
     @property
     def installs_dcgm_exporter(self) -> bool:
-        """gpupools installs the dcgm-exporter chart itself: beside the device plugin, which has no exporter."""
-        return self.installer in ("device-plugin", "dra-driver") and self.runs_dcgm_exporter
+        """gpupools installs the dcgm-exporter chart itself: beside a chart without its own exporter."""
+        return not self.chosen_installer.has_own_dcgm_exporter and self.runs_dcgm_exporter
 
     @model_validator(mode="after")
     def _service_monitor_needs_exporter(self) -> "GpuSoftware":
@@ -367,11 +372,11 @@ class GpuSoftware(Strict):
 
     @property
     def resolved_version(self) -> str:
-        return self.version or installer(self.installer).chart.default_version
+        return self.version or self.chosen_installer.chart.default_version
 
     @property
     def resolved_namespace(self) -> str:
-        return self.namespace or installer(self.installer).chart.name
+        return self.namespace or self.chosen_installer.chart.name
 
     @property
     def creates_namespace(self) -> bool:

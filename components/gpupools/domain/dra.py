@@ -130,7 +130,7 @@ class DraClass:
 
 def dra_classes(stack: Stack) -> list[DraClass]:
     """Every pool's classes, one per device kind it publishes; empty unless the installer is the DRA driver."""
-    if stack.config.gpu_software.installer != "dra-driver":
+    if not stack.config.gpu_software.chosen_installer.uses_dra:
         return []
     minor = int(stack.config.cluster.kubernetes_version.split(".")[1])
     pairs = [(pool, device) for pool in stack.pools for device in published_devices(pool)]
@@ -159,6 +159,6 @@ def classes_by_pool(stack: Stack) -> dict[str, list[dict[str, Any]]]:
 
 def published_by_pool(stack: Stack) -> dict[str, list[DraDevice]]:
     """Per pool, the devices the driver publishes on each node; empty unless the installer is the DRA driver."""
-    if stack.config.gpu_software.installer != "dra-driver":
+    if not stack.config.gpu_software.chosen_installer.uses_dra:
         return {}
     return {pool.name: published_devices(pool) for pool in stack.pools}

@@ -203,7 +203,7 @@ def autoscaled_pools(stack: Stack) -> list[AutoscaledPool]:
             continue
         template = pool_node_template(pool)
         from_zero, why = (
-            _dra_from_zero(pool) if stack.config.gpu_software.installer == "dra-driver" else _from_zero(pool, template)
+            _dra_from_zero(pool) if stack.config.gpu_software.chosen_installer.uses_dra else _from_zero(pool, template)
         )
         rows.append(AutoscaledPool(pool.name, pool.cloud, bounds.min_count, bounds.max_count, template, from_zero, why))
     return rows

@@ -11,13 +11,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..catalog.labels import GPU_RESOURCE, GPU_TAINT, POOL_LABEL, mig_resource_name
+from ..errors import GpupoolsError
 from .capacity import pool_capacity
 from .dra import pool_classes
 from .pools import ResolvedPool
 from .stack import Stack
 
 
-class WorkloadError(ValueError):
+class WorkloadError(GpupoolsError, ValueError):
     """A GPU request that no node of the pool could ever satisfy."""
 
 
@@ -76,7 +77,7 @@ def slice_workload(stack: Stack, pool_name: str, profile: str | None = None, cou
             f"count must be a whole number of at least 1 (GPU resources are whole units), got {count!r}"
         )
     pool = find_pool(stack, pool_name)
-    if stack.config.gpu_software.installer == "dra-driver":
+    if stack.config.gpu_software.chosen_installer.uses_dra:
         return _dra_workload(stack, pool, profile, count)
     advertised = pool_capacity(pool).per_node  # usable at once: maxPods may cap the slices
     resource = _resource_for(pool, advertised, profile)

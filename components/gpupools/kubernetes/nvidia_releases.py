@@ -7,6 +7,8 @@ from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
 
+from ..catalog import installers
+from ..catalog.installers import Installer
 from ..catalog.chart_refs import ChartRef, DEVICE_PLUGIN, DRA_DRIVER, GPU_OPERATOR
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import NvidiaChartArgsModel
@@ -34,7 +36,7 @@ class _NvidiaChart(pulumi.ComponentResource):
     # Private (underscore) so the multi-language schema does not take them for outputs.
     _chart_ref: ChartRef
     _type_token: str
-    _installer: str  # the chart's key in catalog.installers.INSTALLERS
+    _installer: Installer  # its entry in catalog.installers.INSTALLERS
 
     release_name: pulumi.Output[str]
     """Helm release name."""
@@ -51,7 +53,7 @@ class _NvidiaChart(pulumi.ComponentResource):
             Optional: timeout_seconds, create_namespace.
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
-        check_args(NvidiaChartArgsModel, type(self).__name__, name, args, {"installer": self._installer})
+        check_args(NvidiaChartArgsModel, type(self).__name__, name, args, {"installer": self._installer.name})
         super().__init__(self._type_token, name, None, opts)
         release, self.namespace = pinned_release(
             self, name, self._chart_ref, args, create_namespace=args.get("create_namespace", True) is not False
@@ -67,7 +69,7 @@ class NvidiaDevicePlugin(_NvidiaChart):
     """The NVIDIA device plugin chart (with GPU feature discovery when enabled in values)."""
 
     _chart_ref = DEVICE_PLUGIN
-    _installer = "device-plugin"
+    _installer = installers.DEVICE_PLUGIN
     _type_token = "gpupools:index:NvidiaDevicePlugin"
 
 
@@ -75,7 +77,7 @@ class NvidiaGpuOperator(_NvidiaChart):
     """The NVIDIA GPU Operator chart (device plugin, GFD, MIG manager, DCGM exporter, optionally driver and toolkit)."""
 
     _chart_ref = GPU_OPERATOR
-    _installer = "gpu-operator"
+    _installer = installers.GPU_OPERATOR
     _type_token = "gpupools:index:NvidiaGpuOperator"
 
 
@@ -83,5 +85,5 @@ class NvidiaDraDriver(_NvidiaChart):
     """NVIDIA's DRA driver for GPUs (preview): the kubelet plugin publishing each node's GPUs as ResourceSlices."""
 
     _chart_ref = DRA_DRIVER
-    _installer = "dra-driver"
+    _installer = installers.DRA_DRIVER
     _type_token = "gpupools:index:NvidiaDraDriver"

@@ -1,8 +1,8 @@
 """The base plan of ``plan --base FILE``: untrusted JSON, read with the stack file's limits and checked by a schema.
 
 The file may come from another branch, an artifact or an attacker's pull request, so it gets what a stack file
-gets: a regular UTF-8 file of at most 1 MiB, nesting at most ``safe_yaml.MAX_DEPTH`` levels and
-``safe_yaml.MAX_NODES`` values, no ``NaN``/``Infinity`` or huge numbers, and a pydantic schema of the fields the
+gets from the untrusted-input kit: a regular UTF-8 file of at most 1 MiB, nesting at most ``limits.MAX_DEPTH``
+levels and ``limits.MAX_NODES`` values, no ``NaN``/``Infinity`` or huge numbers, and a pydantic schema of the fields the
 capacity and cost diffs read (types and bounds). Every problem is one line naming ``--base`` and the field; the diff
 then reads only checked values.
 """
@@ -16,9 +16,9 @@ from pydantic import BaseModel, ConfigDict, Field, StringConstraints, Validation
 
 from ..catalog.prices import CURRENCY, CURRENCY_CODE
 from ..config.errors import ConfigError, Problem
-from ..config.loading import decode_utf8, read_limited
-from ..config.safe_json import strict_loads
-from ..config.safe_yaml import MAX_DEPTH, MAX_NODES
+from ..untrusted.files import FileRefused, read_text
+from ..untrusted.limits import MAX_DEPTH, MAX_NODES
+from ..untrusted.strict_json import JsonRefused, JsonTooLarge, strict_loads
 
 MAX_POOLS = 1000
 MAX_RESOURCES = 10_000
@@ -74,16 +74,13 @@ def read_base_plan(path: Path) -> dict[str, Any]:
     """The base plan as plain JSON values, checked; a ``ConfigError`` naming ``--base`` otherwise."""
     where = f"--base {path}"
     try:
-        text = decode_utf8(path, read_limited(path, "base plan"), "base plan")
-    except ConfigError as error:
-        raise ConfigError([Problem(where, problem.message) for problem in error.problems]) from None
-    try:
-        plan = strict_loads(text)
-    except RecursionError:
-        raise ConfigError([Problem(where, f"nests deeper than {MAX_DEPTH} levels")]) from None
-    except ValueError as error:
+        plan = strict_loads(read_text(path, "base plan"), max_depth=MAX_DEPTH, max_nodes=MAX_NODES)
+    except FileRefused as error:
+        raise ConfigError([Problem(where, error.message)]) from None
+    except JsonTooLarge as error:
+        raise ConfigError([Problem(where, str(error))]) from None
+    except JsonRefused as error:
         raise ConfigError([Problem(where, f"is not a plan JSON (gpupools plan --json): {error}")]) from None
-    _check_size(plan, where)
     try:
         BasePlan.model_validate(plan)
     except ValidationError as error:
@@ -94,20 +91,6 @@ def read_base_plan(path: Path) -> dict[str, Any]:
             ]
         ) from None
     return plan
-
-
-def _check_size(document: Any, where: str) -> None:
-    """Depth and value count, as ``safe_yaml`` limits a stack file (iterative: no recursion on a deep document)."""
-    stack, nodes = [(document, 1)], 0
-    while stack:
-        value, depth = stack.pop()
-        nodes += 1
-        if depth > MAX_DEPTH:
-            raise ConfigError([Problem(where, f"nests deeper than {MAX_DEPTH} levels")])
-        if nodes > MAX_NODES:
-            raise ConfigError([Problem(where, f"holds more than {MAX_NODES} values")])
-        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
-        stack.extend((child, depth + 1) for child in children)
 
 
 def _location(parts: tuple[int | str, ...]) -> str:

@@ -22,6 +22,7 @@ from pydantic.alias_generators import to_camel
 from ..component_args.fields import is_deferred
 from ..config.errors import NAMESPACE, Problem
 from ..config.models import Autoscaling, GpuPoolConfig, MigConfig, StackConfig
+from ..errors import GpupoolsError
 
 # Fields that may be outputs, and what validation sees instead: values that pass their syntax rules.
 DEFERRABLE: dict[tuple[str, ...], Any] = {
@@ -40,7 +41,7 @@ DEFERRABLE: dict[tuple[str, ...], Any] = {
 MIX_KEY = "layout_mix"  # MigConfig.layout when it is a per-GPU mix: schemas have no str | dict union
 
 
-class PlatformArgsError(ValueError):
+class PlatformArgsError(GpupoolsError, ValueError):
     """Args that do not map onto the stack config; ``problems`` are ``(path, message)`` in the args' names."""
 
     def __init__(self, problems: list[tuple[str, str]]):

@@ -2,27 +2,32 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import pulumi
 import pulumi_kubernetes as k8s
 
 from ..domain.capacity import advertised_resources
 from ..charts.dcgm_exporter import dcgm_exporter_values
+from ..catalog import installers
+from ..catalog.installers import Capability
 from ..catalog.chart_refs import DCGM_EXPORTER
 from ..charts.values import chart_values
 from ..domain.stack import Stack
 from ..kubernetes.dcgm_exporter import NvidiaDcgmExporter
 from ..charts.dra_driver import operator_beside_dra, operator_beside_dra_values
 from ..catalog.chart_refs import GPU_OPERATOR
-from ..kubernetes.nvidia_releases import NvidiaDevicePlugin, NvidiaDraDriver, NvidiaGpuOperator
+from ..kubernetes.nvidia_releases import NvidiaChartArgs, NvidiaDevicePlugin, NvidiaDraDriver, NvidiaGpuOperator
 from ..kubernetes.smoke_test import GpuSmokeTest
 from ..catalog.labels import GPU_TAINT_KEY
 from ..domain.workloads import pool_node_selector
 
-CHART_COMPONENTS: dict[str, type[NvidiaDevicePlugin | NvidiaGpuOperator | NvidiaDraDriver]] = {
-    "device-plugin": NvidiaDevicePlugin,
-    "gpu-operator": NvidiaGpuOperator,
-    "dra-driver": NvidiaDraDriver,
-}
+# The Pulumi component that installs each installer's chart.
+ChartComponent = Callable[[str, NvidiaChartArgs, pulumi.ResourceOptions], pulumi.ComponentResource]
+CHART_COMPONENT: Capability[ChartComponent] = Capability("a chart component")
+installers.DEVICE_PLUGIN.attach(CHART_COMPONENT, NvidiaDevicePlugin)
+installers.GPU_OPERATOR.attach(CHART_COMPONENT, NvidiaGpuOperator)
+installers.DRA_DRIVER.attach(CHART_COMPONENT, NvidiaDraDriver)
 
 
 def install(
@@ -31,7 +36,7 @@ def install(
     # The daemonset placement check already ran in load_stack, before any resource was registered.
     software = stack.config.gpu_software
     depends_on = [*pools, *_operator_beside_dra(stack, provider, pools, prefix, opts)]
-    return CHART_COMPONENTS[software.installer](
+    return software.chosen_installer.facet(CHART_COMPONENT)(
         prefix + software.installer,
         {
             "version": software.resolved_version,

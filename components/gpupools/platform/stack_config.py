@@ -4,7 +4,6 @@ The engine hands the program its config (``PULUMI_CONFIG``, or ``set_all_config`
 keys are secret (``PULUMI_CONFIG_SECRET_KEYS``, or the runtime's secret key set); errors must not echo those.
 """
 
-import json
 import os
 from functools import cache
 from typing import Any
@@ -12,6 +11,7 @@ from typing import Any
 from pulumi.runtime import config as runtime_config
 
 from ..config.errors import REDACT_ALL, ConfigError, Problem
+from ..untrusted.strict_json import JsonRefused, strict_loads
 
 NAMESPACE = "gpupools:"
 
@@ -22,8 +22,8 @@ def _everything() -> dict[str, Any]:
     environment: Any = {}
     if text is not None:
         try:
-            environment = json.loads(text)
-        except (ValueError, RecursionError):
+            environment = strict_loads(text)
+        except JsonRefused:
             raise ConfigError(
                 [
                     Problem(
@@ -57,8 +57,8 @@ def secret_config_values() -> list[Any]:
     and ``ConfigError.redacted`` then shows no config text at all (fail closed)."""
     text = os.environ.get("PULUMI_CONFIG_SECRET_KEYS")
     try:
-        keys = json.loads(text) if text is not None else []
-    except (ValueError, RecursionError):
+        keys = strict_loads(text) if text is not None else []
+    except JsonRefused:
         keys = None
     if not isinstance(keys, list) or not all(isinstance(key, str) for key in keys):
         return [REDACT_ALL]
@@ -103,7 +103,7 @@ def _decode(value: Any) -> Any:
     # Pulumi hands object values to the program as JSON text and plain strings as they are.
     if isinstance(value, str) and value[:1] in "{[":
         try:
-            return json.loads(value)
-        except json.JSONDecodeError:
+            return strict_loads(value)
+        except JsonRefused:
             return value
     return value

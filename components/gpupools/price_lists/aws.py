@@ -11,12 +11,16 @@ at purchase, so they are never taken as a size's price, and a size sold only tha
 
 from __future__ import annotations
 
-import json
+import math
 from collections.abc import Iterable
 from typing import Any
 
+from pydantic import ValidationError
+
 from ..catalog.prices import Price
+from ..untrusted.strict_json import JsonRefused, strict_loads
 from .errors import PriceSourceError
+from .shapes import AwsOffer, AwsOfferFile, AwsProduct
 
 HOST = "https://pricing.us-east-1.amazonaws.com"
 _WANTED = {"operatingSystem": "Linux", "tenancy": "Shared", "preInstalledSw": "NA", "capacitystatus": "Used"}
@@ -30,25 +34,30 @@ def parse(body: bytes, region: str, retrieved: str, sizes: Iterable[str] | None 
     """On-demand Linux prices per instance-hour from one region's offer file; a malformed file is refused whole."""
     url = offer_url(region)
     try:
-        offer = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        document = strict_loads(body)
+    except JsonRefused as error:
         raise PriceSourceError(
             f"{url}: not a complete JSON offer file ({error.__class__.__name__}: {error}); "
             "the download may be truncated"
         ) from None
-    products = offer.get("products") if isinstance(offer, dict) else None
-    terms = offer.get("terms") if isinstance(offer, dict) else None
-    on_demand = terms.get("OnDemand") if isinstance(terms, dict) else None
-    if not isinstance(products, dict) or not isinstance(on_demand, dict):
+    try:
+        offer = AwsOfferFile.model_validate(document)
+    except ValidationError:
+        offer = None
+    on_demand = offer.terms.get("OnDemand") if offer else None
+    if offer is None or not isinstance(on_demand, dict):
         raise PriceSourceError(f"{url}: not an EC2 offer file (needs 'products' and 'terms.OnDemand')")
+    products = offer.products
     wanted = set(sizes) if sizes is not None else None
     prices: dict[str, Price] = {}
-    for sku, product in products.items():
-        attributes = product.get("attributes") if isinstance(product, dict) else None
-        if not isinstance(attributes, dict):
-            raise PriceSourceError(f"{url}: products[{sku}] has no 'attributes'")
+    for sku, raw in products.items():
+        try:
+            product = AwsProduct.model_validate(raw)
+        except ValidationError:
+            raise PriceSourceError(f"{url}: products[{sku[:80]}] has no 'attributes' of text values") from None
+        attributes = product.attributes
         size = attributes.get("instanceType")
-        if product.get("productFamily") != "Compute Instance" or not size or (wanted and size not in wanted):
+        if product.productFamily != "Compute Instance" or not size or (wanted and size not in wanted):
             continue
         if any(attributes.get(key) != value for key, value in _WANTED.items()):
             continue
@@ -68,12 +77,16 @@ def _hourly(offers: Any, url: str, sku: str) -> float | None:
         return None
     try:
         [offer] = offers.values()
-        [dimension] = offer["priceDimensions"].values()
-        if dimension["unit"] != "Hrs":
+        [dimension] = AwsOffer.model_validate(offer).priceDimensions.values()
+        if dimension.unit != "Hrs":
             return None
-        return float(dimension["pricePerUnit"]["USD"])
+        usd = float(dimension.pricePerUnit["USD"])
+        if not math.isfinite(usd):
+            raise ValueError(f"{dimension.pricePerUnit['USD'][:20]!r} is not a finite price")
+        return usd
     except (AttributeError, KeyError, TypeError, ValueError) as error:
+        reason = error.errors(include_url=False)[0]["msg"] if isinstance(error, ValidationError) else str(error)
         raise PriceSourceError(
-            f"{url}: terms.OnDemand[{sku}] is not one offer with one hourly USD price "
-            f"({error.__class__.__name__}: {error})"
+            f"{url}: terms.OnDemand[{sku[:80]}] is not one offer with one hourly USD price "
+            f"({error.__class__.__name__}: {reason})"
         ) from None

@@ -10,13 +10,16 @@ capacity AKS node pools use), Reservation and DevTestConsumption prices are left
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import quote
 
+from pydantic import ValidationError
+
 from ..catalog.prices import CURRENCY, Price
+from ..untrusted.strict_json import JsonRefused, strict_loads
 from .errors import PriceSourceError
+from .shapes import AzureItem, AzurePage
 
 API = "https://prices.azure.com/api/retail/prices"
 MAX_PAGES = 200  # a region's VM meters are a few thousand items, 100 per page
@@ -60,59 +63,75 @@ def load(
                 )
             return sorted(found.values(), key=lambda p: (p.size, p.region, p.capacity))
         items, url = read_page(fetch(url), url)
-        answered.update(str(item["currencyCode"]) for item in items)
+        answered.update(item.currencyCode for item in items)
         for price in page_prices(items, first, retrieved, currency):
             if (wanted is None or price.size in wanted) and price.region == region:  # what was asked, nothing else
                 found.setdefault((price.size, price.region, price.capacity), price)
     raise PriceSourceError(f"{API}: more than {MAX_PAGES} pages; refusing to follow NextPageLink further")
 
 
-def read_page(body: bytes, url: str) -> tuple[list[dict[str, Any]], str | None]:
-    """A page's items and the next page's link; a page that is not the documented shape is refused whole."""
+def read_page(body: bytes, url: str) -> tuple[list[AzureItem], str | None]:
+    """A page's items and the next page's link; a page that is not the documented shape (or holds NaN, Infinity
+    or an absurd number) is refused whole, so nothing of it reaches the cache."""
     try:
-        page = json.loads(body.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        document = strict_loads(body)
+    except JsonRefused as error:
         raise PriceSourceError(
             f"{url}: not a complete JSON page ({error.__class__.__name__}: {error}); the response may be truncated"
         ) from None
-    if not isinstance(page, dict) or not isinstance(page.get("Items"), list):
-        raise PriceSourceError(f"{url}: not a Retail Prices page (no 'Items' list)")
-    items, count, link = page["Items"], page.get("Count"), page.get("NextPageLink")
+    try:
+        page = AzurePage.model_validate(document)
+    except ValidationError as error:
+        if not isinstance(document, dict) or not isinstance(document.get("Items"), list):
+            raise PriceSourceError(f"{url}: not a Retail Prices page (no 'Items' list)") from None
+        first = error.errors(include_url=False)[0]
+        raise PriceSourceError(f"{url}: {'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+    items, count, link = page.Items, page.Count, page.NextPageLink
     if count is not None and count != len(items):
         raise PriceSourceError(f"{url}: 'Count' is {count} but the page holds {len(items)} items; truncated")
-    if link is not None and not (isinstance(link, str) and link.startswith(API)):
-        raise PriceSourceError(f"{url}: NextPageLink {str(link)[:80]!r} does not lead to {API}")
-    for index, item in enumerate(items):
-        missing = [name for name in _FIELDS if not isinstance(item, dict) or item.get(name) is None]
-        if missing:
-            raise PriceSourceError(f"{url}: Items[{index}] lacks {', '.join(missing)}")
-        if isinstance(item["retailPrice"], bool) or not isinstance(item["retailPrice"], (int, float)):
-            raise PriceSourceError(f"{url}: Items[{index}].retailPrice {item['retailPrice']!r} is not a number")
-    return items, link or None
+    if link is not None and not link.startswith(API):
+        raise PriceSourceError(f"{url}: NextPageLink {link[:80]!r} does not lead to {API}")
+    return [_item(item, url, index) for index, item in enumerate(items)], link or None
 
 
-def page_prices(items: list[dict[str, Any]], source: str, retrieved: str, currency: str = CURRENCY) -> list[Price]:
+def _item(item: Any, url: str, index: int) -> AzureItem:
+    missing = [name for name in _FIELDS if not isinstance(item, dict) or item.get(name) is None]
+    if missing:
+        raise PriceSourceError(f"{url}: Items[{index}] lacks {', '.join(missing)}")
+    try:
+        return AzureItem.model_validate(item)
+    except ValidationError as error:
+        first = error.errors(include_url=False)[0]
+        name = first["loc"][0]
+        if name == "retailPrice":
+            raise PriceSourceError(
+                f"{url}: Items[{index}].retailPrice {item['retailPrice']!r} is not a number"
+            ) from None
+        raise PriceSourceError(f"{url}: Items[{index}].{name}: {first['msg']}") from None
+
+
+def page_prices(items: list[AzureItem], source: str, retrieved: str, currency: str = CURRENCY) -> list[Price]:
     """The items that are a Linux pay-as-you-go or Spot price per VM-hour, as prices."""
     prices = []
     for item in items:
-        sku, product = item["skuName"], item["productName"]
+        sku, product = item.skuName, item.productName
         if (
-            item["type"] != "Consumption"
-            or item["unitOfMeasure"] != "1 Hour"
-            or item["currencyCode"] != currency
+            item.type != "Consumption"
+            or item.unitOfMeasure != "1 Hour"
+            or item.currencyCode != currency
             or "Windows" in product
             or "Low Priority" in sku
-            or item["retailPrice"] <= 0
+            or item.retailPrice <= 0
         ):
             continue
         capacity = "spot" if sku.endswith("Spot") else "onDemand"
         prices.append(
             Price(
                 "azure",
-                item["armSkuName"],
-                item["armRegionName"],
+                item.armSkuName,
+                item.armRegionName,
                 capacity,
-                float(item["retailPrice"]),
+                float(item.retailPrice),
                 source,
                 retrieved,
             )

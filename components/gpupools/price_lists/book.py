@@ -4,13 +4,15 @@ the rest. Nothing here touches the network.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 
 from ..catalog.prices import PriceBook, PriceBookError, read_price_book, snapshot
 from ..config.errors import ConfigError, Problem
+from ..untrusted.files import FileRefused, read_text
+from ..untrusted.strict_json import JsonRefused, strict_loads
 
+MAX_CACHE_BYTES = 64 << 20  # a cache of every region of both clouds is a few MB
 CACHE_VARIABLE = "GPUPOOLS_PRICE_CACHE"  # a path; the default is $XDG_CACHE_HOME/gpupools/prices.json
 
 
@@ -27,8 +29,16 @@ def read_cache(path: Path) -> PriceBook | None:
     if not path.is_file():
         return None
     try:
-        return read_price_book(json.loads(path.read_text(encoding="utf-8")), f"cache {path}")
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, PriceBookError) as error:
+        return read_price_book(strict_loads(read_text(path, "price cache", MAX_CACHE_BYTES)), f"cache {path}")
+    except FileRefused as error:
+        raise ConfigError(
+            [
+                Problem(
+                    f"price cache {path}", f"cannot be read ({error.message}); delete it or run gpupools prices refresh"
+                )
+            ]
+        ) from None
+    except (JsonRefused, PriceBookError) as error:
         raise ConfigError(
             [Problem(f"price cache {path}", f"cannot be read ({error}); delete it or run gpupools prices refresh")]
         ) from None

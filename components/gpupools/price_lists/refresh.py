@@ -7,31 +7,32 @@ A cache holds one currency: refreshing in another replaces it whole, since price
 from __future__ import annotations
 
 import json
-import urllib.error
-import urllib.request
+import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
 from ..catalog.instances import sizes_for
 from ..catalog.prices import CURRENCY, Price, PriceBook
+from ..untrusted.http_client import HttpFailed, http_get, safe_url
 from . import aws_source, azure_source  # noqa: F401  (attach each cloud's PriceSource)
 from .book import cache_path, read_cache
 from .errors import PriceSourceError
 from .price_source import price_source
 
-TIMEOUT_SECONDS = 60
+# One region's EC2 offer file is a few hundred MB; an Azure page about 100 KB. Both bounds are per request.
+MAX_ANSWER_BYTES = 2 << 30
+DEADLINE_SECONDS = 900
 
 
 def fetch(url: str) -> bytes:
-    """GET ``url``; any network failure is one ``PriceSourceError`` naming the URL."""
+    """GET ``url`` through the kit's one HTTP client; any network failure is one ``PriceSourceError`` naming the
+    URL (never its query)."""
     try:
-        with urllib.request.urlopen(url, timeout=TIMEOUT_SECONDS) as response:  # noqa: S310 https URLs only
-            return response.read()
-    except (urllib.error.URLError, OSError) as error:
-        reason = getattr(error, "reason", error)
+        return http_get(url, deadline=time.monotonic() + DEADLINE_SECONDS, max_bytes=MAX_ANSWER_BYTES)
+    except HttpFailed as error:
         raise PriceSourceError(
-            f"cannot read {url.split('?')[0]}: {reason} (refresh needs the network; offline "
+            f"cannot read {safe_url(url)}: {error} (refresh needs the network; offline "
             "plans keep using the cache or the packaged snapshot)"
         ) from None
 

@@ -263,7 +263,7 @@ def pod_cidr_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> l
 
 
 def _one_os_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[Problem]:
-    if config.gpu_software.installer != "gpu-operator":
+    if not config.gpu_software.chosen_installer.needs_one_os_per_cluster:
         return []
     skus = {index: os_sku(pool) for index, pool in pools.items()}
     if config.cluster.create:

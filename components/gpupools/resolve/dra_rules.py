@@ -21,7 +21,6 @@ from __future__ import annotations
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.chart_defaults import ChartDefaults
 from ..catalog.dra_driver import MIN_KUBERNETES_MINOR, MIN_KUBERNETES_PATCH, SHARING_GATES
-from ..catalog.installers import installer
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import StackConfig
 from ..domain.node_templates import DRA_FROM_ZERO
@@ -30,18 +29,22 @@ from ..domain.stack import Placement, Stack
 DEVICE_PUBLISHERS = ("device-plugin", "dra-kubelet-plugin")
 
 
-def config_findings(config: StackConfig) -> Findings:
-    """The stack-file rules of the DRA installer (and ``draAlphaGates`` given to another installer)."""
+def gates_elsewhere_findings(config: StackConfig) -> Findings:
+    """The stack-file rule of an installer without DRA: no ``draAlphaGates``."""
     software, found = config.gpu_software, Findings()
-    if software.installer != "dra-driver":
-        if software.dra_alpha_gates:
-            found.problems.append(
-                Problem(
-                    field_path("gpuSoftware", "draAlphaGates"),
-                    f"is for installer dra-driver; installer is {software.installer} (allowed: remove it)",
-                )
+    if software.dra_alpha_gates:
+        found.problems.append(
+            Problem(
+                field_path("gpuSoftware", "draAlphaGates"),
+                f"is for installer dra-driver; installer is {software.installer} (allowed: remove it)",
             )
-        return found
+        )
+    return found
+
+
+def config_findings(config: StackConfig) -> Findings:
+    """The stack-file rules of the DRA installer (``resolve.installer_rules`` attaches them to it)."""
+    software, found = config.gpu_software, Findings()
     cluster = config.cluster
     if cluster is not None and int(cluster.kubernetes_version.split(".")[1]) < MIN_KUBERNETES_MINOR:
         found.problems.append(
@@ -96,7 +99,7 @@ def publisher_problems(
     stack: Stack, rows: list[Placement], addons: list[tuple[ChartDefaults, object]]
 ) -> list[Problem]:
     """A node reached by both the device plugin and the DRA kubelet plugin would hand out every GPU twice."""
-    charts = [installer(stack.config.gpu_software.installer), *(chart for chart, _ in addons)]
+    charts = [stack.config.gpu_software.chosen_installer.defaults, *(chart for chart, _ in addons)]
     roles = {ds.name: ds.role for chart in charts for ds in chart.daemonsets}
     problems = []
     for pool in stack.pools:

@@ -190,7 +190,7 @@ def strategy_problems(
     config: StackConfig, pool: GpuPoolConfig, mig: MigPlan | None, path: Callable[..., str]
 ) -> list[Problem]:
     strategy = config.gpu_software.mig_strategy
-    if mig is None or config.gpu_software.installer == "dra-driver":  # the DRA driver publishes every MIG device
+    if mig is None or not config.gpu_software.chosen_installer.follows_mig_strategy:  # e.g. DRA publishes every device
         return []
     if strategy == "none":
         return [

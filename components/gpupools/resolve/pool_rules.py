@@ -90,12 +90,12 @@ def resolve_pool(
         rotation=pool.resolved_rotation,
         gpu_driver=config.gpu_software.driver,
         cluster_subnet_ids=cluster_subnets,
-        dra=config.gpu_software.installer == "dra-driver",
+        dra=config.gpu_software.chosen_installer.uses_dra,
     )
     found += _autoscaling_findings(config, resolved, path)
     if found.problems:
         return None, found
-    if mig and mig.applied_by == "aks" and config.gpu_software.installer == "gpu-operator":
+    if mig and mig.applied_by == "aks" and config.gpu_software.chosen_installer.deploys_mig_manager:
         found.warnings.append(
             f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU "
             f"Operator's MIG manager is kept off these nodes ({MIG_MANAGER_DEPLOY_LABEL}=false) so "

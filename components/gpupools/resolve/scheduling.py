@@ -24,7 +24,6 @@ from typing import Any, Iterable, Mapping, Sequence
 
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.chart_defaults import ChartDefaults, DaemonSet
-from ..catalog.installers import installer
 from ..catalog.labels import (
     GPU_PRESENT_LABEL,
     MIG_CAPABLE_LABEL,
@@ -85,7 +84,7 @@ def placements(
       MIG disabled, so the advertised resources are whole GPUs;
     * the plain pod: no pool.
     """
-    chart = installer(stack.config.gpu_software.installer)
+    chart = stack.config.gpu_software.chosen_installer.defaults
     merged = _merge(chart.values, values)
     deployed = [ds for ds in chart.daemonsets if _deployed(ds, merged)]
     pods = {ds.name: _pod_of(ds, merged) for ds in deployed}

@@ -17,7 +17,6 @@ import pydantic
 from .autoscaler_version_rule import cluster_autoscaler_problems
 from ..catalog.gpus import GPU_MODELS
 from ..catalog.instances import INSTANCE_SIZES, InstanceSize, cloud_of_size_name
-from ..catalog.installers import installer
 from ..catalog.cloud_syntax import size_name_problem, tag_problems
 from ..config.errors import ConfigError, Findings, Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
@@ -31,6 +30,7 @@ from . import dra_rules
 from .cloud_rules import rules
 from .daemonsets import place_daemonsets
 from .pool_rules import resolve_pool
+from . import installer_rules
 
 
 def load_stack(raw: Mapping[str, Any]) -> Stack:
@@ -66,7 +66,7 @@ def _apply_rules(config: StackConfig) -> tuple[list[ResolvedPool], Findings]:
     found = Findings()
     found.problems += _software_problems(config)
     found.problems += _cluster_problems(config)
-    found += dra_rules.config_findings(config)
+    found += installer_rules.config_findings(config)
     found.problems += [
         Problem(field_path("tags", key) if key is not None else field_path("tags"), message)
         for key, message in tag_problems(config.cloud, dict(config.tags or {}))
@@ -100,7 +100,7 @@ def _name_problems_of_generations(config: StackConfig, pools: list[ResolvedPool]
 def _software_problems(config: StackConfig) -> list[Problem]:
     software = config.gpu_software
     problems = []
-    version, chart = software.resolved_version, installer(software.installer).chart
+    version, chart = software.resolved_version, software.chosen_installer.chart
     if not chart.is_pinned(version):
         problems.append(
             Problem(
@@ -109,7 +109,7 @@ def _software_problems(config: StackConfig) -> list[Problem]:
                 f"allowed: an exact version such as '{chart.default_version}'",
             )
         )
-    if software.driver == "operator" and software.installer == "device-plugin":
+    if software.driver == "operator" and not software.chosen_installer.installs_driver:
         problems.append(
             Problem(
                 field_path("gpuSoftware", "driver"),

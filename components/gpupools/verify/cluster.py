@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator, Literal, Mapping
 from pydantic import ValidationError
 
 from ..catalog.labels import MIG_CONFIG_STATE_LABEL
+from ..errors import GpupoolsError
 from .expected import DevicePluginTarget, PoolExpectation
 from .kubeconfig import Connection, KubeconfigError, load_connection, resolve_kubeconfig
 from .objects import (
@@ -49,7 +50,7 @@ MAX_RETRY_DELAY = 8.0
 DevicePluginStatus = Literal["ready", "not ready", "no pod", "no daemonset"]
 
 
-class ClusterError(Exception):
+class ClusterError(GpupoolsError):
     """The cluster could not be read: bad kubeconfig, unreachable API server, refused request. One line."""
 
 

@@ -20,7 +20,7 @@ from typing import Callable, Mapping
 
 from ..resolve.stack_loader import load_stack
 from ..config.loading import StackFile
-from ..config.errors import shown
+from ..untrusted.text import shown
 from .cluster import ClusterError, ClusterReader, observe, resolve_kubeconfig
 from .expected import device_plugin_target, expected_pools
 from .report import RENDERERS, VerifyReport, compare

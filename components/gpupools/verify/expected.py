@@ -9,8 +9,11 @@ its pods (device plugin chart 0.20.0 ``templates/_helpers.tpl``; GPU Operator v2
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from ..domain.capacity import stack_capacity
+from ..catalog import installers
+from ..catalog.installers import Capability
 from ..catalog.chart_defaults import DRA_DRIVER_DEFAULTS
 from ..catalog.chart_refs import DEVICE_PLUGIN, DRA_DRIVER
 from ..domain.stack import Stack
@@ -60,7 +63,7 @@ def expected_pools(stack: Stack) -> list[PoolExpectation]:
     capacity = {item.pool: item for item in stack_capacity(stack.pools)}
     # The DRA driver advertises no extended resource on the node: its devices are checked in ResourceSlices
     # (verify.resource_slices), and any nvidia.com/* allocatable there is a device plugin that must not run.
-    dra = stack.config.gpu_software.installer == "dra-driver"
+    dra = not stack.config.gpu_software.chosen_installer.advertises_extended_resources
     return [
         PoolExpectation(
             pool=pool.name,
@@ -80,21 +83,27 @@ def device_plugin_target(stack: Stack) -> DevicePluginTarget:
     chart's fullname, and its daemonset, is ``nvidia-device-plugin``.
     """
     software = stack.config.gpu_software
-    namespace = software.resolved_namespace
-    if software.installer == "dra-driver":  # the kubelet plugin, which publishes the node's ResourceSlices
-        (plugin,) = DRA_DRIVER_DEFAULTS.daemonsets
-        return DevicePluginTarget(
-            namespace,
-            plugin.name,
-            {
-                "app.kubernetes.io/name": DRA_DRIVER.name,
-                "app.kubernetes.io/instance": DRA_DRIVER.name,
-            },
-        )
-    if software.installer == "gpu-operator":
-        return DevicePluginTarget(
-            namespace, OPERATOR_DEVICE_PLUGIN_DAEMONSET, {"app": OPERATOR_DEVICE_PLUGIN_DAEMONSET}
-        )
+    return software.chosen_installer.facet(DEVICE_PLUGIN_TARGET)(software.resolved_namespace)
+
+
+def _dra_kubelet_plugin(namespace: str) -> DevicePluginTarget:
+    """The DRA driver's kubelet plugin, which publishes the node's ResourceSlices."""
+    (plugin,) = DRA_DRIVER_DEFAULTS.daemonsets
+    return DevicePluginTarget(
+        namespace,
+        plugin.name,
+        {
+            "app.kubernetes.io/name": DRA_DRIVER.name,
+            "app.kubernetes.io/instance": DRA_DRIVER.name,
+        },
+    )
+
+
+def _operator_device_plugin(namespace: str) -> DevicePluginTarget:
+    return DevicePluginTarget(namespace, OPERATOR_DEVICE_PLUGIN_DAEMONSET, {"app": OPERATOR_DEVICE_PLUGIN_DAEMONSET})
+
+
+def _device_plugin_chart(namespace: str) -> DevicePluginTarget:
     release = DEVICE_PLUGIN.name
     return DevicePluginTarget(
         namespace,
@@ -104,3 +113,10 @@ def device_plugin_target(stack: Stack) -> DevicePluginTarget:
             "app.kubernetes.io/instance": release,
         },
     )
+
+
+# What ``verify`` expects of each installer: the daemonset that must be ready on every GPU node.
+DEVICE_PLUGIN_TARGET: Capability[Callable[[str], DevicePluginTarget]] = Capability("verify's device plugin target")
+installers.DEVICE_PLUGIN.attach(DEVICE_PLUGIN_TARGET, _device_plugin_chart)
+installers.GPU_OPERATOR.attach(DEVICE_PLUGIN_TARGET, _operator_device_plugin)
+installers.DRA_DRIVER.attach(DEVICE_PLUGIN_TARGET, _dra_kubelet_plugin)

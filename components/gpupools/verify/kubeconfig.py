@@ -1,8 +1,8 @@
 """Reading a kubeconfig into what one HTTPS request needs, without ever printing a credential.
 
-The kubeconfig is untrusted input like a stack file: it is read with the same bounded reader (``read_limited``,
-``safe_yaml``), and so is every file it names (CA, client certificate and key, ``tokenFile``). Credentials
-(URL user info, tokens, passwords, client keys, exec arguments and output) go into the request and nowhere
+The kubeconfig is untrusted input like a stack file: it is read with the untrusted-input kit (``untrusted.files``,
+``safe_yaml``, ``strict_json``), and so is every file it names (CA, client certificate and key, ``tokenFile``).
+Credentials (URL user info, tokens, passwords, client keys, exec arguments and output) go into the request and nowhere
 else: errors name the kubeconfig field, never its value. Supported as ``kubectl`` does: the current context,
 files merged from ``KUBECONFIG`` (first file wins), server CA and ``insecure-skip-tls-verify``, client
 certificates, bearer tokens and token files, basic auth, ``proxy-url`` (http CONNECT), and exec plugins
@@ -25,9 +25,11 @@ from pathlib import Path
 from typing import Any, Callable, Mapping
 from urllib.parse import unquote, urlsplit
 
-from ..config.errors import ConfigError, terminal_safe
-from ..config.loading import decode_utf8, read_limited
-from ..config.safe_yaml import YamlRefused, load_yaml
+from ..untrusted.files import FileRefused, read_limited, read_text
+from ..untrusted.safe_yaml import YamlRefused, load_yaml
+from ..untrusted.strict_json import JsonRefused, strict_loads
+from ..untrusted.text import terminal_safe
+from ..errors import GpupoolsError
 
 DEFAULT_KUBECONFIG = "~/.kube/config"
 MAX_KUBECONFIG_BYTES = 1 << 20
@@ -35,7 +37,7 @@ MAX_NAMED_FILE_BYTES = 1 << 20  # a CA bundle, a certificate, a key or a token f
 MAX_EXEC_OUTPUT_BYTES = 1 << 20
 
 
-class KubeconfigError(Exception):
+class KubeconfigError(GpupoolsError):
     """The kubeconfig cannot be used; the message names a field or file, never a credential."""
 
 
@@ -87,9 +89,9 @@ def load_connection(paths: str, deadline: float, clock: Callable[[], float] = ti
 
 def _read_document(path: Path) -> dict[str, Any]:
     try:
-        document = load_yaml(decode_utf8(path, read_limited(path, "kubeconfig", MAX_KUBECONFIG_BYTES), "kubeconfig"))
-    except ConfigError as error:
-        raise KubeconfigError(f"cannot read kubeconfig: {error.problems[0]}") from None
+        document = load_yaml(read_text(path, "kubeconfig", MAX_KUBECONFIG_BYTES))
+    except FileRefused as error:
+        raise KubeconfigError(f"cannot read kubeconfig: {error}") from None
     except YamlRefused as refused:
         issue = refused.issues[0]
         raise KubeconfigError(f"cannot read kubeconfig {path}: line {issue.line}: {issue.message}") from None
@@ -189,8 +191,8 @@ def _string(section: dict, key: str, at: str) -> str:
 def _file_bytes(path_text: str, key: str, at: str) -> bytes:
     try:
         return read_limited(Path(path_text).expanduser(), key, MAX_NAMED_FILE_BYTES)
-    except ConfigError as error:
-        raise KubeconfigError(f"kubeconfig {at}: {key}: {error.problems[0]}") from None
+    except FileRefused as error:
+        raise KubeconfigError(f"kubeconfig {at}: {key}: {error}") from None
 
 
 def _file_text(section: dict, key: str, at: str) -> str:
@@ -320,12 +322,12 @@ def _exec_credential(
             "yourself to see why)"
         )
     try:
-        status = json.loads(output)["status"]
+        status = strict_loads(output)["status"]
         token = status.get("token") or ""
         cert, key = status.get("clientCertificateData"), status.get("clientKeyData")
         if not isinstance(token, str) or not (token or (isinstance(cert, str) and isinstance(key, str))):
             raise TypeError
-    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+    except (JsonRefused, KeyError, TypeError, AttributeError):
         raise KubeconfigError(
             f"kubeconfig {at}: exec plugin {command!r} did not print an ExecCredential with "
             "status.token or a client certificate (output not shown)"

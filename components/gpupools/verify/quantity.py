@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from decimal import Decimal
 
+from ..errors import GpupoolsError
+
 MAX_MAGNITUDE = 2**63 - 1
 # Longer than any quantity a real server sends (2^63-1 has 19 digits); checked before the regex runs.
 MAX_QUANTITY_CHARS = 64
@@ -36,7 +38,7 @@ _FACTORS = {
 }
 
 
-class QuantityError(ValueError):
+class QuantityError(GpupoolsError, ValueError):
     """Not a quantity, or not one a node can advertise; the message says which."""
 
 

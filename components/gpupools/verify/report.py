@@ -7,12 +7,11 @@ advertising), which is what ``--timeout`` waits for.
 
 from __future__ import annotations
 
-import html
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..config.errors import shown
+from ..untrusted.text import markdown_safe, shown
 from .cluster import NodeState
 from ..catalog.labels import (
     MIG_CONFIG_STATE_FAILED,
@@ -192,15 +191,9 @@ def render_markdown(report: VerifyReport) -> str:
     return "\n".join(lines)
 
 
-_MARKDOWN_ESCAPES = str.maketrans(
-    {"|": "\\|", "`": "&#96;", "[": "\\[", "]": "\\]", "*": "\\*", "_": "\\_", "\\": "\\\\"}
-)
-
-
 def _md(text: str) -> str:
-    """Server text as a Markdown table cell: terminal-safe and cut, HTML escaped, and no ``|``, link or code
-    syntax, so a node name cannot close the table or inject ``</details><img ...>`` into a PR comment."""
-    return html.escape(shown(text), quote=False).translate(_MARKDOWN_ESCAPES)
+    """Server text as a Markdown table cell: no ``|``, link or code syntax, so a node name cannot close the table."""
+    return markdown_safe(text)
 
 
 RENDERERS = {"text": render_text, "json": render_json, "markdown": render_markdown}

@@ -17,8 +17,10 @@ from typing import Any
 
 import yaml
 
-MAX_DEPTH = 64
-MAX_NODES = 100_000  # scalars and collections, each alias counted as the nodes it stands for
+from ..errors import GpupoolsError
+from .limits import MAX_DEPTH, MAX_NODES
+
+__all__ = ["MAX_DEPTH", "MAX_NODES", "YamlIssue", "YamlRefused", "load_yaml"]
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _CORE = "tag:yaml.org,2002:"
@@ -36,7 +38,7 @@ class YamlIssue:
     message: str
 
 
-class YamlRefused(ValueError):
+class YamlRefused(GpupoolsError, ValueError):
     """The document breaks a limit or a rule; ``issues`` lists every problem found before parsing stopped."""
 
     def __init__(self, issues: list[YamlIssue]):
@@ -44,7 +46,7 @@ class YamlRefused(ValueError):
         super().__init__("; ".join(issue.message for issue in issues))
 
 
-class _LimitHit(Exception):
+class _LimitHit(GpupoolsError):
     def __init__(self, issue: YamlIssue):
         self.issue = issue
 
