@@ -1,4 +1,4 @@
-"""The price loaders on recorded responses (tests/apps/recorded_prices, in the documented formats), the cache they
+"""The price loaders on recorded responses (tests/price_lists/recorded_prices, in the documented formats), the cache they
 write, and the packaged snapshot: which meters count, paging, one clear error for a bad response."""
 
 from __future__ import annotations
