@@ -1,5 +1,5 @@
-"""The price loaders on recorded responses (tests/price_lists/recorded_prices, in the documented formats), the cache they
-write, and the packaged snapshot: which meters count, paging, one clear error for a bad response."""
+"""The price loaders on recorded responses (tests/price_lists/recorded_prices, in the documented formats), the
+cache they write, and the packaged snapshot: which meters count, paging, one clear error for a bad response."""
 
 from __future__ import annotations
 
