@@ -1,5 +1,6 @@
-"""Every repository stack and chart variant prints, byte for byte, the golden ``plan --json``, ``check --json``
-and ``plan --format markdown`` in ``tests/golden/`` (made by ``tests/support/golden.py --write``)."""
+"""Every repository stack prints, byte for byte, the golden ``plan --json``, ``check --json`` and
+``plan --format markdown`` in ``tests/golden/`` (made by ``tests/support/golden.py --write``). The chart
+variants are pinned as what they change against these: ``test_variant_snapshots.py``."""
 
 from __future__ import annotations
 
