@@ -30,6 +30,7 @@ LAYERS = [
     "aws",
     "kubernetes",
     "platform",
+    "offline_runtime",
     "testing",
     "price_lists",
     "plan",

@@ -152,7 +152,7 @@ async def _run_in_loop(
     runtime_settings.SETTINGS.outputs = set()
     runtime_settings.SETTINGS.package_refs = {}
     runtime_settings.SETTINGS.base_providers_by_ref = {}
-    engine_logger = logging.Logger("gpupools.testing.engine")  # unregistered: nothing propagates to root
+    engine_logger = logging.Logger("gpupools.offline_runtime.engine")  # unregistered: nothing propagates to root
     engine_logger.addHandler(log)
     pulumi.runtime.set_mocks(
         mocks, project=project, stack=stack, preview=True, logger=engine_logger, monitor=SafeMockMonitor(mocks)
