@@ -25,6 +25,7 @@ LAYERS = [
     "domain",
     "charts",
     "resolve",
+    "pulumi_internals",
     "component_args",
     "azure",
     "aws",
