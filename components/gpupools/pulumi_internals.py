@@ -45,7 +45,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from importlib.metadata import version
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from pulumi.output import Unknown
 from pulumi.runtime import config as _runtime_config
@@ -56,12 +56,8 @@ from pulumi.runtime.proto import provider_pb2, resource_pb2
 from pulumi.runtime.stack import Stack, massage, run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
-if TYPE_CHECKING:
-    from pulumi.provider.experimental.component import ComponentProvider
-
 __all__ = [
     "CHECKED_PULUMI_VERSIONS",
-    "ComponentProvider",
     "MockMonitorBase",
     "config_values",
     "from_wire",
@@ -90,9 +86,9 @@ def installed_pulumi_version() -> str:
 class MockMonitorBase(MockMonitor):
     """The stock mock monitor, with the private parts a subclass needs given names of their own."""
 
-    def remember(self, urn: str, id_: str, state: dict[str, Any]) -> None:
+    def remember(self, urn: str, id_: str | None, state: dict[str, Any]) -> None:
         """Records a resource as the stock monitor does, so ``Invoke`` and ``get_registered_resources`` see it."""
-        self.resources[urn] = MockMonitor.ResourceRegistration(urn, id_, state)
+        self.resources[urn] = MockMonitor.ResourceRegistration(urn, cast(str, id_), state)  # as the stock one does
 
     def is_registered(self, urn: str) -> bool:
         return urn in self.resources
@@ -127,9 +123,10 @@ def is_unknown(value: Any) -> bool:
 
 def reset_run_state() -> None:
     """Fresh per-run settings ``set_mocks`` does not reset, so runs share no pending tasks or caches."""
-    _runtime_settings.SETTINGS.outputs = set()
-    _runtime_settings.SETTINGS.package_refs = {}
-    _runtime_settings.SETTINGS.base_providers_by_ref = {}
+    settings: Any = _runtime_settings.SETTINGS  # context properties, typed as their descriptors
+    settings.outputs = set()
+    settings.package_refs = {}
+    settings.base_providers_by_ref = {}
 
 
 def run_program_function(program: Callable[[], Any]) -> Awaitable[None]:
@@ -138,7 +135,7 @@ def run_program_function(program: Callable[[], Any]) -> Awaitable[None]:
 
 def stack_exports() -> dict[str, Any]:
     """The root stack's exports, made plain as the engine would receive them (outputs stay outputs)."""
-    return massage(cast(Stack, _runtime_settings.get_root_resource()).outputs, [])
+    return cast(dict[str, Any], massage(cast(Stack, _runtime_settings.get_root_resource()).outputs, []))
 
 
 def config_values() -> dict[str, Any]:
@@ -158,12 +155,13 @@ def generate_component_schema(package: str, package_version: str, components: li
         None,
         analyzed["component_definitions"],
         analyzed["type_definitions"],
-        analyzed["dependencies"],
+        cast(Any, analyzed["dependencies"]),  # a set, passed as analysed (the SDK's own host sorts it first)
     )
 
 
 def __getattr__(name: str) -> Any:
-    """``ComponentProvider`` on first use only: importing it loads the provider host."""
+    """``ComponentProvider`` on first use only: importing it loads the provider host (and the project has no
+    ``TYPE_CHECKING`` imports, so type checkers see it as ``Any``)."""
     if name == "ComponentProvider":
         from pulumi.provider.experimental.component import ComponentProvider
 
