@@ -1,20 +1,25 @@
-"""The Pulumi SDK's private parts are reached from one module only.
+"""The Pulumi SDK's private parts are reached from one module only, on SDK versions that module was checked against.
 
 ``gpupools.pulumi_internals`` lists each private use and why. Here: no other module of the package touches one
-(read with ``ast``).
+(read with ``ast``), the installed SDK is one of ``CHECKED_PULUMI_VERSIONS`` (else a loud failure naming what to
+re-check), and the ``pulumi`` range in ``pyproject.toml`` and the pins say no more than what was checked.
 """
 
 from __future__ import annotations
 
 import ast
+import re
+import tomllib
 from pathlib import Path
 
 import pulumi
 import pulumi.provider.experimental
 import pulumi.runtime
 import pytest
+from packaging.version import Version
 
 from gpupools import pulumi_internals
+from gpupools.pulumi_internals import CHECKED_PULUMI_VERSIONS, installed_pulumi_version
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "components" / "gpupools"
@@ -112,3 +117,40 @@ def test_the_seam_lists_each_private_use_it_makes() -> None:
     names = {name for name in names if name.isidentifier()}
     assert names, "the seam makes no private use: then it should not exist"
     assert not {name for name in names if name not in docstring}, "say in the docstring why each use is made"
+
+
+def test_installed_pulumi_was_checked() -> None:
+    installed = installed_pulumi_version()
+    if installed not in CHECKED_PULUMI_VERSIONS:
+        pytest.fail(
+            f"pulumi {installed} is installed, but gpupools/pulumi_internals.py was checked only against "
+            f"{', '.join(CHECKED_PULUMI_VERSIONS)}. Before adding {installed} to CHECKED_PULUMI_VERSIONS, re-read "
+            "each private SDK use its docstring lists against pulumi's source at that version (MockMonitor, "
+            "_resolve_callbacks, _sync_await, rpc, SETTINGS, run_pulumi_func, massage, CONFIG, ComponentProvider, "
+            "Analyzer), run tests/apps/test_mock_runner.py and tests/apps/test_golden_outputs.py with it, and "
+            "widen the pulumi range in pyproject.toml to match.",
+            pytrace=False,
+        )
+
+
+def test_pyproject_allows_exactly_the_checked_releases() -> None:
+    """``pulumi>=<first checked>,<<patch after the last checked>``: no release below or above what was checked."""
+    checked = sorted(Version(v) for v in CHECKED_PULUMI_VERSIONS)
+    assert [str(v) for v in checked] == list(CHECKED_PULUMI_VERSIONS), "keep CHECKED_PULUMI_VERSIONS in order"
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]
+    (spec,) = [d for d in dependencies if re.match(r"pulumi\s*[<>=!~]", d)]
+    bounds = re.fullmatch(r"pulumi\s*>=\s*([\d.]+)\s*,\s*<\s*([\d.]+)", spec)
+    assert bounds, f"{spec}: say the checked span as pulumi>=X,<Y"
+    first, last = checked[0], checked[-1]
+    assert Version(bounds[1]) == first, f"{spec}: the lowest release allowed must be the first checked, {first}"
+    assert Version(bounds[2]) == Version(f"{last.major}.{last.minor}.{last.micro + 1}"), (
+        f"{spec}: the range must end right after the last checked release, {last}"
+    )
+
+
+@pytest.mark.parametrize(
+    "pins", ["requirements.txt", "provider/requirements.txt", "examples/existing-aks-mig/requirements.txt"]
+)
+def test_pinned_pulumi_is_a_checked_release(pins: str) -> None:
+    (pinned,) = re.findall(r"^pulumi==([\d.]+)$", (ROOT / pins).read_text(), flags=re.MULTILINE)
+    assert pinned in CHECKED_PULUMI_VERSIONS
