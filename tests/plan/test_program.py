@@ -212,7 +212,7 @@ def test_program_location(tmp_path, sharing_file):
 def test_bad_config_registers_nothing(tmp_path, monkeypatch):
     path = tmp_path / "Pulumi.bad.yaml"
     path.write_text(BAD_STACK)
-    import gpupools.testing.runner as runner
+    import gpupools.offline_runtime.runner as runner
 
     monkeypatch.setattr(runner, "run_program", lambda *a, **k: pytest.fail("the program ran on bad config"))
     with pytest.raises(ConfigError) as error:

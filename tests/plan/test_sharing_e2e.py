@@ -182,7 +182,7 @@ def test_invalid_sharing_is_refused_before_the_program_runs(
     field: str,
 ) -> None:
     from gpupools.config import ConfigError
-    import gpupools.testing.runner as runner
+    import gpupools.offline_runtime.runner as runner
 
     monkeypatch.setattr(runner, "run_program", lambda *a, **k: pytest.fail("the program must not run"))
     strategy = "mixed" if software == "gpu-operator" else "none"

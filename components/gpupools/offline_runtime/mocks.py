@@ -21,12 +21,18 @@ from typing import Any
 
 import pulumi
 from google.protobuf import json_format
-from pulumi.output import Unknown
-from pulumi.runtime import rpc
-from pulumi.runtime.mocks import MockCallArgs, MockMonitor, MockResourceArgs, _resolve_callbacks
-from pulumi.runtime.proto import provider_pb2, resource_pb2
-from pulumi.runtime.settings import get_project, get_stack
-from pulumi.runtime.sync_await import _sync_await
+from pulumi.runtime import MockCallArgs, MockResourceArgs
+
+from ..pulumi_internals import (
+    MockMonitorBase,
+    from_wire,
+    is_secret,
+    is_unknown,
+    provider_pb2,
+    resolve_callbacks,
+    resource_pb2,
+    to_wire,
+)
 
 SECRET = "[secret]"
 UNKNOWN = "[unknown]"
@@ -128,9 +134,9 @@ def resource_options(request: Any) -> dict[str, Any]:
 
 def sanitize(value: Any) -> Any:
     """Replaces secrets with ``"[secret]"`` and preview unknowns with ``"[unknown]"``, deeply."""
-    if rpc.is_rpc_secret(value):
+    if is_secret(value):
         return SECRET
-    if isinstance(value, Unknown) or value == rpc.UNKNOWN:
+    if is_unknown(value):
         return UNKNOWN
     if isinstance(value, dict):
         return {key: sanitize(item) for key, item in value.items()}
@@ -245,7 +251,7 @@ class RecordingMocks(pulumi.runtime.Mocks):
         return call_result(args.token, args.args), []
 
 
-class SafeMockMonitor(MockMonitor):
+class SafeMockMonitor(MockMonitorBase):
     """A ``MockMonitor`` that behaves more like the engine; see the module docstring.
 
     Beyond the stock monitor it computes URNs by the engine's rule (the parent's whole qualified type,
@@ -263,25 +269,25 @@ class SafeMockMonitor(MockMonitor):
     def make_urn(self, parent: str, type_: str, name: str) -> str:
         if self._parent(parent):
             type_ = f"{parent.split('::')[2]}${type_}"
-        return f"urn:pulumi:{get_stack()}::{get_project()}::{type_}::{name}"
+        return f"urn:pulumi:{pulumi.get_stack()}::{pulumi.get_project()}::{type_}::{name}"
 
     def SupportsFeature(self, request: resource_pb2.SupportsFeatureRequest) -> Any:
         has_support = request.id not in self._DISABLED_FEATURES
         return type("SupportsFeatureResponse", (object,), {"hasSupport": has_support})
 
     def GetDeploymentInfo(self, request: Any) -> resource_pb2.DeploymentInfo:
-        features = super().GetDeploymentInfo(request).supportedFeatures
+        features = self.stock_features(request)
         return resource_pb2.DeploymentInfo(
             supportedFeatures=[f for f in features if f != resource_pb2.RESOURCE_MONITOR_FEATURE_RESOURCE_REFERENCES]
         )
 
     def Call(self, request: resource_pb2.ResourceCallRequest) -> provider_pb2.CallResponse:
-        args = rpc.deserialize_properties(request.args)
+        args = from_wire(request.args)
         answer = self.mocks.call(MockCallArgs(token=request.tok, args=args, provider=request.provider))
         result, failures = (answer, []) if isinstance(answer, dict) else answer
         return provider_pb2.CallResponse(
             **{
-                "return": _sync_await(rpc.serialize_properties(result, {})),
+                "return": to_wire(result),
                 "failures": [provider_pb2.CheckFailure(property=p, reason=r) for p, r in failures or []],
             }
         )
@@ -291,20 +297,18 @@ class SafeMockMonitor(MockMonitor):
         if request.type == "pulumi:pulumi:Stack":
             return resource_pb2.RegisterResourceResponse(urn=urn)
         with self._lock:
-            if urn in self.resources:
+            if self.is_registered(urn):
                 raise ValueError(f"Duplicate resource URN '{urn}'; try giving it a unique name")
-            self.resources[urn] = MockMonitor.ResourceRegistration(urn, "", {})
+            self.remember(urn, "", {})
         id_, state = self._new_resource(
             urn,
             request,
             request.object,
             request.importId,
             request.custom,
-            transforms=_resolve_callbacks(request.transforms),
+            transforms=resolve_callbacks(request.transforms),
         )
-        return resource_pb2.RegisterResourceResponse(
-            urn=urn, id=id_, object=_sync_await(rpc.serialize_properties(state, {}))
-        )
+        return resource_pb2.RegisterResourceResponse(urn=urn, id=id_, object=to_wire(state))
 
     def _new_resource(
         self, urn: str, request: Any, properties: Any, resource_id: str, custom: bool, **extra: Any
@@ -324,13 +328,13 @@ class SafeMockMonitor(MockMonitor):
                 **extra,
             )
         )
-        self.resources[urn] = MockMonitor.ResourceRegistration(urn, id_, state)
+        self.remember(urn, id_, state)
         return id_, state
 
     def ReadResource(self, request: resource_pb2.ReadResourceRequest) -> resource_pb2.ReadResourceResponse:
         urn = self.make_urn(request.parent, request.type, request.name)
         id_, state = self._new_resource(urn, request, request.properties, request.id, True)
-        return resource_pb2.ReadResourceResponse(urn=urn, properties=_sync_await(rpc.serialize_properties(state, {})))
+        return resource_pb2.ReadResourceResponse(urn=urn, properties=to_wire(state))
 
     @staticmethod
     def _parent(parent_urn: str) -> str | None:

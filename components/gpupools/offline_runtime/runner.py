@@ -19,13 +19,12 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pulumi
-from pulumi.runtime import config as runtime_config
-from pulumi.runtime import settings as runtime_settings
-from pulumi.runtime.stack import Stack, massage, run_pulumi_func
+from pulumi.runtime import set_all_config
 
+from ..pulumi_internals import reset_run_state, run_program_function, stack_exports
 from .mocks import SECRET, UNKNOWN, RecordedCall, RecordedResource, RecordingMocks, SafeMockMonitor
 
 Program = Callable[[], None] | str | Path
@@ -147,18 +146,15 @@ async def _run_in_loop(
     log: _EngineLog,
 ) -> dict[str, Any]:
     """Installs fresh runtime state in this (new, empty) context, runs the program, resolves the exports."""
-    runtime_config.set_all_config(config, secret_keys)
-    # set_mocks leaves these settings alone; fresh ones keep runs from sharing pending tasks or caches.
-    runtime_settings.SETTINGS.outputs = set()
-    runtime_settings.SETTINGS.package_refs = {}
-    runtime_settings.SETTINGS.base_providers_by_ref = {}
-    engine_logger = logging.Logger("gpupools.testing.engine")  # unregistered: nothing propagates to root
+    set_all_config(config, secret_keys)
+    reset_run_state()  # set_mocks leaves some settings alone; fresh ones keep runs from sharing tasks or caches
+    engine_logger = logging.Logger("gpupools.offline_runtime.engine")  # unregistered: nothing propagates to root
     engine_logger.addHandler(log)
     pulumi.runtime.set_mocks(
         mocks, project=project, stack=stack, preview=True, logger=engine_logger, monitor=SafeMockMonitor(mocks)
     )
-    await run_pulumi_func(program)
-    exports = massage(cast(Stack, runtime_settings.get_root_resource()).outputs, [])
+    await run_program_function(program)
+    exports = stack_exports()
     return {name: await _resolve(value) for name, value in exports.items()}
 
 
