@@ -1,11 +1,12 @@
 """Markers from the folder a test lives in, so a layer's tests run alone: ``pytest -m pure`` is the inner loop.
 
 The folders follow the package's layers: catalog -> config -> domain -> charts -> resolve are ``pure`` (no
-helm, no packaging; a few of their tests still run the program under Pulumi's mocks), components, platform
-and apps (cli, plan, verify, provider, testing) are ``program``, ``render`` runs the real charts through
-helm, and ``release`` builds and checks what is shipped. The shared helpers are the ``support`` package
-(``tests/`` is on ``sys.path`` through pytest's ``pythonpath``). A test module directly in ``tests/`` or in
-a folder not named here is a collection error: put it in the folder of the layer it tests.
+helm, no packaging; a few of their tests still run the program under Pulumi's mocks); components, platform
+and one folder per entry-point package (cli, plan, verify, price_lists, provider, testing) are ``program``;
+``render`` runs the real charts through helm, and ``release`` builds and checks what is shipped. The shared
+helpers are the ``support`` package (``tests/`` is on ``sys.path`` through pytest's ``pythonpath``). A test
+module directly in ``tests/`` or in a folder not named here is a collection error: put it in the folder of
+the package or layer it tests.
 """
 
 from __future__ import annotations
@@ -26,7 +27,12 @@ MARKER_OF_FOLDER = {
     "resolve": "pure",
     "components": "program",
     "platform": "program",
-    "apps": "program",
+    "cli": "program",
+    "plan": "program",
+    "verify": "program",
+    "price_lists": "program",
+    "provider": "program",
+    "testing": "program",
     "render": "render",
     "release": "release",
 }

@@ -10,7 +10,6 @@ import json
 from typing import Any, Literal, get_args, get_origin
 
 import pulumi
-from pulumi.provider.experimental.component import ComponentProvider
 
 from ._version import __version__
 from .aws.cluster import EksCluster
@@ -22,6 +21,7 @@ from .kubernetes.nvidia_releases import NvidiaDevicePlugin, NvidiaDraDriver, Nvi
 from .kubernetes.smoke_test import GpuSmokeTest
 from .kubernetes.cluster_autoscaler import ClusterAutoscaler
 from .platform.component import GpuPlatform
+from .pulumi_internals import ComponentProvider, generate_component_schema
 from .untrusted.strict_json import strict_loads
 
 PACKAGE_NAME = "gpupools"
@@ -42,18 +42,7 @@ COMPONENTS: list[type[pulumi.ComponentResource]] = [
 
 def package_schema() -> dict[str, Any]:
     """The Pulumi package schema the provider serves, generated offline from the type annotations."""
-    from pulumi.provider.experimental.analyzer import Analyzer
-    from pulumi.provider.experimental.schema import generate_schema
-
-    analyzed = Analyzer(PACKAGE_NAME).analyze(COMPONENTS)
-    spec = generate_schema(
-        PACKAGE_NAME,
-        __version__,
-        None,
-        analyzed["component_definitions"],
-        analyzed["type_definitions"],
-        analyzed["dependencies"],
-    )
+    spec = generate_component_schema(PACKAGE_NAME, __version__, list(COMPONENTS))
     return finish_schema(spec.to_json() if hasattr(spec, "to_json") else spec)
 
 

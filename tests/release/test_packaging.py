@@ -1,16 +1,13 @@
 """The releasable distribution: LICENSE and PEP 639 metadata, the cloud SDKs as extras, an sdist without
 the tests or the developer's files, and requirement files whose pins agree with pyproject.toml.
 
-The wheel and sdist are built offline from this checkout (`python -m build --no-isolation`, the sdist
-first and the wheel from the unpacked sdist, as the release workflow does), with this venv's setuptools.
-They skip when `build` or setuptools>=77 is missing (requirements-dev.txt pins both).
+The wheel and sdist are the session's (tests/release/conftest.py ``dist``: built offline from this checkout,
+the sdist first and the wheel from the unpacked sdist, as the release workflow does).
 """
 
 from __future__ import annotations
 
 import email.parser
-import importlib.util
-import os
 import re
 import subprocess
 import sys
@@ -26,14 +23,6 @@ PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 VERSION = re.search(r'^__version__ = "([^"]+)"$', (ROOT / "components" / "gpupools" / "_version.py").read_text(), re.M)[
     1
 ]
-OFFLINE_ENV = {
-    **os.environ,
-    "PIP_NO_INDEX": "1",
-    "HTTP_PROXY": "http://127.0.0.1:9",
-    "HTTPS_PROXY": "http://127.0.0.1:9",
-    "http_proxy": "http://127.0.0.1:9",
-    "https_proxy": "http://127.0.0.1:9",
-}
 # `gpupools verify` speaks HTTP itself (verify/transport.py): the 126 MB kubernetes client is not a dependency.
 BASE_DEPENDENCIES = {"pulumi", "pulumi-kubernetes", "pydantic", "pyyaml"}
 
@@ -111,28 +100,6 @@ def test_example_requirements_work_outside_the_repository() -> None:
 
 
 # --- the built distributions ------------------------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def dist(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    if importlib.util.find_spec("build") is None:
-        pytest.skip("`build` is not installed (requirements-dev.txt pins it)")
-    import setuptools
-
-    if int(setuptools.__version__.split(".")[0]) < 77:
-        pytest.skip(f"setuptools {setuptools.__version__} cannot build PEP 639 metadata (needs >=77)")
-    out = tmp_path_factory.mktemp("dist")
-    result = subprocess.run(
-        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
-        capture_output=True,
-        text=True,
-        env=OFFLINE_ENV,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    [sdist] = out.glob("gpupools-*.tar.gz")
-    [wheel] = out.glob("gpupools-*.whl")
-    return {"sdist": sdist, "wheel": wheel}
 
 
 def _metadata(text: str) -> email.message.Message:

@@ -1,15 +1,15 @@
 """The wheel is the product: installed alone, ``gpupools plan`` plans any stack file from any directory.
 
-The wheel is built once per session from a copy of the library's files, installed with pip into a fresh
-virtual environment that reaches the pinned SDKs of this one through a ``.pth`` line but not the
-repository's ``components/``, so every plan below runs the wheel's own files. Expected figures are
-published ones: Standard_ND96asr_v4 and p4d.24xlarge carry 8x A100 40GB; an A100 40GB holds 7x 1g.5gb or
-2x 3g.20gb, and NVIDIA's all-balanced layout is 2x 1g.5gb + 1x 2g.10gb + 1x 3g.20gb per GPU.
+The wheel is the session's (built once, from the sdist of this checkout: tests/release/conftest.py),
+installed with pip into a fresh virtual environment that reaches the pinned SDKs of this one through a
+``.pth`` line but not the repository's ``components/``, so every plan below runs the wheel's own files.
+Expected figures are published ones: Standard_ND96asr_v4 and p4d.24xlarge carry 8x A100 40GB; an A100
+40GB holds 7x 1g.5gb or 2x 3g.20gb, and NVIDIA's all-balanced layout is 2x 1g.5gb + 1x 2g.10gb + 1x 3g.20gb
+per GPU.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import shutil
@@ -21,25 +21,14 @@ from pathlib import Path
 
 import pytest
 
-from support.packaging import copy_library
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")
-def wheel_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if importlib.util.find_spec("build") is None:
-        pytest.skip("`build` is not installed (requirements-dev.txt pins it)")
+def wheel_venv(dist: dict[str, Path], tmp_path_factory: pytest.TempPathFactory) -> Path:
+    wheel = dist["wheel"]  # the session's build (tests/release/conftest.py), installed here apart from components/
     work = tmp_path_factory.mktemp("wheel")
-    source = copy_library(ROOT, work / "source")
-    build = subprocess.run(
-        [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(work / "dist"), str(source)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
-    assert build.returncode == 0, build.stdout[-2000:] + build.stderr[-2000:]
-    (wheel,) = (work / "dist").glob("gpupools-*.whl")
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"

@@ -1,12 +1,14 @@
 """The golden outputs: the exact stdout of ``gpupools plan --json``, ``gpupools check --json`` and
-``gpupools plan --format markdown`` for every repository stack file and every chart test variant.
+``gpupools plan --format markdown`` for every repository stack file, whole, and the runner that prints them for
+the chart test variants too.
 
 They pin the CLI's output byte for byte, so a refactor that should change nothing can be checked to
-change nothing. The files in ``tests/golden/`` are named ``<case>.plan.json``, ``<case>.check.json`` and
-``<case>.plan.md``; a case is a repository stack (``Pulumi.<stack>.yaml`` at the root, run by its path, so
-its own ``Pulumi.yaml`` project and ``infra/`` program plan it) or a mode variant of one
-(``chart_variants.MODE_VARIANTS``). The as-is variants (``mode`` None) are the repository stack files
-themselves, so they are not repeated.
+change nothing. The files in ``tests/golden/`` are named ``<stack>.plan.json``, ``<stack>.check.json`` and
+``<stack>.plan.md``, one set per repository stack (``Pulumi.<stack>.yaml`` at the root, run by its path, so
+its own ``Pulumi.yaml`` project and ``infra/`` program plan it). A mode variant of one
+(``chart_variants.MODE_VARIANTS``) is mostly its stack's output again, so only what it changes is pinned, as a
+syrupy snapshot (``tests/plan/test_variant_snapshots.py``; ``pytest tests/plan/test_variant_snapshots.py
+--snapshot-update`` rewrites it).
 
 A variant is an in-memory stack file: it is written as ``Pulumi.<variant id>.yaml`` (``yaml.safe_dump``)
 into a fresh temporary folder and the CLI plans that path. That folder holds a ``Pulumi.yaml`` naming the
@@ -17,7 +19,7 @@ anything else machine-specific, so nothing is normalised: the bytes compared are
 The CLI runs in-process (``gpupools.cli.main``) with stdout and stderr captured; each run must exit 0
 and print nothing on stderr.
 
-Regenerate after an intended change of output (then review the diff of ``tests/golden/``)::
+Regenerate the stacks' files after an intended change of output (then review the diff of ``tests/golden/``)::
 
     .venv/bin/python tests/support/golden.py --write
 
@@ -28,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import functools
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -59,13 +62,14 @@ PROGRAM_FILE = "from gpupools.platform.program import main\n\nmain()\n"
 
 @dataclass(frozen=True)
 class Case:
-    """A repository stack file (``variant`` None) or a mode variant of one."""
+    """A repository stack file (``variant`` None) or a mode variant of one (``name`` is the variant's id)."""
 
     name: str
     variant: Variant | None = None
 
 
-CASES: list[Case] = [Case(stack) for stack in STACK_FILES] + [Case(variant.id, variant) for variant in MODE_VARIANTS]
+CASES: list[Case] = [Case(stack) for stack in STACK_FILES]  # the ones with whole golden files
+VARIANT_CASES: list[Case] = [Case(variant.id, variant) for variant in MODE_VARIANTS]
 
 
 def golden_path(case: Case, output: str) -> Path:
@@ -84,8 +88,10 @@ def cli_stdout(args: list[str]) -> bytes:
     return run.out.encode("utf-8")
 
 
+@functools.cache
 def outputs(case: Case) -> dict[str, bytes]:
-    """Each output of the case, keyed by its file suffix."""
+    """Each output of the case, keyed by its file suffix; run once per session (a stack's outputs are also the
+    base of its variants' snapshots)."""
     if case.variant is None:
         return {
             output: cli_stdout([args[0], "--config", str(REPO / f"Pulumi.{case.name}.yaml"), *args[1:]])

@@ -1,7 +1,7 @@
 """What ``gpupools --help`` and each command's ``--help`` say: plain text, wrapped by hand within 80 columns.
 
 argparse prints descriptions and epilogs as written (``RawDescriptionHelpFormatter``), so every line here is what
-the terminal shows; ``tests/apps/test_cli_help.py`` holds them to 80 columns, an example per command and no reST.
+the terminal shows; ``tests/cli/test_cli_help.py`` holds them to 80 columns, an example per command and no reST.
 """
 
 from __future__ import annotations

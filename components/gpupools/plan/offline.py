@@ -78,7 +78,7 @@ def plan_stack(stack_file: StackFile) -> Plan:
     """Validate, then run the program offline; raises ``ConfigError`` before running it on bad config."""
     stack = load_stack(stack_file.config)  # also refuses a stack whose NVIDIA daemonsets would be misplaced
     require_extra(stack.cloud, f"stack {stack_file.stack} on {stack.cloud}")
-    from ..testing.runner import dump_resources, run_program  # loads Pulumi only once config is known good
+    from ..offline_runtime.runner import dump_resources, run_program  # loads Pulumi only once config is known good
 
     project, program = program_location(stack_file.path)
     with _without_engine_environment():

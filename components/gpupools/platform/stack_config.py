@@ -8,9 +8,10 @@ import os
 from functools import cache
 from typing import Any
 
-from pulumi.runtime import config as runtime_config
+from pulumi.runtime import is_config_secret
 
 from ..config.errors import REDACT_ALL, ConfigError, Problem
+from ..pulumi_internals import config_values
 from ..untrusted.strict_json import JsonRefused, strict_loads
 
 NAMESPACE = "gpupools:"
@@ -42,7 +43,7 @@ def _everything() -> dict[str, Any]:
                     )
                 ]
             )
-    return {**environment, **runtime_config.CONFIG.get()}
+    return {**environment, **config_values()}
 
 
 def read_pulumi_config() -> dict[str, Any]:
@@ -67,7 +68,7 @@ def secret_config_values() -> list[Any]:
         everything = _everything()
     except ConfigError:
         return [REDACT_ALL]
-    secret_keys |= {key for key in everything if runtime_config.is_config_secret(key)}
+    secret_keys |= {key for key in everything if is_config_secret(key)}
     values = [everything[key] for key in sorted(secret_keys) if key in everything]
     return values + sorted({key for value in values for key in _user_keys(_decode(value))})
 

@@ -1,19 +1,22 @@
-"""Offline test harness: run a Pulumi program under recording mocks, no CLI, plugins or cloud needed.
+"""Offline test helpers for users' own programs: run one under recording mocks, no CLI, plugins or cloud needed.
 
-Importing this package has no side effects on the Pulumi runtime; mocks are installed per run, on a
-thread of their own, by ``run_program``.
+The public face of the offline runtime ``gpupools plan`` uses (``gpupools.offline_runtime``), so a user's test runs a
+program exactly as ``plan`` does (README, "Checking your own program offline"). These names are the supported
+API; the runtime's modules behind them may move.
 """
 
-from .mocks import (
+from ..offline_runtime import (
     MOCK_KUBECONFIG,
     SECRET,
     UNKNOWN,
+    ProgramRun,
     RecordedCall,
     RecordedResource,
     RecordingMocks,
     SafeMockMonitor,
+    dump_resources,
+    run_program,
 )
-from .runner import ProgramRun, dump_resources, run_program
 
 __all__ = [
     "MOCK_KUBECONFIG",

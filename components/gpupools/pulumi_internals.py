@@ -1,0 +1,173 @@
+"""Every use the package makes of the Pulumi SDK's private parts, in one module, each with why.
+
+The documented SDK is ``pulumi.__all__``, ``pulumi.runtime.__all__`` (less its ``rpc`` submodule, whose functions
+are undocumented) and ``pulumi.provider.experimental.__all__``. Anything else may change in any SDK release, so it
+is reached only from here (``tests/release/test_pulumi_internals.py`` fails if another module touches it), and the
+SDK versions this module was checked against are ``CHECKED_PULUMI_VERSIONS``: the same test fails on any other
+installed version, and ``pyproject.toml``'s ``pulumi`` range says exactly these. To check a new SDK version, read
+each use below against its source, run ``tests/apps/test_mock_runner.py`` and the golden outputs, then add it.
+
+The offline runtime (``gpupools.offline_runtime``, what ``gpupools plan`` and ``gpupools.testing`` run programs with):
+
+- ``pulumi.runtime.mocks.MockMonitor``: the base of ``SafeMockMonitor``. ``set_mocks(monitor=...)`` takes one,
+  but the class is not exported. Relied on: its ``mocks`` and ``resources`` attributes, ``ResourceRegistration``,
+  ``GetDeploymentInfo``, and that the SDK calls the monitor by the gRPC method names (``RegisterResource``,
+  ``ReadResource``, ``Call``, ``SupportsFeature``). ``MockMonitorBase`` below names the private parts.
+- ``pulumi.runtime.mocks._resolve_callbacks``: turns a request's transform references into the callables
+  ``MockResourceArgs(transforms=...)`` takes, as the stock ``RegisterResource`` does.
+- ``pulumi.runtime.sync_await._sync_await`` with ``rpc.serialize_properties``: serialises a mock's answer to the
+  wire on the monitor's executor thread, as the stock monitor does (``to_wire``).
+- ``pulumi.runtime.rpc.deserialize_properties``, ``is_rpc_secret``, ``UNKNOWN`` and ``pulumi.output.Unknown``:
+  read a request's properties, and tell a secret or a preview unknown in them (``from_wire``, ``is_secret``,
+  ``is_unknown``).
+- ``pulumi.runtime.proto`` (``provider_pb2``, ``resource_pb2``): the messages the monitor answers with.
+- ``pulumi.runtime.settings.SETTINGS.outputs``, ``.package_refs``, ``.base_providers_by_ref``: ``set_mocks``
+  leaves them alone, so each run gets fresh ones and shares no pending task or cache (``reset_run_state``).
+- ``pulumi.runtime.stack.run_pulumi_func``: runs the program and waits for its RPCs as the language host does
+  (``run_program_function``).
+- ``pulumi.runtime.stack.massage`` and ``Stack.outputs``: the root stack's exports in the form the engine gets
+  them (``stack_exports``).
+
+The packaged program (``gpupools.platform.stack_config``):
+
+- ``pulumi.runtime.config.CONFIG``: every config key the program was given. The public API reads one key at a
+  time, and an unknown ``gpupools:`` key must be reported, so all keys are needed (``config_values``).
+
+The provider (``gpupools.provider``), loaded lazily (``pulumi.provider.experimental`` costs ~60 ms to import):
+
+- ``pulumi.provider.experimental.component.ComponentProvider``: the base of ``GpuPoolsProvider``, which rewrites
+  its ``schema`` attribute with the finished schema.
+- ``pulumi.provider.experimental.analyzer.Analyzer`` and ``.schema.generate_schema``: the schema the provider
+  serves, generated offline (``generate_component_schema``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from importlib.metadata import version
+from typing import Any, cast
+
+from pulumi.output import Unknown
+from pulumi.runtime import config as _runtime_config
+from pulumi.runtime import rpc
+from pulumi.runtime import settings as _runtime_settings
+from pulumi.runtime.mocks import MockMonitor, _resolve_callbacks
+from pulumi.runtime.proto import provider_pb2, resource_pb2
+from pulumi.runtime.stack import Stack, massage, run_pulumi_func
+from pulumi.runtime.sync_await import _sync_await
+
+__all__ = [
+    "CHECKED_PULUMI_VERSIONS",
+    "MockMonitorBase",
+    "config_values",
+    "from_wire",
+    "generate_component_schema",
+    "installed_pulumi_version",
+    "is_secret",
+    "is_unknown",
+    "provider_pb2",
+    "reset_run_state",
+    "resolve_callbacks",
+    "resource_pb2",
+    "run_program_function",
+    "stack_exports",
+    "to_wire",
+]
+
+# Each SDK release every use above was read against and the offline tests (mock runner, own program, golden plans,
+# provider schema) passed with, byte-identical plans included. Every release from the first to the last is here,
+# and pyproject.toml allows exactly this span (>= the first, < the patch after the last). Between them: 3.271.0
+# added ``ReadResourceResponse.id``, which neither the stock nor our monitor sets, so under it a read resource's id
+# is unknown in preview (no plan shows one); 3.270.0's ``run_pulumi_func`` also waits out registrations the engine
+# reported failed, which mocks never report.
+CHECKED_PULUMI_VERSIONS = ("3.270.0", "3.271.0", "3.272.0")
+
+
+def installed_pulumi_version() -> str:
+    return version("pulumi")
+
+
+class MockMonitorBase(MockMonitor):
+    """The stock mock monitor, with the private parts a subclass needs given names of their own."""
+
+    def remember(self, urn: str, id_: str | None, state: dict[str, Any]) -> None:
+        """Records a resource as the stock monitor does, so ``Invoke`` and ``get_registered_resources`` see it."""
+        self.resources[urn] = MockMonitor.ResourceRegistration(urn, cast(str, id_), state)  # as the stock one does
+
+    def is_registered(self, urn: str) -> bool:
+        return urn in self.resources
+
+    def stock_features(self, request: Any) -> list[Any]:
+        """The resource monitor features the stock monitor advertises."""
+        return list(MockMonitor.GetDeploymentInfo(self, request).supportedFeatures)
+
+
+def resolve_callbacks(transforms: Any) -> list[Any]:
+    return _resolve_callbacks(transforms)
+
+
+def to_wire(state: dict[str, Any]) -> Any:
+    """A mock's answer as the protobuf ``Struct`` the SDK reads back, serialised on this thread's loop."""
+    return _sync_await(rpc.serialize_properties(state, {}))
+
+
+def from_wire(properties: Any) -> Any:
+    return rpc.deserialize_properties(properties)
+
+
+def is_secret(value: Any) -> bool:
+    """Whether a wire-form value is a wrapped secret."""
+    return bool(rpc.is_rpc_secret(value))
+
+
+def is_unknown(value: Any) -> bool:
+    """Whether a value is a preview unknown, in wire form (the sentinel) or deserialised."""
+    return isinstance(value, Unknown) or value == rpc.UNKNOWN
+
+
+def reset_run_state() -> None:
+    """Fresh per-run settings ``set_mocks`` does not reset, so runs share no pending tasks or caches."""
+    settings: Any = _runtime_settings.SETTINGS  # context properties, typed as their descriptors
+    settings.outputs = set()
+    settings.package_refs = {}
+    settings.base_providers_by_ref = {}
+
+
+def run_program_function(program: Callable[[], Any]) -> Awaitable[None]:
+    return run_pulumi_func(program)
+
+
+def stack_exports() -> dict[str, Any]:
+    """The root stack's exports, made plain as the engine would receive them (outputs stay outputs)."""
+    return cast(dict[str, Any], massage(cast(Stack, _runtime_settings.get_root_resource()).outputs, []))
+
+
+def config_values() -> dict[str, Any]:
+    """Every config key the running program was given through the runtime (``set_all_config`` under mocks)."""
+    return _runtime_config.CONFIG.get()
+
+
+def generate_component_schema(package: str, package_version: str, components: list[type]) -> Any:
+    """The package schema Pulumi's component provider would serve for ``components``, generated offline."""
+    from pulumi.provider.experimental.analyzer import Analyzer
+    from pulumi.provider.experimental.schema import generate_schema
+
+    analyzed = Analyzer(package).analyze(components)
+    return generate_schema(
+        package,
+        package_version,
+        None,
+        analyzed["component_definitions"],
+        analyzed["type_definitions"],
+        cast(Any, analyzed["dependencies"]),  # a set, passed as analysed (the SDK's own host sorts it first)
+    )
+
+
+def __getattr__(name: str) -> Any:
+    """``ComponentProvider`` on first use only: importing it loads the provider host (and the project has no
+    ``TYPE_CHECKING`` imports, so type checkers see it as ``Any``)."""
+    if name == "ComponentProvider":
+        from pulumi.provider.experimental.component import ComponentProvider
+
+        return ComponentProvider
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
