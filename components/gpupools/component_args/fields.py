@@ -163,8 +163,12 @@ TaintEffect = Literal["NoSchedule", "PreferNoSchedule", "NoExecute"]
 
 
 class _Args(BaseModel):
-    """Component arguments: the TypedDict's snake_case keys, no coercion (``count='3'`` is not a count)."""
+    """Component arguments: the TypedDict's snake_case keys, no coercion (``count='3'`` is not a count).
+
+    ``defer_build``: a model's validator is built on its first check, not on import, so a stack on one cloud never
+    builds the other cloud's models (``component_args`` imports them all).
+    """
 
     model_config: ClassVar[ConfigDict] = ConfigDict(
-        extra="forbid", strict=True, frozen=True, arbitrary_types_allowed=True
+        extra="forbid", strict=True, frozen=True, arbitrary_types_allowed=True, defer_build=True
     )

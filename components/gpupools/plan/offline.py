@@ -20,7 +20,7 @@ from ..domain.capacity import PoolCapacity, stack_capacity
 from ..domain.capacity_inputs import CapacityInputs, stack_capacity_inputs
 from ..domain.cost import StackCost, stack_cost
 from ..domain.dra import DraDevice, published_by_pool
-from ..resolve.stack_loader import load_stack
+from ..resolve.stack_loader import validated_once
 from ..config.errors import NAMESPACE
 from ..config.loading import StackFile
 from ..domain.stack import Placement
@@ -76,19 +76,21 @@ class Plan:
 
 def plan_stack(stack_file: StackFile) -> Plan:
     """Validate, then run the program offline; raises ``ConfigError`` before running it on bad config."""
-    stack = load_stack(stack_file.config)  # also refuses a stack whose NVIDIA daemonsets would be misplaced
-    require_extra(stack.cloud, f"stack {stack_file.stack} on {stack.cloud}")
-    from ..offline_runtime.runner import dump_resources, run_program  # loads Pulumi only once config is known good
+    # Also refuses a stack whose NVIDIA daemonsets would be misplaced. The program validates its config with
+    # load_stack too: inside this block that is this very Stack, so a plan validates its config once.
+    with validated_once(stack_file.config) as stack:
+        require_extra(stack.cloud, f"stack {stack_file.stack} on {stack.cloud}")
+        from ..offline_runtime.runner import dump_resources, run_program  # loads Pulumi only once config is known good
 
-    project, program = program_location(stack_file.path)
-    with _without_engine_environment():
-        run = run_program(
-            program,
-            project=project,
-            stack=stack_file.stack,
-            config=pulumi_config_values(stack_file.config),
-            secret_keys=stack_file.secret_keys,
-        )
+        project, program = program_location(stack_file.path)
+        with _without_engine_environment():
+            run = run_program(
+                program,
+                project=project,
+                stack=stack_file.stack,
+                config=pulumi_config_values(stack_file.config),
+                secret_keys=stack_file.secret_keys,
+            )
     from ..price_lists.book import current_price_book  # the local price cache, else the packaged snapshot
 
     capacity = stack_capacity(stack.pools)
