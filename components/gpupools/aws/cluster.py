@@ -14,6 +14,8 @@ import pulumi_aws as aws
 import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
+from ..catalog.clouds import EKS_SYSTEM_NODE_SIZE, SYSTEM_POOL_COUNT, SYSTEM_POOL_NAME
+from ..catalog.labels import POOL_LABEL
 from ..component_args.aws import EksClusterArgsModel
 from ..component_args.checking import check_args
 from .node_role import node_role
@@ -103,15 +105,15 @@ class EksCluster(pulumi.ComponentResource):
                 tags=tags,
                 opts=child,
             )
-            count = args.get("system_node_count") or 2
+            count = args.get("system_node_count") or SYSTEM_POOL_COUNT
             eks.ManagedNodeGroup(
                 f"{name}-system",
                 cluster=self.cluster,
                 node_role=self.node_role,
-                instance_types=[args.get("system_node_size") or "m6i.large"],
+                instance_types=[args.get("system_node_size") or EKS_SYSTEM_NODE_SIZE],
                 scaling_config=aws.eks.NodeGroupScalingConfigArgs(desired_size=count, min_size=count, max_size=count),
                 subnet_ids=subnets,
-                labels={"gpupools.io/pool": "system"},
+                labels={POOL_LABEL: SYSTEM_POOL_NAME},
                 tags=tags,
                 opts=child,
             )

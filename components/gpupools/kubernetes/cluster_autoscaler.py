@@ -11,7 +11,12 @@ from typing import NotRequired, Optional, TypedDict
 
 import pulumi
 
-from ..catalog.chart_refs import CLUSTER_AUTOSCALER, CLUSTER_AUTOSCALER_NAMESPACE, CLUSTER_AUTOSCALER_SERVICE_ACCOUNT
+from ..catalog.chart_refs import (
+    CLUSTER_AUTOSCALER,
+    CLUSTER_AUTOSCALER_NAMESPACE,
+    CLUSTER_AUTOSCALER_SERVICE_ACCOUNT,
+    DEFAULT_EXPANDER,
+)
 from ..charts.cluster_autoscaler import cluster_autoscaler_values
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import ClusterAutoscalerArgsModel
@@ -96,7 +101,7 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             args["region"],
             role.arn,
             service_account=service_account,
-            expander=args.get("expander") or "least-waste",
+            expander=args.get("expander") or DEFAULT_EXPANDER,
             priorities=args.get("priorities"),
             scale_down_utilization_threshold=args.get("scale_down_utilization_threshold"),
             scale_down_gpu_utilization_threshold=args.get("scale_down_gpu_utilization_threshold"),
