@@ -7,7 +7,7 @@ group), so it can be wired to ``EksGpuNodeGroup`` and ``ClusterAutoscaler`` from
 """
 
 import json
-from typing import NotRequired, Optional, TypedDict
+from typing import NotRequired, Optional, TypedDict, cast
 
 import pulumi
 import pulumi_aws as aws
@@ -136,12 +136,17 @@ class EksCluster(pulumi.ComponentResource):
             # Nodes of an existing cluster use roles its owner admitted: none is known here.
             self.node_role_arn = pulumi.Output.from_input(None)
             issuer = existing.identities.apply(lambda found: found[0].oidcs[0].issuer if found else None)
-            self.oidc_provider_url = issuer
-            self.oidc_provider_arn = pulumi.Output.all(existing.arn, issuer).apply(
-                lambda parts: _oidc_provider_arn(*parts)
+            self.oidc_provider_url = cast(pulumi.Output[str], issuer)
+            self.oidc_provider_arn = cast(
+                pulumi.Output[str],
+                pulumi.Output.all(existing.arn, issuer).apply(lambda parts: _oidc_provider_arn(*parts)),
             )
-        self.subnet_ids = vpc_config.apply(lambda vpc: vpc.subnet_ids if vpc else None)
-        self.cluster_security_group_id = vpc_config.apply(lambda vpc: vpc.cluster_security_group_id if vpc else None)
+        # EKS reports every cluster's VPC config and OIDC issuer; the SDK types them Optional, and the None
+        # branches here and above only pass on what offline mocks leave out (a plan, not a deployment).
+        self.subnet_ids = cast(pulumi.Output[list[str]], vpc_config.apply(lambda vpc: vpc.subnet_ids if vpc else None))
+        self.cluster_security_group_id = cast(
+            pulumi.Output[str], vpc_config.apply(lambda vpc: vpc.cluster_security_group_id if vpc else None)
+        )
         self.kubeconfig = pulumi.Output.secret(kubeconfig)
         self.provider = k8s.Provider(f"{name}-k8s", kubeconfig=self.kubeconfig, opts=child)
         self.register_outputs(
