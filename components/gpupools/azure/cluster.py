@@ -103,7 +103,7 @@ class AksCluster(pulumi.ComponentResource):
             group = resources.ResourceGroup(
                 f"{name}-rg",
                 resource_group_name=args["resource_group_name"],
-                location=args["location"],
+                location=args.get("location"),  # AksClusterArgsModel requires it when create is true
                 tags=tags,
                 opts=azure_child,
             )
@@ -176,7 +176,9 @@ class AksCluster(pulumi.ComponentResource):
         group (the role on the group itself, as use-capacity-reservation-groups.md scopes it)."""
         groups = args.get("capacity_reservation_group_ids") or []
         if not groups:
-            return containerservice.ManagedClusterIdentityArgs(type="SystemAssigned")
+            return containerservice.ManagedClusterIdentityArgs(
+                type=containerservice.ResourceIdentityType.SYSTEM_ASSIGNED
+            )
         identity = managedidentity.UserAssignedIdentity(
             f"{name}-identity",
             resource_name_=pulumi.Output.concat(args["name"], "-control-plane"),
@@ -201,7 +203,9 @@ class AksCluster(pulumi.ComponentResource):
                     opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(delete_before_replace=True)),
                 )
             )
-        return containerservice.ManagedClusterIdentityArgs(type="UserAssigned", user_assigned_identities=[identity.id])
+        return containerservice.ManagedClusterIdentityArgs(
+            type=containerservice.ResourceIdentityType.USER_ASSIGNED, user_assigned_identities=[identity.id]
+        )
 
 
 def _key(crg: pulumi.Input[str], index: int) -> str:
