@@ -21,7 +21,7 @@ from ..charts.cluster_autoscaler import cluster_autoscaler_values
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import ClusterAutoscalerArgsModel
 from ..catalog.names import CLUSTER_NAMESPACES
-from .release import pinned_release
+from .release import pinned_release, release_name_and_version
 
 TYPE_TOKEN = "gpupools:index:ClusterAutoscaler"
 
@@ -120,8 +120,7 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             create_namespace=namespace not in CLUSTER_NAMESPACES,
         )  # never kube-system and the like
         self.role_arn = role.arn
-        self.release_name = release.name
-        self.chart_version = release.version
+        self.release_name, self.chart_version = release_name_and_version(release)
         self.register_outputs(
             {"roleArn": self.role_arn, "releaseName": self.release_name, "chartVersion": self.chart_version}
         )
