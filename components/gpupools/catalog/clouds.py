@@ -22,6 +22,7 @@ AZURE_LINUX_SKUS = ("AzureLinux", "AzureLinux3")
 # GPUs whose AKS sizes (NC A100 v4, ND A100 v4, NC/ND H100 v5, ND H200 v5) we keep off Azure Linux.
 AZURE_LINUX_REFUSED_GPUS = frozenset({"A100-40GB", "A100-80GB", "H100-80GB", "H100-NVL-94GB", "H200-141GB"})
 SYSTEM_POOL_OS_SKU = "Ubuntu"  # the system pool AksCluster creates
+AKS_SYSTEM_POOL_SIZE = "Standard_D4s_v5"  # its VM size when the stack names none; ours
 # AKS's gpuInstanceProfile values: one MIG profile per pool, every GPU fully cut.
 AKS_GPU_INSTANCE_PROFILES = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
 # AKS node pools: maxPods range and the pods its own per-node daemonsets take (kube-proxy, cloud-node-manager,
@@ -56,9 +57,13 @@ REFUSED_AMI_TYPES = {
     "use AL2023_x86_64_NVIDIA",
 }
 # Instance families whose capacity is scarce enough that an on-demand request is likely to fail without a reservation.
+EKS_SYSTEM_NODE_SIZE = "m6i.large"  # the system node group's instance type when the stack names none; ours
 SCARCE_FAMILIES = ("p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-b200.")
 
 # --- Both --------------------------------------------------------------------------------------------------------
+# The CPU pool a created cluster gets for system pods: its name (and ``POOL_LABEL`` value) and node count. Ours.
+SYSTEM_POOL_NAME = "system"
+SYSTEM_POOL_COUNT = 2
 # What each cloud does with a fixed-at-creation field left unset, by wire name (docs/sources.md): the field is sent
 # as unset when it is written with this value, so writing a default out never renames or replaces a pool.
 CLOUD_DEFAULTS: dict[str, str | int] = {"scaleSetPriority": "Regular", "spotMaxPrice": -1, "capacityType": "ON_DEMAND"}
@@ -81,4 +86,4 @@ CLOUD_POOL_NAME_MAX = {"azure": 12, "aws": POOL_NAME_MAX}
 # AKS names allow no separator; EKS names read better with one.
 CLOUD_POOL_NAME_SEPARATOR = {"azure": "", "aws": "-"}
 # Names a GPU pool can never take: the AKS system pool gpupools creates is called ``system``.
-RESERVED_POOL_NAMES: dict[str, frozenset[str]] = {"azure": frozenset({"system"}), "aws": frozenset()}
+RESERVED_POOL_NAMES: dict[str, frozenset[str]] = {"azure": frozenset({SYSTEM_POOL_NAME}), "aws": frozenset()}
