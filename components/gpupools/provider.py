@@ -21,7 +21,8 @@ from .kubernetes.nvidia_releases import NvidiaDevicePlugin, NvidiaDraDriver, Nvi
 from .kubernetes.smoke_test import GpuSmokeTest
 from .kubernetes.cluster_autoscaler import ClusterAutoscaler
 from .platform.component import GpuPlatform
-from .pulumi_internals import ComponentProvider, generate_component_schema
+from .pulumi_internals import generate_component_schema
+from .pulumi_internals.provider_host import ComponentProvider
 from .untrusted.strict_json import strict_loads
 
 PACKAGE_NAME = "gpupools"

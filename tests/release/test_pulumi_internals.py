@@ -23,7 +23,7 @@ from gpupools.pulumi_internals import CHECKED_PULUMI_VERSIONS, installed_pulumi_
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "components" / "gpupools"
-SEAM = PACKAGE / "pulumi_internals.py"
+SEAM = PACKAGE / "pulumi_internals"
 
 # The documented SDK: what these modules export (``rpc`` is an exported submodule whose functions are not documented),
 # and the public submodules ``pulumi`` does not list in ``__all__``.
@@ -77,11 +77,9 @@ def test_no_module_but_the_seam_touches_a_private_sdk_part() -> None:
     offenders = {
         str(path.relative_to(PACKAGE)): uses
         for path in sorted(PACKAGE.rglob("*.py"))
-        if path != SEAM and (uses := private_uses(path.read_text()))
+        if not path.is_relative_to(SEAM) and (uses := private_uses(path.read_text()))
     }
-    assert not offenders, (
-        f"private Pulumi SDK parts outside gpupools/pulumi_internals.py (move them there): {offenders}"
-    )
+    assert not offenders, f"private Pulumi SDK parts outside gpupools/pulumi_internals/ (move them there): {offenders}"
 
 
 @pytest.mark.parametrize(
@@ -113,7 +111,8 @@ def test_the_check_passes_documented_uses() -> None:
 
 def test_the_seam_lists_each_private_use_it_makes() -> None:
     docstring = pulumi_internals.__doc__ or ""
-    names = {use.rsplit(" ", 1)[-1].rsplit(".", 1)[-1] for use in private_uses(SEAM.read_text())}
+    uses = [use for path in sorted(SEAM.glob("*.py")) for use in private_uses(path.read_text())]
+    names = {use.rsplit(" ", 1)[-1].rsplit(".", 1)[-1] for use in uses}
     names = {name for name in names if name.isidentifier()}
     assert names, "the seam makes no private use: then it should not exist"
     assert not {name for name in names if name not in docstring}, "say in the docstring why each use is made"
@@ -123,7 +122,7 @@ def test_installed_pulumi_was_checked() -> None:
     installed = installed_pulumi_version()
     if installed not in CHECKED_PULUMI_VERSIONS:
         pytest.fail(
-            f"pulumi {installed} is installed, but gpupools/pulumi_internals.py was checked only against "
+            f"pulumi {installed} is installed, but gpupools/pulumi_internals/ was checked only against "
             f"{', '.join(CHECKED_PULUMI_VERSIONS)}. Before adding {installed} to CHECKED_PULUMI_VERSIONS, re-read "
             "each private SDK use its docstring lists against pulumi's source at that version (MockMonitor, "
             "_resolve_callbacks, _sync_await, rpc, SETTINGS, run_pulumi_func, massage, CONFIG, ComponentProvider, "

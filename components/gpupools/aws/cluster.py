@@ -7,13 +7,15 @@ group), so it can be wired to ``EksGpuNodeGroup`` and ``ClusterAutoscaler`` from
 """
 
 import json
-from typing import NotRequired, Optional, TypedDict
+from typing import NotRequired, Optional, TypedDict, cast
 
 import pulumi
 import pulumi_aws as aws
 import pulumi_eks as eks
 import pulumi_kubernetes as k8s
 
+from ..catalog.clouds import EKS_SYSTEM_NODE_SIZE, SYSTEM_POOL_COUNT, SYSTEM_POOL_NAME
+from ..catalog.labels import POOL_LABEL
 from ..component_args.aws import EksClusterArgsModel
 from ..component_args.checking import check_args
 from .node_role import node_role
@@ -103,15 +105,15 @@ class EksCluster(pulumi.ComponentResource):
                 tags=tags,
                 opts=child,
             )
-            count = args.get("system_node_count") or 2
+            count = args.get("system_node_count") or SYSTEM_POOL_COUNT
             eks.ManagedNodeGroup(
                 f"{name}-system",
                 cluster=self.cluster,
                 node_role=self.node_role,
-                instance_types=[args.get("system_node_size") or "m6i.large"],
+                instance_types=[args.get("system_node_size") or EKS_SYSTEM_NODE_SIZE],
                 scaling_config=aws.eks.NodeGroupScalingConfigArgs(desired_size=count, min_size=count, max_size=count),
                 subnet_ids=subnets,
-                labels={"gpupools.io/pool": "system"},
+                labels={POOL_LABEL: SYSTEM_POOL_NAME},
                 tags=tags,
                 opts=child,
             )
@@ -134,12 +136,17 @@ class EksCluster(pulumi.ComponentResource):
             # Nodes of an existing cluster use roles its owner admitted: none is known here.
             self.node_role_arn = pulumi.Output.from_input(None)
             issuer = existing.identities.apply(lambda found: found[0].oidcs[0].issuer if found else None)
-            self.oidc_provider_url = issuer
-            self.oidc_provider_arn = pulumi.Output.all(existing.arn, issuer).apply(
-                lambda parts: _oidc_provider_arn(*parts)
+            self.oidc_provider_url = cast(pulumi.Output[str], issuer)
+            self.oidc_provider_arn = cast(
+                pulumi.Output[str],
+                pulumi.Output.all(existing.arn, issuer).apply(lambda parts: _oidc_provider_arn(*parts)),
             )
-        self.subnet_ids = vpc_config.apply(lambda vpc: vpc.subnet_ids if vpc else None)
-        self.cluster_security_group_id = vpc_config.apply(lambda vpc: vpc.cluster_security_group_id if vpc else None)
+        # EKS reports every cluster's VPC config and OIDC issuer; the SDK types them Optional, and the None
+        # branches here and above only pass on what offline mocks leave out (a plan, not a deployment).
+        self.subnet_ids = cast(pulumi.Output[list[str]], vpc_config.apply(lambda vpc: vpc.subnet_ids if vpc else None))
+        self.cluster_security_group_id = cast(
+            pulumi.Output[str], vpc_config.apply(lambda vpc: vpc.cluster_security_group_id if vpc else None)
+        )
         self.kubeconfig = pulumi.Output.secret(kubeconfig)
         self.provider = k8s.Provider(f"{name}-k8s", kubeconfig=self.kubeconfig, opts=child)
         self.register_outputs(

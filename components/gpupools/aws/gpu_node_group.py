@@ -11,7 +11,8 @@ Component references do not cross languages, and pulumi-eks's ``ManagedNodeGroup
 object; so from a name, a role ARN and subnets (strings or outputs) the group is an ``aws.eks.NodeGroup``.
 """
 
-from typing import Any, NotRequired, Optional, TypedDict
+from collections.abc import Sequence
+from typing import Any, NotRequired, Optional, TypedDict, TypeVar
 
 import pulumi
 import pulumi_aws as aws
@@ -23,6 +24,8 @@ from ..catalog.clouds import DEFAULT_AMI_TYPE
 from ..catalog.labels import GPU_TAINT
 from .launch_template import LaunchTemplateSpec, gpu_launch_template
 from .node_role import node_role
+
+T = TypeVar("T")
 
 TYPE_TOKEN = "gpupools:index:EksGpuNodeGroup"
 AUTOSCALER_TAG_PREFIX = "k8s.io/cluster-autoscaler/"
@@ -150,7 +153,7 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
                 cluster.eks_cluster.vpc_config
                 if cluster is not None
                 else aws.eks.get_cluster_output(
-                    name=args["cluster_name"], opts=pulumi.InvokeOptions(parent=self)
+                    name=_required(args.get("cluster_name"), "cluster_name"), opts=pulumi.InvokeOptions(parent=self)
                 ).vpc_config
             )
         template = gpu_launch_template(name, spec, vpc_config, self, tags) if spec.needed else None
@@ -174,8 +177,8 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
         else:
             plain = aws.eks.NodeGroup(
                 f"{name}-ng",
-                cluster_name=args["cluster_name"],
-                node_role_arn=role_arn if role_arn is not None else role.arn,
+                cluster_name=_required(args.get("cluster_name"), "cluster_name"),
+                node_role_arn=role_arn if role_arn is not None else _required(role, "node_role").arn,
                 **settings,
                 opts=pulumi.ResourceOptions(
                     parent=self,
@@ -186,7 +189,7 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
             self.node_group_name = plain.node_group_name
             resources = plain.resources
         # EKS creates one Auto Scaling group per node group.
-        self.auto_scaling_group_name = resources.apply(lambda found: found[0].autoscaling_groups[0].name)
+        self.auto_scaling_group_name = resources.apply(_auto_scaling_group_name)
         for key, value in sorted((args.get("autoscaler_tags") or {}).items()):
             aws.autoscaling.Tag(
                 # Named by key, so adding or removing one tag leaves the others alone.
@@ -210,6 +213,8 @@ def _node_group_settings(
 ) -> dict[str, Any]:
     """What ``eks.ManagedNodeGroup`` and ``aws.eks.NodeGroup`` both take, in the arguments both spell alike."""
     desired = args["desired_size"]
+    # Unset: the GPU taint the module promises; a list given (even []) is taken as is.
+    taints = args.get("taints")
     return {
         "node_group_name": args["node_group_name"],
         # EKS refuses an instance type in both places; a Capacity Block's template carries it.
@@ -232,8 +237,7 @@ def _node_group_settings(
         "labels": args.get("labels") or {},
         "taints": [
             aws.eks.NodeGroupTaintArgs(key=t["key"], value=t["value"], effect=EKS_TAINT_EFFECTS[t["effect"]])
-            # Unset: the GPU taint the module promises; a list given (even []) is taken as is.
-            for t in (_GPU_TAINTS if args.get("taints") is None else args["taints"])
+            for t in (_GPU_TAINTS if taints is None else taints)
         ],
         "subnet_ids": args.get("subnet_ids"),
         "tags": tags,
@@ -270,3 +274,20 @@ def _at_least_one(desired: pulumi.Input[int]) -> pulumi.Input[int]:
 def _or(value: pulumi.Input[int] | None, default: pulumi.Input[int]) -> pulumi.Input[int]:
     """``value`` unless unset; unlike ``or`` it keeps an explicit 0."""
     return default if value is None else value
+
+
+def _required(value: T | None, key: str) -> T:
+    """A value ``EksGpuNodeGroupArgsModel`` requires on this path (``cluster_name`` without ``cluster``, a node
+    role without ``node_role_arn``): a guard, should the check and the code ever disagree."""
+    if value is None:
+        raise ValueError(f"EksGpuNodeGroup: {key} is required here")
+    return value
+
+
+def _auto_scaling_group_name(found: Sequence[aws.eks.outputs.NodeGroupResource]) -> str:
+    """EKS creates one Auto Scaling group per node group; the SDK types each level ``Optional``."""
+    groups = found[0].autoscaling_groups if found else None
+    name = groups[0].name if groups else None
+    if name is None:
+        raise ValueError("EKS reported no Auto Scaling group for the node group")
+    return name

@@ -56,6 +56,8 @@ def gpu_launch_template(
     child = pulumi.ResourceOptions(parent=parent)
     placement = network_interfaces = None
     if spec.efa_interfaces:
+        if vpc_config is None:
+            raise ValueError(f"{name}: EFA interfaces need the cluster's vpc_config (its security group and VPC)")
         group = aws.ec2.PlacementGroup(f"{name}-pg", strategy="cluster", tags=tags, opts=child)
         placement = aws.ec2.LaunchTemplatePlacementArgs(group_name=group.name)
         network_interfaces = _efa_interfaces(name, spec.efa_interfaces, vpc_config, child, tags)
@@ -95,6 +97,8 @@ def _reservation(
         return None
     # An output (known only at deploy time) is taken for a reservation id; group ARNs are given as plain text.
     key = reservation_target_key(reservation) if isinstance(reservation, str) else "capacity_reservation_id"
+    if key is None:  # EksGpuNodeGroupArgsModel refuses such text before anything is built
+        raise ValueError(f"capacity_reservation {reservation!r} is neither an ODCR id nor a resource group ARN")
     target = aws.ec2.LaunchTemplateCapacityReservationSpecificationCapacityReservationTargetArgs(**{key: reservation})
     return aws.ec2.LaunchTemplateCapacityReservationSpecificationArgs(capacity_reservation_target=target)
 

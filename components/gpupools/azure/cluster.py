@@ -18,14 +18,19 @@ import pulumi
 import pulumi_kubernetes as k8s
 from pulumi_azure_native import authorization, containerservice, managedidentity, resources
 
-from ..catalog.clouds import AKS_OVERLAY_POD_CIDR, CONTRIBUTOR_ROLE_ID
+from ..catalog.clouds import (
+    AKS_OVERLAY_POD_CIDR,
+    AKS_SYSTEM_POOL_SIZE,
+    CONTRIBUTOR_ROLE_ID,
+    SYSTEM_POOL_COUNT,
+    SYSTEM_POOL_NAME,
+    SYSTEM_POOL_OS_SKU,
+)
 from ..component_args.azure import AksClusterArgsModel
 from ..component_args.checking import check_args
 from .aliases import without_sdk_aliases
 
 TYPE_TOKEN = "gpupools:index:AksCluster"
-DEFAULT_SYSTEM_POOL_SIZE = "Standard_D4s_v5"
-DEFAULT_SYSTEM_POOL_COUNT = 2
 # Pods per system node; with Azure CNI Overlay pod IPs come from the pod CIDR, not the VNet, so this costs no
 # subnet addresses (AKS: Azure CNI Overlay allows up to 250).
 DEFAULT_SYSTEM_POOL_MAX_PODS = 110
@@ -98,7 +103,7 @@ class AksCluster(pulumi.ComponentResource):
             group = resources.ResourceGroup(
                 f"{name}-rg",
                 resource_group_name=args["resource_group_name"],
-                location=args["location"],
+                location=args.get("location"),  # AksClusterArgsModel requires it when create is true
                 tags=tags,
                 opts=azure_child,
             )
@@ -121,13 +126,13 @@ class AksCluster(pulumi.ComponentResource):
                 ),
                 agent_pool_profiles=[
                     containerservice.ManagedClusterAgentPoolProfileArgs(
-                        name="system",
+                        name=SYSTEM_POOL_NAME,
                         mode="System",
-                        vm_size=args.get("system_pool_size") or DEFAULT_SYSTEM_POOL_SIZE,
-                        count=args.get("system_pool_count") or DEFAULT_SYSTEM_POOL_COUNT,
+                        vm_size=args.get("system_pool_size") or AKS_SYSTEM_POOL_SIZE,
+                        count=args.get("system_pool_count") or SYSTEM_POOL_COUNT,
                         max_pods=args.get("system_pool_max_pods") or DEFAULT_SYSTEM_POOL_MAX_PODS,
                         os_type="Linux",
-                        os_sku="Ubuntu",
+                        os_sku=SYSTEM_POOL_OS_SKU,
                         type="VirtualMachineScaleSets",
                     )
                 ],
@@ -171,7 +176,9 @@ class AksCluster(pulumi.ComponentResource):
         group (the role on the group itself, as use-capacity-reservation-groups.md scopes it)."""
         groups = args.get("capacity_reservation_group_ids") or []
         if not groups:
-            return containerservice.ManagedClusterIdentityArgs(type="SystemAssigned")
+            return containerservice.ManagedClusterIdentityArgs(
+                type=containerservice.ResourceIdentityType.SYSTEM_ASSIGNED
+            )
         identity = managedidentity.UserAssignedIdentity(
             f"{name}-identity",
             resource_name_=pulumi.Output.concat(args["name"], "-control-plane"),
@@ -196,7 +203,9 @@ class AksCluster(pulumi.ComponentResource):
                     opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(delete_before_replace=True)),
                 )
             )
-        return containerservice.ManagedClusterIdentityArgs(type="UserAssigned", user_assigned_identities=[identity.id])
+        return containerservice.ManagedClusterIdentityArgs(
+            type=containerservice.ResourceIdentityType.USER_ASSIGNED, user_assigned_identities=[identity.id]
+        )
 
 
 def _key(crg: pulumi.Input[str], index: int) -> str:

@@ -8,7 +8,7 @@ replacement needs its name: its workloads have nowhere to go meanwhile); False c
 which only works when the replacement gets a new ``pool_name`` (``gpupools.rotation``: surge).
 """
 
-from typing import NotRequired, Optional, TypedDict
+from typing import NotRequired, Optional, TypedDict, cast
 
 import pulumi
 from pulumi_azure_native import containerservice
@@ -136,7 +136,7 @@ class AksGpuPool(pulumi.ComponentResource):
             spot_max_price=args.get("spot_max_price"),
             node_labels=args.get("node_labels") or {},
             # Unset: the GPU taint the class promises; a list given (even []) is taken as is.
-            node_taints=[str(GPU_TAINT)] if args.get("node_taints") is None else args["node_taints"],
+            node_taints=[str(GPU_TAINT)] if (taints := args.get("node_taints")) is None else taints,
             tags={**(args.get("tags") or {}), **(args.get("autoscaler_tags") or {})},
             opts=pulumi.ResourceOptions(
                 parent=self,
@@ -152,7 +152,8 @@ class AksGpuPool(pulumi.ComponentResource):
             ),
         )
         self.pool_name = pool.name
-        self.vm_size = pool.vm_size
+        # Set from args["vm_size"] above: the SDK types the output Optional only because the input is.
+        self.vm_size = cast(pulumi.Output[str], pool.vm_size)
         self.gpu_instance_profile = pool.gpu_instance_profile
         self.register_outputs(
             {

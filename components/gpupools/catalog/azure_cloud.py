@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .cloud import Cloud, Extra, FixedFields, KubernetesOffer, PoolNaming, SizeNaming, TagRules
-from .clouds import AKS_RUNTIME_CLASS
+from .clouds import AKS_RUNTIME_CLASS, SYSTEM_POOL_NAME
 from .fixed_fields import AKS_AGENT_POOL
 from .kubernetes_versions import AKS_MINORS
 from .labels import AKS_GPU_LABELS, AKS_SPOT_TAINT
@@ -45,7 +45,7 @@ AZURE = Cloud(
     preinstalled_runtime_class=AKS_RUNTIME_CLASS,
     facets=(
         # AKS: 12 lowercase letters and digits, no separator; the system pool gpupools creates is ``system``.
-        PoolNaming(max_length=12, separator="", reserved=frozenset({"system"})),
+        PoolNaming(max_length=12, separator="", reserved=frozenset({SYSTEM_POOL_NAME})),
         SizeNaming(
             "Standard_",
             AZURE_VM_SIZE,

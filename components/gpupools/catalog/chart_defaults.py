@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Mapping
 
 from .chart_refs import DCGM_EXPORTER, DEVICE_PLUGIN, DRA_DRIVER, GPU_OPERATOR, ChartRef
-from .labels import GPU_PRESENT_LABEL, MPS_CAPABLE_LABEL, NFD_GPU_LABEL
+from .labels import GPU_PRESENT_LABEL, GPU_TAINT_KEY, MPS_CAPABLE_LABEL, NFD_GPU_LABEL
 
 # What a daemonset does for a pool; the placement check decides from it where the daemonset belongs.
 Role = Literal[
@@ -64,7 +64,7 @@ class ChartDefaults:
 
 
 def _gpu_toleration(operator: str, value: str | None = None) -> dict[str, str]:
-    toleration = {"key": "nvidia.com/gpu", "operator": operator}
+    toleration = {"key": GPU_TAINT_KEY, "operator": operator}
     if value is not None:
         toleration["value"] = value
     return {**toleration, "effect": "NoSchedule"}

@@ -25,6 +25,7 @@ AZURE_LINUX_REFUSED_GPUS = frozenset({"A100-40GB", "A100-80GB", "H100-80GB", "H1
 # The runtime class the GPU Operator names on AKS nodes whose driver AKS preinstalls.
 AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 SYSTEM_POOL_OS_SKU = "Ubuntu"  # the system pool AksCluster creates
+AKS_SYSTEM_POOL_SIZE = "Standard_D4s_v5"  # its VM size when the stack names none; ours
 # AKS's gpuInstanceProfile values: one MIG profile per pool, every GPU fully cut.
 AKS_GPU_INSTANCE_PROFILES = ("MIG1g", "MIG2g", "MIG3g", "MIG4g", "MIG7g")
 # AKS node pools: maxPods range and the pods its own per-node daemonsets take (kube-proxy, cloud-node-manager,
@@ -59,9 +60,13 @@ REFUSED_AMI_TYPES = {
     "use AL2023_x86_64_NVIDIA",
 }
 # Instance families whose capacity is scarce enough that an on-demand request is likely to fail without a reservation.
+EKS_SYSTEM_NODE_SIZE = "m6i.large"  # the system node group's instance type when the stack names none; ours
 SCARCE_FAMILIES = ("p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-b200.")
 
 # --- Both --------------------------------------------------------------------------------------------------------
+# The CPU pool a created cluster gets for system pods: its name (and ``POOL_LABEL`` value) and node count. Ours.
+SYSTEM_POOL_NAME = "system"
+SYSTEM_POOL_COUNT = 2
 # What each cloud does with a fixed-at-creation field left unset, by wire name (docs/sources.md): the field is sent
 # as unset when it is written with this value, so writing a default out never renames or replaces a pool.
 CLOUD_DEFAULTS: dict[str, str | int] = {"scaleSetPriority": "Regular", "spotMaxPrice": -1, "capacityType": "ON_DEMAND"}

@@ -158,8 +158,8 @@ def _texts(entry: Any, where: str, keys: tuple[str, ...]) -> dict[str, str]:
     """The entry's non-empty text fields ``keys``, its capacity checked; raises naming what is missing or wrong."""
     if not isinstance(entry, dict):
         raise PriceBookError(f"{where} is not an object")
-    texts = {key: entry.get(key) for key in keys}
-    missing = [key for key, value in texts.items() if not isinstance(value, str) or not value]
+    texts: dict[str, str] = {key: value for key in keys if isinstance(value := entry.get(key), str) and value}
+    missing = [key for key in keys if key not in texts]
     if missing:
         raise PriceBookError(f"{where} lacks {', '.join(missing)}")
     odd = [key for key, value in texts.items() if not _FIELD_SHAPES[key].fullmatch(value)]
@@ -195,7 +195,8 @@ def _unlisted(entry: Any, origin: str, index: int) -> Unlisted:
 
 def snapshot() -> PriceBook:
     """The price book shipped with the package."""
-    text = files(__package__).joinpath(SNAPSHOT_FILE).read_bytes()  # ours, in the wheel: strict all the same
+    # Ours, in the wheel: read strictly all the same.
+    text = files(__name__.rpartition(".")[0]).joinpath(SNAPSHOT_FILE).read_bytes()
     return read_price_book(strict_loads(text), "snapshot")
 
 

@@ -64,9 +64,11 @@ def sharing_pools(stack: Stack) -> list[ResolvedPool]:
 def device_plugin_configs(stack: Stack) -> dict[str, str]:
     """Config name -> YAML text: ``default`` and one entry per sharing pool, named by its node label."""
     configs = {DEFAULT_CONFIG: _render(default_device_plugin_config(stack.mig_strategy))}
-    for pool in sharing_pools(stack):
-        # Pool names are unique and config validation refuses a sharing pool named "default".
-        configs[pool.device_plugin_config] = _render(pool_device_plugin_config(pool))
+    for pool in stack.pools:
+        # The sharing pools (sharing_pools). Pool names are unique and config validation refuses a sharing pool
+        # named "default".
+        if pool.device_plugin_config is not None:
+            configs[pool.device_plugin_config] = _render(pool_device_plugin_config(pool))
     return configs
 
 

@@ -7,6 +7,7 @@ the terminal shows; ``tests/cli/test_cli_help.py`` holds them to 80 columns, an 
 from __future__ import annotations
 
 import argparse
+from typing import TypeVar
 
 PROGRAM = """\
 NVIDIA GPUs on AKS and EKS, cut into right-sized MIG slices, time-slices or MPS
@@ -136,18 +137,18 @@ read (one "error:" line).
 """
 
 
-def stack_command_parser(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str
-) -> argparse.ArgumentParser:
+# The CLI's own parser class: a subcommand's parser is of the class its subparsers action makes.
+Parser = TypeVar("Parser", bound=argparse.ArgumentParser)
+
+
+def stack_command_parser(commands: argparse._SubParsersAction[Parser], name: str) -> Parser:
     """``check``, ``plan`` or ``verify``: its description, then which stack, the formats, the exit status, examples."""
     summary, description, examples = COMMANDS[name]
     status = VERIFY_EXIT_STATUS if name == "verify" else EXIT_STATUS
     return command_parser(commands, name, (summary, description, f"{STACK_AND_FORMAT}\n{status}\n{examples}"))
 
 
-def command_parser(
-    commands: argparse._SubParsersAction[argparse.ArgumentParser], name: str, texts: tuple[str, str, str]
-) -> argparse.ArgumentParser:
+def command_parser(commands: argparse._SubParsersAction[Parser], name: str, texts: tuple[str, str, str]) -> Parser:
     """A subcommand whose ``--help`` shows its description and epilog as written."""
     summary, description, epilog = texts
     return commands.add_parser(

@@ -13,7 +13,7 @@ from ..plan.offline import Plan, plan_stack
 from .check import print_lines
 from .render import capacity_lines, diff_lines, markdown_capacity, markdown_diff, placement_lines
 from .cost_render import cost_diff_lines, cost_headline, cost_lines, markdown_cost, markdown_cost_diff
-from ..plan.cost_diff import cost_diff
+from ..plan.cost_diff import CostDiff, cost_diff
 from .dra_render import dra_device_lines, dra_diff_lines, markdown_dra_devices
 
 # The inputs worth reading per resource type; JSON output keeps them all.
@@ -59,7 +59,7 @@ def run_plan(stack_file: StackFile, output_format: str, base: str | None = None)
     plan = plan_stack(stack_file)
     head = plan.to_json()
     diff = diff_plans(base_plan, head) if base_plan is not None else None
-    costs = cost_diff(base_plan, head, diff) if diff else None
+    costs = cost_diff(base_plan, head, diff) if base_plan is not None and diff else None
     if output_format == "json":
         print(
             json.dumps(
@@ -67,7 +67,7 @@ def run_plan(stack_file: StackFile, output_format: str, base: str | None = None)
                     **head,
                     **(
                         {"diff": {**diff.to_json(), "cost": costs.to_json(), "costHeadline": cost_headline(costs)}}
-                        if diff
+                        if diff and costs
                         else {}
                     ),
                 },
@@ -81,7 +81,7 @@ def run_plan(stack_file: StackFile, output_format: str, base: str | None = None)
                 + markdown_cost_diff(costs)
                 + dra_diff_lines(diff.devices)
                 + [""]
-                if diff
+                if diff and costs
                 else []
             )
             + markdown_plan(plan)
@@ -90,7 +90,7 @@ def run_plan(stack_file: StackFile, output_format: str, base: str | None = None)
         print_lines(
             (
                 _with_cost(diff_lines(diff), costs) + cost_diff_lines(costs) + dra_diff_lines(diff.devices) + [""]
-                if diff
+                if diff and costs
                 else []
             )
             + text_plan(plan)
@@ -98,7 +98,7 @@ def run_plan(stack_file: StackFile, output_format: str, base: str | None = None)
     return 0
 
 
-def _with_cost(lines: list[str], costs, bold: str = "") -> list[str]:
+def _with_cost(lines: list[str], costs: CostDiff, bold: str = "") -> list[str]:
     """The diff's first line says what the change does to capacity, then what it adds or saves per month."""
     first = lines[0].removesuffix(bold) if bold else lines[0]
     return [f"{first}; {cost_headline(costs)}{bold}"] + lines[1:]

@@ -8,12 +8,12 @@ import sys
 
 from ..catalog.instances import CLOUDS
 from ..catalog.prices import CURRENCY, CURRENCY_CODE
-from .help import PRICES, PRICES_REFRESH, command_parser
+from .help import PRICES, PRICES_REFRESH, Parser, command_parser
 
 EXIT_CANNOT_READ = 2  # as verify: the price list could not be read or the request cannot be met; 1 is a bug
 
 
-def add_prices_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_prices_command(commands: argparse._SubParsersAction[Parser]) -> None:
     """Add ``prices refresh`` to the CLI's subcommands."""
     prices = command_parser(commands, "prices", PRICES)
     actions = prices.add_subparsers(

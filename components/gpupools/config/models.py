@@ -19,6 +19,7 @@ from ..catalog.chart_refs import (
     DEFAULT_EXPANDER,
     DIGITS_VERSION,
 )
+from ..catalog.clouds import SYSTEM_POOL_COUNT
 from ..catalog.dra_driver import AlphaGate
 from ..catalog.installers import Installer, InstallerName, installer_named
 from ..catalog.names import (
@@ -104,7 +105,7 @@ class SystemPool(Strict):
     """The small CPU pool that runs system pods (AKS system pool, EKS managed node group)."""
 
     size: str = Field(min_length=1)
-    count: int = Field(default=2, ge=1, le=100)  # AKS system pools and EKS node groups: our bound
+    count: int = Field(default=SYSTEM_POOL_COUNT, ge=1, le=100)  # AKS system pools and EKS node groups: our bound
 
 
 # catalog.chart_refs lists them (CLUSTER_AUTOSCALER_EXPANDERS); spelled out so type checkers read it, and

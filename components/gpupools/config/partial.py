@@ -40,9 +40,10 @@ class PartialConfig:
         for location in self.left_out:
             if _at_or_under(problem.field, field_path(*location)):
                 return False
-            owner = field_path(*location[:-1]) if len(location) > 1 else None
+            *parents, key = location  # a left-out value is always at a key or index
+            owner = field_path(*parents) if parents else None
             same_mapping = owner is None or _at_or_under(problem.field, owner)
-            if same_mapping and re.search(rf"(?<![\w.]){re.escape(str(location[-1]))}(?!\w)", problem.message):
+            if same_mapping and re.search(rf"(?<![\w.]){re.escape(str(key))}(?!\w)", problem.message):
                 return False
         return True
 
@@ -110,7 +111,12 @@ def _cleaned(
             bad = {item["loc"][0] if item["loc"] else None for item in error.errors(include_url=False)}
             for key in bad:
                 info = fields.get(key) if isinstance(key, str) else None
-                if info is None or info.is_required() or _mapping_model(info.annotation) is not None:
+                if (
+                    not isinstance(key, str)
+                    or info is None
+                    or info.is_required()
+                    or _mapping_model(info.annotation) is not None
+                ):
                     return None
                 del cleaned[key]
                 left_out.append(location + (key,))

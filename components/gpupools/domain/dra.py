@@ -62,10 +62,18 @@ def published_devices(pool: ResolvedPool) -> list[DraDevice]:
     if pool.mig is None:
         return [DraDevice(GPU_TYPE, None, pool.gpus_per_node, 1, pool.gpu.memory_gb)]
     return [
-        DraDevice(MIG_TYPE, name, pool.gpus_per_node * count, count, pool.gpu.profile(name).memory_gb)
+        DraDevice(MIG_TYPE, name, pool.gpus_per_node * count, count, _profile_memory_gb(pool, name))
         for name, count in sorted(pool.mig.devices.items())
         if count > 0
     ]
+
+
+def _profile_memory_gb(pool: ResolvedPool, name: str) -> int:
+    """A resolved pool's profiles are its GPU's (the MIG rules refuse others): a stray one is a bug, said so."""
+    profile = pool.gpu.profile(name)
+    if profile is None:
+        raise ValueError(f"pool {pool.name}: {name} is not a MIG profile of {pool.gpu.name}")
+    return profile.memory_gb
 
 
 def selector(device: DraDevice) -> str:

@@ -11,12 +11,17 @@ from typing import NotRequired, Optional, TypedDict
 
 import pulumi
 
-from ..catalog.chart_refs import CLUSTER_AUTOSCALER, CLUSTER_AUTOSCALER_NAMESPACE, CLUSTER_AUTOSCALER_SERVICE_ACCOUNT
+from ..catalog.chart_refs import (
+    CLUSTER_AUTOSCALER,
+    CLUSTER_AUTOSCALER_NAMESPACE,
+    CLUSTER_AUTOSCALER_SERVICE_ACCOUNT,
+    DEFAULT_EXPANDER,
+)
 from ..charts.cluster_autoscaler import cluster_autoscaler_values
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import ClusterAutoscalerArgsModel
 from ..catalog.names import CLUSTER_NAMESPACES
-from .release import pinned_release
+from .release import pinned_release, release_name_and_version
 
 TYPE_TOKEN = "gpupools:index:ClusterAutoscaler"
 
@@ -96,7 +101,7 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             args["region"],
             role.arn,
             service_account=service_account,
-            expander=args.get("expander") or "least-waste",
+            expander=args.get("expander") or DEFAULT_EXPANDER,
             priorities=args.get("priorities"),
             scale_down_utilization_threshold=args.get("scale_down_utilization_threshold"),
             scale_down_gpu_utilization_threshold=args.get("scale_down_gpu_utilization_threshold"),
@@ -115,8 +120,7 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             create_namespace=namespace not in CLUSTER_NAMESPACES,
         )  # never kube-system and the like
         self.role_arn = role.arn
-        self.release_name = release.name
-        self.chart_version = release.version
+        self.release_name, self.chart_version = release_name_and_version(release)
         self.register_outputs(
             {"roleArn": self.role_arn, "releaseName": self.release_name, "chartVersion": self.chart_version}
         )

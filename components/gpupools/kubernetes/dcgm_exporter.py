@@ -12,7 +12,7 @@ import pulumi
 from ..catalog.chart_refs import DCGM_EXPORTER
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import NvidiaDcgmExporterArgsModel
-from .release import pinned_release
+from .release import pinned_release, release_name_and_version
 
 
 class NvidiaDcgmExporterArgs(TypedDict):
@@ -54,8 +54,7 @@ class NvidiaDcgmExporter(pulumi.ComponentResource):
         release, self.namespace = pinned_release(
             self, name, DCGM_EXPORTER, args, create_namespace=args.get("create_namespace") is True
         )
-        self.release_name = release.name
-        self.chart_version = release.version
+        self.release_name, self.chart_version = release_name_and_version(release)
         self.register_outputs(
             {"releaseName": self.release_name, "chartVersion": self.chart_version, "namespace": self.namespace}
         )

@@ -12,7 +12,7 @@ from ..catalog.installers import Installer
 from ..catalog.chart_refs import ChartRef, DEVICE_PLUGIN, DRA_DRIVER, GPU_OPERATOR
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import NvidiaChartArgsModel
-from .release import pinned_release
+from .release import pinned_release, release_name_and_version
 
 
 class NvidiaChartArgs(TypedDict):
@@ -58,8 +58,7 @@ class _NvidiaChart(pulumi.ComponentResource):
         release, self.namespace = pinned_release(
             self, name, self._chart_ref, args, create_namespace=args.get("create_namespace", True) is not False
         )
-        self.release_name = release.name
-        self.chart_version = release.version
+        self.release_name, self.chart_version = release_name_and_version(release)
         self.register_outputs(
             {"releaseName": self.release_name, "chartVersion": self.chart_version, "namespace": self.namespace}
         )

@@ -1,6 +1,6 @@
 """One pinned Helm release in a namespace (created when asked): what every chart component of gpupools installs."""
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 import pulumi
 import pulumi_kubernetes as k8s
@@ -40,3 +40,10 @@ def pinned_release(
         opts=pulumi.ResourceOptions(parent=component),
     )
     return release, pulumi.Output.from_input(namespace)
+
+
+def release_name_and_version(release: k8s.helm.v3.Release) -> tuple[pulumi.Output[str], pulumi.Output[str]]:
+    """The release's name and chart version as outputs. The SDK types both ``Optional`` because they are optional
+    inputs, but as outputs they are always set: Helm names every release and records the chart version installed
+    (and ``pinned_release`` sets both)."""
+    return cast(pulumi.Output[str], release.name), cast(pulumi.Output[str], release.version)

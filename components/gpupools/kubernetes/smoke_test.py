@@ -10,6 +10,7 @@ from typing import NotRequired, Optional, TypedDict
 import pulumi
 import pulumi_kubernetes as k8s
 
+from ..catalog.labels import POOL_LABEL
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import GpuSmokeTestArgsModel, SMOKE_JOB_SUFFIX
 
@@ -67,7 +68,7 @@ class GpuSmokeTest(pulumi.ComponentResource):
             metadata=k8s.meta.v1.ObjectMetaArgs(
                 name=f"{args['pool_name']}{SMOKE_JOB_SUFFIX}",
                 namespace=args["namespace"],
-                labels={"app.kubernetes.io/name": "gpu-smoke-test", "gpupools.io/pool": args["pool_name"]},
+                labels={"app.kubernetes.io/name": "gpu-smoke-test", POOL_LABEL: args["pool_name"]},
             ),
             spec=k8s.batch.v1.JobSpecArgs(
                 backoff_limit=2,

@@ -308,12 +308,14 @@ class SafeMockMonitor(MockMonitorBase):
             request.custom,
             transforms=resolve_callbacks(request.transforms),
         )
-        return resource_pb2.RegisterResourceResponse(urn=urn, id=id_, object=to_wire(state))
+        # proto3: an unset id and "" are the same.
+        return resource_pb2.RegisterResourceResponse(urn=urn, id=id_ or "", object=to_wire(state))
 
     def _new_resource(
         self, urn: str, request: Any, properties: Any, resource_id: str, custom: bool, **extra: Any
-    ) -> tuple[str, dict[str, Any]]:
-        """Asks the mocks for a registered or read resource's id and state, and remembers them."""
+    ) -> tuple[str | None, dict[str, Any]]:
+        """Asks the mocks for a registered or read resource's id and state, and remembers them (a mock may give
+        None for the id, as ``pulumi.runtime.Mocks.new_resource`` allows)."""
         id_, state = self.mocks.new_resource(
             ParentedResourceArgs(
                 urn=urn,

@@ -9,12 +9,12 @@ import pulumi
 import pulumi_aws as aws
 
 from ..domain.node_templates import cluster_autoscaler_args, eks_autoscaler_tags
-from ..aws.cluster import EksCluster
-from ..aws.gpu_node_group import EksGpuNodeGroup
+from ..aws.cluster import EksCluster, EksClusterArgs
+from ..aws.gpu_node_group import EksGpuNodeGroup, EksGpuNodeGroupArgs
 from ..domain.stack import Stack
 from ..domain.pools import ResolvedPool, eks_fixed_fields
 from ..catalog.clouds import DEFAULT_AMI_TYPE
-from .inputs import Deferred
+from .inputs import Deferred, given
 
 NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
 
@@ -33,17 +33,22 @@ def build(
     subnet_ids = deferred.cluster_value("subnet_ids", cluster_config.subnet_ids)
     cluster = EksCluster(
         prefix + ("cluster" if "name" in deferred.cluster else cluster_config.name),
-        {
-            "name": cluster_name,
-            "create": cluster_config.create,
-            "kubernetes_version": cluster_config.kubernetes_version,
-            "system_node_size": system.size if system else None,
-            "system_node_count": system.count if system else None,
-            "subnet_ids": subnet_ids,
-            # pulumi-eks creates the cluster's security groups in this VPC (the default VPC without it).
-            "vpc_id": deferred.cluster_value("vpc_id", cluster_config.vpc_id) if cluster_config.subnet_ids else None,
-            "tags": stack.config.tags,
-        },
+        given(
+            EksClusterArgs,
+            {
+                "name": cluster_name,
+                "create": cluster_config.create,
+                "kubernetes_version": cluster_config.kubernetes_version,
+                "system_node_size": system.size if system else None,
+                "system_node_count": system.count if system else None,
+                "subnet_ids": subnet_ids,
+                # pulumi-eks creates the cluster's security groups in this VPC (the default VPC without it).
+                "vpc_id": deferred.cluster_value("vpc_id", cluster_config.vpc_id)
+                if cluster_config.subnet_ids
+                else None,
+                "tags": stack.config.tags,
+            },
+        ),
         regional,
     )
     groups = [
@@ -93,30 +98,33 @@ def _cluster_autoscaler(
     settings = cluster_autoscaler_args(stack)
     if settings is None or cluster.cluster is None:  # config refuses install without a created cluster
         return
-    from ..kubernetes.cluster_autoscaler import ClusterAutoscaler
+    from ..kubernetes.cluster_autoscaler import ClusterAutoscaler, ClusterAutoscalerArgs
 
     ClusterAutoscaler(
         prefix + "cluster-autoscaler",
-        {
-            **settings,
-            "oidc_provider_arn": cluster.cluster.oidc_provider_arn,
-            "oidc_provider_url": cluster.cluster.oidc_provider_url,
-            "tags": stack.config.tags,
-            "kubernetes_version": stack.config.cluster.kubernetes_version,  # the autoscaler image of the same minor
-        },
+        given(
+            ClusterAutoscalerArgs,
+            {
+                **settings,
+                "oidc_provider_arn": cluster.cluster.oidc_provider_arn,
+                "oidc_provider_url": cluster.cluster.oidc_provider_url,
+                "tags": stack.config.tags,
+                "kubernetes_version": stack.config.cluster.kubernetes_version,  # the autoscaler image of the same minor
+            },
+        ),
         pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[cluster.provider], depends_on=groups)),
     )
 
 
 def _group_args(
     stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool, cluster: EksCluster, cluster_subnets
-) -> dict:
+) -> EksGpuNodeGroupArgs:
     autoscaling = pool.config.autoscaling
     count = deferred.pool_value(index, "count", pool.nodes)
     # The component's defaults without autoscaling: count..max(count, 1). (A count given as an output is
     # refused on aws in inputs.py: EksGpuNodeGroup needs a number to compute max(count, 1).)
     bounds = (autoscaling.min_count, autoscaling.max_count) if autoscaling else (None, None)
-    return {
+    args = {
         "cluster": cluster.cluster,
         "node_role": cluster.node_role,  # one node role for the cluster, as its access entry already allows it
         "node_group_name": pool.cloud_pool_name,
@@ -140,3 +148,4 @@ def _group_args(
         # Scale from zero: the pool's node template on its Auto Scaling group (empty for a fixed pool).
         "autoscaler_tags": eks_autoscaler_tags(stack, pool),
     }
+    return given(EksGpuNodeGroupArgs, args)

@@ -9,12 +9,12 @@ from __future__ import annotations
 import pulumi
 
 from ..domain.node_templates import aks_autoscaler_tags
-from ..azure.cluster import AksCluster
-from ..azure.gpu_pool import AksGpuPool
+from ..azure.cluster import AksCluster, AksClusterArgs
+from ..azure.gpu_pool import AksGpuPool, AksGpuPoolArgs
 from ..domain.stack import Stack
 from ..domain.pools import ResolvedPool
 from ..domain.pools import aks_fixed_fields
-from .inputs import Deferred
+from .inputs import Deferred, given
 
 
 def build(
@@ -27,17 +27,22 @@ def build(
     cluster_name = deferred.cluster_value("name", cluster_config.name)
     cluster = AksCluster(
         prefix + ("cluster" if "name" in deferred.cluster else cluster_config.name),
-        {
-            "name": cluster_name,
-            "resource_group_name": deferred.cluster_value("resource_group", cluster_config.resource_group),
-            "location": cluster_config.location,
-            "create": cluster_config.create,
-            "kubernetes_version": cluster_config.kubernetes_version,
-            "system_pool_size": system.size if system else None,
-            "system_pool_count": system.count if system else None,
-            "capacity_reservation_group_ids": _reservation_groups(stack, deferred) if cluster_config.create else None,
-            "tags": stack.config.tags,
-        },
+        given(
+            AksClusterArgs,
+            {
+                "name": cluster_name,
+                "resource_group_name": deferred.cluster_value("resource_group", cluster_config.resource_group),
+                "location": cluster_config.location,
+                "create": cluster_config.create,
+                "kubernetes_version": cluster_config.kubernetes_version,
+                "system_pool_size": system.size if system else None,
+                "system_pool_count": system.count if system else None,
+                "capacity_reservation_group_ids": _reservation_groups(stack, deferred)
+                if cluster_config.create
+                else None,
+                "tags": stack.config.tags,
+            },
+        ),
         opts,
     )
     pools = [
@@ -70,11 +75,11 @@ def _pool_opts(pool: ResolvedPool, opts: pulumi.ResourceOptions, cluster: AksClu
     return pulumi.ResourceOptions.merge(opts, own)
 
 
-def _pool_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool, cluster: AksCluster) -> dict:
+def _pool_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool, cluster: AksCluster) -> AksGpuPoolArgs:
     autoscaling = pool.config.autoscaling
     # The fields fixed at creation, from the very values a surge pool's generation hashes.
     fixed = aks_fixed_fields(pool, stack.config.gpu_software.driver)
-    return {
+    args = {
         "cluster_name": cluster.cluster_name,
         "resource_group_name": cluster.resource_group_name,
         "pool_name": pool.cloud_pool_name,
@@ -102,3 +107,4 @@ def _pool_args(stack: Stack, deferred: Deferred, index: int, pool: ResolvedPool,
         # The node template for AKS's autoscaler, in the Azure provider's tag encoding (empty for a fixed pool).
         "autoscaler_tags": aks_autoscaler_tags(stack, pool),
     }
+    return given(AksGpuPoolArgs, args)

@@ -136,9 +136,10 @@ def validated_stack(name: Any, args: Any) -> tuple[Stack, Deferred]:
     try:
         stack, rules = load_stack(raw), []
     except ConfigError as error:
-        rules = args_problems(error.problems, args)
+        # No stack without a problem to name: a ConfigError that listed none is still refused, not left unbound.
+        stack, rules = None, args_problems(error.problems, args) or [("", "the args do not describe a stack")]
     problems = merged_problems(own, rules)
-    if problems:
+    if problems or stack is None:
         raise ComponentArgsError("GpuPlatform", name, [f".{path}: {message}" for path, message in problems])
     return stack, deferred
 

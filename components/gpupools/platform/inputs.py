@@ -14,7 +14,7 @@ import difflib
 import re
 import types
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Union, get_args, get_origin
+from typing import Any, Mapping, TypeVar, Union, cast, get_args, get_origin
 
 from pydantic import BaseModel
 from pydantic.alias_generators import to_camel
@@ -23,6 +23,8 @@ from ..component_args.fields import is_deferred
 from ..config.errors import NAMESPACE, Problem
 from ..config.models import Autoscaling, GpuPoolConfig, MigConfig, StackConfig
 from ..errors import GpupoolsError
+
+Args = TypeVar("Args")
 
 # Fields that may be outputs, and what validation sees instead: values that pass their syntax rules.
 DEFERRABLE: dict[tuple[str, ...], Any] = {
@@ -95,7 +97,7 @@ def args_problems(problems: list[Problem], args: Mapping[str, Any]) -> list[tupl
 
 def args_path(config_field: str, args: Mapping[str, Any]) -> str:
     path = config_field.removeprefix(f"{NAMESPACE}:")
-    tokens = re.findall(r"\[\d+\]|[^.\[\]]+", path)
+    tokens: list[str] = re.findall(r"\[\d+\]|[^.\[\]]+", path)
     names = [token if token.startswith("[") else _PYTHON_NAMES.get(token, token) for token in tokens]
     # gpu_pools[i].mig.layout is layout_mix where the args gave a mix.
     if len(names) >= 4 and names[0] == "gpu_pools" and names[2:4] == ["mig", "layout"]:
@@ -232,7 +234,7 @@ def config_models() -> list[type[BaseModel]]:
     return found
 
 
-_PYTHON_NAMES = {
+_PYTHON_NAMES: dict[str, str] = {
     info.alias or to_camel(name): name for model in config_models() for name, info in model.model_fields.items()
 }
 
@@ -270,3 +272,9 @@ def args_from_config(config: StackConfig) -> dict[str, Any]:
         if mig and isinstance(mig.get("layout"), dict):
             mig[MIX_KEY] = mig.pop("layout")
     return args
+
+
+def given(args_type: type[Args], args: Mapping[str, Any]) -> Args:
+    """``args`` as a component's args TypedDict, less the keys left None: the components read an absent key and
+    a None one alike, while their TypedDicts type only the keys given. Each component checks its args itself."""
+    return cast(Args, {key: value for key, value in args.items() if value is not None})

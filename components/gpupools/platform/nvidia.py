@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Callable
 
 import pulumi
@@ -31,7 +32,7 @@ installers.DRA_DRIVER.attach(CHART_COMPONENT, NvidiaDraDriver)
 
 
 def install(
-    stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource], prefix: str, opts: pulumi.ResourceOptions
+    stack: Stack, provider: k8s.Provider, pools: Sequence[pulumi.Resource], prefix: str, opts: pulumi.ResourceOptions
 ) -> pulumi.ComponentResource:
     # The daemonset placement check already ran in load_stack, before any resource was registered.
     software = stack.config.gpu_software
@@ -50,7 +51,7 @@ def install(
 
 
 def _operator_beside_dra(
-    stack: Stack, provider: k8s.Provider, pools: list[pulumi.Resource], prefix: str, opts: pulumi.ResourceOptions
+    stack: Stack, provider: k8s.Provider, pools: Sequence[pulumi.Resource], prefix: str, opts: pulumi.ResourceOptions
 ) -> list[pulumi.Resource]:
     """The GPU Operator, device plugin off, before the DRA driver: static MIG must exist before the driver starts."""
     if not operator_beside_dra(stack):

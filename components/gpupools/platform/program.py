@@ -6,11 +6,14 @@ project of its own beside it, so an installed wheel plans any stack file from an
 
 from __future__ import annotations
 
+from typing import cast
+
 import pulumi
 
 from ..catalog.extras import MissingExtraError
 from ..config.errors import ConfigError
 from ..resolve.stack_loader import load_stack
+from .args import GpuPlatformArgs
 from .inputs import args_from_config
 from .stack_config import read_pulumi_config, secret_config_values
 
@@ -31,7 +34,11 @@ def main() -> None:
     # Stacks deployed before GpuPlatform existed hold these resources at the stack's root: aliases adopt them.
     try:
         platform = GpuPlatform(
-            PLATFORM_NAME, args_from_config(stack.config), adopt_stack_resources=True, validated=stack
+            PLATFORM_NAME,
+            # The args mirror the config models (tests/apps/test_config_and_components_agree.py).
+            cast(GpuPlatformArgs, args_from_config(stack.config)),
+            adopt_stack_resources=True,
+            validated=stack,
         )
     except MissingExtraError as error:  # the user's install, said in one line rather than a traceback
         raise pulumi.RunError(str(error)) from None

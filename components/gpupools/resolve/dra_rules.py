@@ -18,6 +18,8 @@ template nodes), and ``draAlphaGates`` named but unused.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.chart_defaults import ChartDefaults
 from ..catalog.dra_driver import MIN_KUBERNETES_MINOR, MIN_KUBERNETES_PATCH, SHARING_GATES
@@ -96,7 +98,7 @@ def config_findings(config: StackConfig) -> Findings:
 
 
 def publisher_problems(
-    stack: Stack, rows: list[Placement], addons: list[tuple[ChartDefaults, object]]
+    stack: Stack, rows: list[Placement], addons: Sequence[tuple[ChartDefaults, object]]
 ) -> list[Problem]:
     """A node reached by both the device plugin and the DRA kubelet plugin would hand out every GPU twice."""
     charts = [stack.config.gpu_software.chosen_installer.defaults, *(chart for chart, _ in addons)]

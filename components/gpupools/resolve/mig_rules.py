@@ -146,11 +146,12 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
 def layout_fit_problems(gpu: GpuModel, layout: Mapping[str, int]) -> list[str]:
     """Why a per-GPU mix of MIG profiles cannot be created on one GPU; empty when it fits."""
     problems = []
-    unknown = [name for name in layout if gpu.profile(name) is None]
+    found = {name: gpu.profile(name) for name in layout}
+    profiles = {name: profile for name, profile in found.items() if profile is not None}
+    unknown = [name for name in layout if name not in profiles]
     if unknown:
         allowed = ", ".join(p.name for p in gpu.profiles)
         return [f"{', '.join(unknown)} not a MIG profile of {gpu.name}; allowed: {allowed}"]
-    profiles = {name: gpu.profile(name) for name in layout}
     compute = sum(profiles[name].compute_slices * count for name, count in layout.items())
     memory = sum(profiles[name].memory_slices * count for name, count in layout.items())
     if compute > gpu.compute_slices:
@@ -180,6 +181,8 @@ def _aks_profile_for(gpu: GpuModel, devices: Mapping[str, int]) -> str | None:
         return None
     ((name, count),) = devices.items()
     profile = gpu.profile(name)
+    if profile is None:  # not this GPU's profile: no AKS value creates it
+        return None
     for aks_name in _aks_names(gpu):
         if gpu.profile_for_slices(int(aks_name[3])) == profile and count == profile.max_instances:
             return aks_name

@@ -148,8 +148,9 @@ def _cluster_problems(config: StackConfig) -> list[Problem]:
     problems += cluster_autoscaler_problems(config)
     if cluster.create and cluster.system_pool is None:
         problems.append(Problem(field_path("cluster", "systemPool"), "is required when create is true"))
-    spelled = size_name_problem(config.cloud, cluster.system_pool.size) if cluster.system_pool else None
-    if spelled and cloud_of_size_name(cluster.system_pool.size) == config.cloud:
+    system_size = cluster.system_pool.size if cluster.system_pool else None
+    spelled = size_name_problem(config.cloud, system_size) if system_size else None
+    if spelled and system_size and cloud_of_size_name(system_size) == config.cloud:
         problems.append(Problem(field_path("cluster", "systemPool", "size"), spelled))
     if cluster.system_pool and cloud_of_size_name(cluster.system_pool.size) != config.cloud:
         problems.append(

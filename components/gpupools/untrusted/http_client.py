@@ -23,7 +23,9 @@ import time
 import zlib
 from typing import Any, Callable, Mapping
 from urllib.parse import unquote, urljoin, urlsplit
-from urllib.request import getproxies_environment, proxy_bypass_environment
+
+# proxy_bypass_environment is in CPython's urllib.request but not in typeshed's stub of it.
+from urllib.request import getproxies_environment, proxy_bypass_environment  # pyright: ignore[reportAttributeAccessIssue]
 
 from ..errors import GpupoolsError
 from .text import terminal_safe

@@ -35,8 +35,8 @@ The packaged program (``gpupools.platform.stack_config``):
 
 The provider (``gpupools.provider``), loaded lazily (``pulumi.provider.experimental`` costs ~60 ms to import):
 
-- ``pulumi.provider.experimental.component.ComponentProvider``: the base of ``GpuPoolsProvider``, which rewrites
-  its ``schema`` attribute with the finished schema.
+- ``pulumi.provider.experimental.component.ComponentProvider`` (in ``provider_host``): the base of
+  ``GpuPoolsProvider``, which rewrites its ``schema`` attribute with the finished schema.
 - ``pulumi.provider.experimental.analyzer.Analyzer`` and ``.schema.generate_schema``: the schema the provider
   serves, generated offline (``generate_component_schema``).
 """
@@ -161,13 +161,3 @@ def generate_component_schema(package: str, package_version: str, components: li
         analyzed["type_definitions"],
         cast(Any, analyzed["dependencies"]),  # a set, passed as analysed (the SDK's own host sorts it first)
     )
-
-
-def __getattr__(name: str) -> Any:
-    """``ComponentProvider`` on first use only: importing it loads the provider host (and the project has no
-    ``TYPE_CHECKING`` imports, so type checkers see it as ``Any``)."""
-    if name == "ComponentProvider":
-        from pulumi.provider.experimental.component import ComponentProvider
-
-        return ComponentProvider
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
