@@ -111,8 +111,9 @@ def test_a_docstring_states_the_catalogs_default(path, cls, field, default):
 def test_the_defaults_agree_across_layers():
     """The config's default count is the catalog's, the expander default is one the chart offers, and the
     system pool's name is the one the AKS rules keep GPU pools from taking."""
-    from gpupools.catalog.clouds import RESERVED_POOL_NAMES
+    from gpupools.catalog.cloud import PoolNaming
+    from gpupools.catalog.cloud_registry import cloud
 
     assert SystemPool.model_fields["count"].default == SYSTEM_POOL_COUNT
     assert DEFAULT_EXPANDER in CLUSTER_AUTOSCALER_EXPANDERS
-    assert SYSTEM_POOL_NAME in RESERVED_POOL_NAMES["azure"]
+    assert SYSTEM_POOL_NAME in cloud("azure").facet(PoolNaming).reserved

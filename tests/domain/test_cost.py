@@ -9,7 +9,8 @@ import pytest
 
 from gpupools.catalog.prices import Price, PriceBook
 from gpupools.domain.capacity import stack_capacity
-from gpupools.domain.cost import AWS_SPOT_NOTE, CAPACITY_BLOCK_NOTE, HOURS_PER_MONTH, stack_cost
+from gpupools.catalog.cloud_registry import cloud
+from gpupools.domain.cost import CAPACITY_BLOCK_NOTE, HOURS_PER_MONTH, stack_cost
 from gpupools.resolve.stack_loader import load_stack
 from support.base_configs import PINNED_AWS, PINNED_AZURE, config
 
@@ -90,7 +91,7 @@ def test_unknown_is_never_zero() -> None:
     assert cost.pools[0].node_hourly is None and cost.pools[0].monthly is None and cost.hourly is None
     assert cost.pools[0].slice_hourly() == {} and cost.unknown == ["mig1g"]
     assert "no onDemand price for Standard_ND96asr_v4 in westeurope" in cost.pools[0].note
-    assert _cost(AWS, capacityType="SPOT").pools[0].note == AWS_SPOT_NOTE
+    assert _cost(AWS, capacityType="SPOT").pools[0].note == cloud("aws").spot_price_note
 
 
 def test_capacity_block_price_is_set_at_purchase() -> None:

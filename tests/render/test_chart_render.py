@@ -42,7 +42,7 @@ from support.chart_variants import (  # noqa: E402
 )
 from gpupools.catalog.chart_defaults import GPU_OPERATOR_DEFAULTS  # noqa: E402
 from gpupools.domain.pools import ResolvedPool  # noqa: E402
-from gpupools.catalog.labels import CLOUD_GPU_LABELS  # noqa: E402
+from gpupools.catalog.cloud_registry import cloud  # noqa: E402
 from gpupools.resolve.scheduling import matches_affinity, tolerates  # noqa: E402
 
 __all__ = ["renderer"]  # the session fixture, shared with test_chart_defaults_render.py
@@ -118,7 +118,7 @@ def _nfd_workers(objects: list[Object]) -> list[Object]:
 def _node_labels(rendered: Rendered, pool: ResolvedPool) -> dict[str, str]:
     """The pool's node labels: the cloud's and ours, NFD's NVIDIA PCI label where a rendered NFD worker runs,
     and under the operator its deploy labels on nodes with ``nvidia.com/gpu.present`` or that NFD label."""
-    labels = {**CLOUD_GPU_LABELS[rendered.stack.cloud], **pool.labels}
+    labels = {**cloud(rendered.stack.cloud).gpu_labels, **pool.labels}
     if any(_fits(pod_placement(worker), labels, pool) for worker in _nfd_workers(rendered.objects)):
         labels[NFD_PCI_NVIDIA] = "true"
     if rendered.stack.config.gpu_software.installer == "gpu-operator" and "true" in (

@@ -42,7 +42,7 @@ from gpupools.catalog.chart_refs import (
 )  # noqa: E402
 from gpupools.domain.stack import Stack  # noqa: E402
 from gpupools.resolve.stack_loader import load_stack  # noqa: E402
-from gpupools.catalog.labels import CLOUD_GPU_LABELS  # noqa: E402
+from gpupools.catalog.cloud_registry import cloud  # noqa: E402
 from gpupools.resolve.scheduling import matches_affinity, tolerates  # noqa: E402
 
 __all__ = ["renderer"]
@@ -96,7 +96,7 @@ def test_rendered_exporter_lands_on_every_gpu_pool_and_no_cpu_node(renderer: Hel
         named(_render(renderer, dcgm_exporter_values(stack)), "DaemonSet", RELEASE)
     )
     for pool in stack.pools:
-        labels = {**CLOUD_GPU_LABELS[stack.cloud], **pool.labels}
+        labels = {**cloud(stack.cloud).gpu_labels, **pool.labels}
         assert tolerates(tolerations, pool.node_taints), pool.name
         assert _selected(node_selector, labels) and matches_affinity(affinity, labels), pool.name
         assert not tolerates([], pool.node_taints), pool.name  # a pod without tolerations stays off

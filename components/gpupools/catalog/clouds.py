@@ -1,12 +1,13 @@
 """Per-cloud facts: the values each cloud offers GPU pools, gpupools' defaults for them, and the limits they set.
 
+The facts code asks by cloud (pool keys, name and tag limits, ...) sit on each cloud's object
+(``catalog/<cloud>_cloud.py``, reached through ``cloud_registry.cloud``); these are the values its rules name.
+
 The rules (``gpupools.resolve``) refuse what is not listed here, the component args accept the same lists, and
 the docstrings of typed args are tested against them. Sources: ``docs/sources.md``.
 """
 
 from __future__ import annotations
-
-from .names import POOL_NAME_MAX
 
 # --- AKS ---------------------------------------------------------------------------------------------------------
 DEFAULT_OS_SKU = "Ubuntu"
@@ -21,6 +22,8 @@ REFUSED_OS_SKUS = {
 AZURE_LINUX_SKUS = ("AzureLinux", "AzureLinux3")
 # GPUs whose AKS sizes (NC A100 v4, ND A100 v4, NC/ND H100 v5, ND H200 v5) we keep off Azure Linux.
 AZURE_LINUX_REFUSED_GPUS = frozenset({"A100-40GB", "A100-80GB", "H100-80GB", "H100-NVL-94GB", "H200-141GB"})
+# The runtime class the GPU Operator names on AKS nodes whose driver AKS preinstalls.
+AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 SYSTEM_POOL_OS_SKU = "Ubuntu"  # the system pool AksCluster creates
 AKS_SYSTEM_POOL_SIZE = "Standard_D4s_v5"  # its VM size when the stack names none; ours
 # AKS's gpuInstanceProfile values: one MIG profile per pool, every GPU fully cut.
@@ -67,23 +70,3 @@ SYSTEM_POOL_COUNT = 2
 # What each cloud does with a fixed-at-creation field left unset, by wire name (docs/sources.md): the field is sent
 # as unset when it is written with this value, so writing a default out never renames or replaces a pool.
 CLOUD_DEFAULTS: dict[str, str | int] = {"scaleSetPriority": "Regular", "spotMaxPrice": -1, "capacityType": "ON_DEMAND"}
-# Pool keys that only one cloud understands; the other cloud refuses them instead of ignoring them.
-CLOUD_POOL_KEYS: dict[str, tuple[str, ...]] = {
-    "azure": (
-        "osSku",
-        "maxPods",
-        "availabilityZones",
-        "capacityReservationGroupId",
-        "priority",
-        "evictionPolicy",
-        "spotMaxPrice",
-    ),
-    "aws": ("amiType", "capacityType", "capacityReservation", "subnetIds", "efa"),
-}
-# The longest cloud pool name per cloud. AKS: 12 lowercase letters and digits. EKS accepts 63, but the node
-# group component takes names that also fit every Kubernetes name derived from a pool (names.POOL_NAME_MAX).
-CLOUD_POOL_NAME_MAX = {"azure": 12, "aws": POOL_NAME_MAX}
-# AKS names allow no separator; EKS names read better with one.
-CLOUD_POOL_NAME_SEPARATOR = {"azure": "", "aws": "-"}
-# Names a GPU pool can never take: the AKS system pool gpupools creates is called ``system``.
-RESERVED_POOL_NAMES: dict[str, frozenset[str]] = {"azure": frozenset({SYSTEM_POOL_NAME}), "aws": frozenset()}

@@ -8,23 +8,15 @@ give the same one line.
 from __future__ import annotations
 
 import importlib.util
-from dataclasses import dataclass
 
+from .cloud import Extra
+from .cloud_registry import cloud as cloud_named
+from .cloud_registry import clouds
 from ..errors import GpupoolsError
 
-
-@dataclass(frozen=True)
-class Extra:
-    name: str  # pip install 'gpupools[<name>]'
-    what: str  # the SDKs, in words
-    modules: tuple[str, ...]  # the top-level modules the extra installs
-
-
-# Kept equal to pyproject.toml's extras by tests/catalog/test_extras.py.
-CLOUD_EXTRAS = {
-    "azure": Extra("azure", "the Azure SDK", ("pulumi_azure_native",)),
-    "aws": Extra("aws", "the AWS SDKs", ("pulumi_aws", "pulumi_eks")),
-}
+# Each built-in cloud's extra (its ``Extra`` facet), kept equal to pyproject.toml's extras by
+# tests/catalog/test_extras.py.
+CLOUD_EXTRAS: dict[str, Extra] = {c.name: c.facet(Extra) for c in clouds() if c.has(Extra)}
 
 
 class MissingExtraError(GpupoolsError, ModuleNotFoundError):
@@ -37,9 +29,7 @@ class MissingExtraError(GpupoolsError, ModuleNotFoundError):
 
 def missing_extra(cloud: str, needed_by: str) -> MissingExtraError | None:
     """The error for the first of ``cloud``'s SDK modules that cannot be found, or None when all are installed."""
-    extra = CLOUD_EXTRAS.get(cloud)
-    if extra is None:
-        return None
+    extra = cloud_named(cloud).facet(Extra)
     for module in extra.modules:
         try:
             found = importlib.util.find_spec(module) is not None

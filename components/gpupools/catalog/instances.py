@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Mapping
 
+from .cloud_registry import cloud_names, cloud_of_size_name
 from .gpus import (
     A10_24GB,
     A10G_24GB,
@@ -28,7 +29,7 @@ from .gpus import (
 )
 
 Cloud = Literal["azure", "aws"]
-CLOUDS: tuple[str, ...] = ("azure", "aws")
+CLOUDS: tuple[str, ...] = cloud_names()  # the built-in clouds (the registry knows any added later)
 
 
 @dataclass(frozen=True)
@@ -142,11 +143,6 @@ _AWS = [
 ]
 
 INSTANCE_SIZES: dict[str, InstanceSize] = {size.name: size for size in (*_AZURE, *_AWS)}
-
-
-def cloud_of_size_name(name: str) -> str:
-    """Azure VM sizes are spelled ``Standard_*``; anything else is taken for an EC2 instance type."""
-    return "azure" if name.startswith("Standard_") else "aws"
 
 
 def resolve_size(name: str, custom: Mapping[str, InstanceSize] | None = None) -> InstanceSize | None:

@@ -37,4 +37,3 @@ EKS_MINORS: dict[str, tuple[str, str]] = {
     # is now available in Amazon EKS"; its end: 14 + 12 months later, by the lifecycle rule above.
     "1.36": ("2026-06-02", "2028-08-02"),
 }
-KUBERNETES_MINORS = {"azure": AKS_MINORS, "aws": EKS_MINORS}

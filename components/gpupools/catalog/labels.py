@@ -71,8 +71,8 @@ NFD_GPU_LABEL = "feature.node.kubernetes.io/pci-10de.present"
 MIG_CAPABLE_LABEL = "nvidia.com/mig.capable"
 
 # --- Labels the clouds set ---------------------------------------------------------------------------------------
-# Labels the clouds put on GPU nodes that we may rely on; EKS guarantees none.
-CLOUD_GPU_LABELS: dict[str, dict[str, str]] = {"azure": {"kubernetes.azure.com/accelerator": "nvidia"}, "aws": {}}
+# Labels the clouds put on GPU nodes that we may rely on (each cloud's ``Cloud.gpu_labels``); EKS guarantees none.
+AKS_GPU_LABELS: dict[str, str] = {"kubernetes.azure.com/accelerator": "nvidia"}
 
 # --- Extended resources the device plugin advertises -------------------------------------------------------------
 GPU_RESOURCE = "nvidia.com/gpu"

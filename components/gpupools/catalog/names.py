@@ -38,19 +38,10 @@ AWS_REGION = re.compile(r"[a-z]{2}(-[a-z]+)+-[0-9]")  # ASCII: ``\d`` would take
 
 # --- Node sizes --------------------------------------------------------------------------------------------------
 # How each cloud spells its sizes, ASCII only (ours: every published name is): Azure ``Standard_ND96asr_v4``,
-# ``Standard_E96-48ads_v5``; EC2 ``p4d.24xlarge``, ``p6-b200.48xlarge``, ``u-6tb1.metal``.
+# ``Standard_E96-48ads_v5``; EC2 ``p4d.24xlarge``, ``p6-b200.48xlarge``, ``u-6tb1.metal``. Each cloud's
+# ``SizeNaming`` (``catalog/<cloud>_cloud.py``) names its pattern.
 AZURE_VM_SIZE = re.compile(r"Standard_[A-Za-z0-9][-A-Za-z0-9_]{0,79}")
 EC2_INSTANCE_TYPE = re.compile(r"[a-z][a-z0-9-]{0,29}\.[a-z0-9-]{1,30}")
-SIZE_SYNTAX = {
-    "azure": (
-        AZURE_VM_SIZE,
-        "an Azure VM size, Standard_ and ASCII letters, digits, '_' and '-', e.g. Standard_ND96asr_v4",
-    ),
-    "aws": (
-        EC2_INSTANCE_TYPE,
-        "an EC2 instance type, <family>.<size> in lowercase ASCII letters, digits and '-', e.g. p4d.24xlarge",
-    ),
-}
 
 # --- Cloud resource ids ------------------------------------------------------------------------------------------
 VPC_ID = re.compile(r"vpc-([0-9a-f]{8}|[0-9a-f]{17})")
@@ -113,14 +104,6 @@ def label_value_problem(value: str) -> str | None:
     return None
 
 
-def size_name_problem(cloud: str, name: str) -> str | None:
-    """Why ``name`` is not spelled like a node size of ``cloud`` (an Azure size on EKS, a newline, a Cyrillic 'а')."""
-    pattern, allowed = SIZE_SYNTAX[cloud]
-    if pattern.fullmatch(name):
-        return None
-    return f"{name[:80]!r} is not {allowed}"
-
-
 def nvidia_namespace_problem(namespace: str) -> str | None:
     """Where the NVIDIA charts may go: a namespace name, and not ``default`` (config ``gpuSoftware.namespace`` and the
     chart components)."""
@@ -141,33 +124,3 @@ def reserved_label_domain(key: str) -> str | None:
         if prefix == domain or prefix.endswith("." + domain):
             return domain
     return None
-
-
-def tag_problems(cloud: str, tags: dict[str, str]) -> list[tuple[str | None, str]]:
-    """(tag key or None for the whole map, why) for each way ``tags`` breaks the cloud's tag rules."""
-    problems: list[tuple[str | None, str]] = []
-    if len(tags) > MAX_TAGS:
-        problems.append((None, f"{len(tags)} tags; {cloud} allows at most {MAX_TAGS} per resource"))
-    key_max, value_max = (
-        (AZURE_TAG_KEY_MAX, AZURE_TAG_VALUE_MAX) if cloud == "azure" else (AWS_TAG_KEY_MAX, AWS_TAG_VALUE_MAX)
-    )
-    for key, value in tags.items():
-        if not key:
-            problems.append((key, "an empty tag key is refused"))
-        if len(key) > key_max:
-            problems.append((key, f"key has {len(key)} characters; {cloud} allows at most {key_max}"))
-        if len(value) > value_max:
-            problems.append((key, f"value has {len(value)} characters; {cloud} allows at most {value_max}"))
-        if cloud == "azure":
-            bad = sorted({c for c in key if c in AZURE_TAG_FORBIDDEN})
-            if bad:
-                problems.append(
-                    (key, f"key contains {' '.join(bad)}; Azure tag names cannot contain {AZURE_TAG_FORBIDDEN}")
-                )
-            if key.lower().startswith(AZURE_RESERVED_TAG_PREFIXES):
-                problems.append(
-                    (key, f"key starts with a prefix Azure reserves ({', '.join(AZURE_RESERVED_TAG_PREFIXES)})")
-                )
-        elif key.lower().startswith(AWS_RESERVED_TAG_PREFIX):
-            problems.append((key, f"key starts with '{AWS_RESERVED_TAG_PREFIX}', which AWS reserves"))
-    return problems

@@ -27,6 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..catalog.chart_defaults import GPU_OPERATOR_DEFAULTS
+from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.labels import GPU_TAINT
 from ..domain.stack import Stack
 from .dcgm_exporter import operator_dcgm_exporter_values
@@ -35,7 +36,6 @@ from .device_plugin_config import DEFAULT_CONFIG, device_plugin_configs, sharing
 from .mig_parted import ALL_DISABLED, MIG_PARTED_CONFIGMAP, mig_parted_configmap_data, operator_mig_pools
 
 DEVICE_PLUGIN_CONFIGMAP = "gpupools-device-plugin-config"
-AKS_RUNTIME_CLASS = "nvidia-container-runtime"
 WITH_REBOOT = {"name": "WITH_REBOOT", "value": "true"}
 
 
@@ -50,8 +50,9 @@ def gpu_operator_values(stack: Stack) -> dict[str, Any]:
     }
     if preinstalled:
         values["cdi"] = {"enabled": False}
-    if preinstalled and stack.cloud == "azure":
-        values["operator"] = {"runtimeClass": AKS_RUNTIME_CLASS}
+    runtime_class = cloud_named(stack.cloud).preinstalled_runtime_class
+    if preinstalled and runtime_class is not None:
+        values["operator"] = {"runtimeClass": runtime_class}
     values["migManager"] = _mig_manager(stack)
     if sharing_pools(stack):
         values["devicePlugin"] = {

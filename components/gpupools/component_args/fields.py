@@ -15,7 +15,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, GetCoreSchema
 from pydantic_core import CoreSchema
 
 from ..config import models as config
-from ..catalog import names
+from ..catalog import cloud_syntax, names
 from ..errors import GpupoolsError
 
 
@@ -97,8 +97,8 @@ def _one_of(allowed: tuple[str, ...], refused: Mapping[str, str]) -> Any:
 
 
 def _size(cloud: str) -> Any:
-    """A node size spelled as ``cloud`` spells them (the config's rule: ``names.size_name_problem``)."""
-    return _input(_checked(lambda value: names.size_name_problem(cloud, value)))
+    """A node size spelled as ``cloud`` spells them (the config's rule: ``cloud_syntax.size_name_problem``)."""
+    return _input(_checked(lambda value: cloud_syntax.size_name_problem(cloud, value)))
 
 
 def _labels_but_ours(ours: frozenset[str], problem: Any) -> Any:
@@ -145,7 +145,9 @@ def _tag_problems(cloud: str, tags: Any, limit: int = names.MAX_TAGS, why: str =
     """The cloud's tag rules over a plain tag map (nothing to check while it is a Pulumi output)."""
     if not isinstance(tags, Mapping) or any(is_deferred(v) for v in tags.values()):
         return []
-    problems = [f"{key!r}: {message}" for key, message in names.tag_problems(cloud, dict(tags)) if key is not None]
+    problems = [
+        f"{key!r}: {message}" for key, message in cloud_syntax.tag_problems(cloud, dict(tags)) if key is not None
+    ]
     if len(tags) > limit:
         problems.append(f"{len(tags)} tags; at most {limit}{why}")
     return problems

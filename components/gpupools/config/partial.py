@@ -20,6 +20,7 @@ from typing import Any, Union
 
 import pydantic
 
+from ..catalog.cloud_registry import cloud_names
 from .errors import Problem, field_path
 from .models import ClusterConfig, CustomSize, GpuPoolConfig, GpuSoftware, StackConfig, Strict
 from .shape import intended_key
@@ -57,7 +58,7 @@ def well_formed_part(values: dict[str, Any]) -> PartialConfig | None:
     left_out: list[Location] = []
     cloud = values.get("cloud")
     software = _valid(GpuSoftware, values.get("gpuSoftware"), ("gpuSoftware",), left_out)
-    if cloud not in ("azure", "aws") or software is None:
+    if cloud not in cloud_names() or software is None:
         return None
     pools, sizes, tags = values.get("gpuPools"), values.get("customSizes"), values.get("tags")
     custom = {

@@ -9,8 +9,11 @@ decides it when gpupools does not (an existing cluster's network, the AMI's pod 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import ClassVar
 
+from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.clouds import AKS_OVERLAY_NODE_PREFIX, AKS_OVERLAY_POD_CIDR
 from ..config.models import StackConfig
 from .pools import ResolvedPool
@@ -31,15 +34,24 @@ class CapacityInputs:
         return {"pool": self.pool, **dict(self.items)}
 
 
+@dataclass(frozen=True)
+class PoolCapacityInputs:
+    """A cloud's facet: what decides whether its pool gets capacity (``aks_inputs``, ``eks_inputs``)."""
+
+    capability: ClassVar[str] = "capacity inputs"
+    inputs: Callable[[StackConfig, ResolvedPool], list[tuple[str, str]]]
+
+
 def stack_capacity_inputs(stack: Stack) -> list[CapacityInputs]:
-    inputs = _aks_inputs if stack.cloud == "azure" else _eks_inputs
+    inputs = cloud_named(stack.cloud).facet(PoolCapacityInputs).inputs
     return [CapacityInputs(pool.name, tuple(inputs(stack.config, pool))) for pool in stack.pools]
 
 
 def uses_capacity_reservation_groups(config: StackConfig) -> bool:
     """Whether any AKS pool draws from a capacity reservation group (its cluster then needs a user-assigned
     identity: "System-assigned managed identities don't work for this feature")."""
-    return config.cloud == "azure" and any(p.capacity_reservation_group_id for p in config.gpu_pools if p)
+    group_key = "capacityReservationGroupId" in cloud_named(config.cloud).pool_keys
+    return group_key and any(p.capacity_reservation_group_id for p in config.gpu_pools if p)
 
 
 def aks_identity(config: StackConfig) -> str:
@@ -51,7 +63,7 @@ def aks_identity(config: StackConfig) -> str:
     return "system-assigned"
 
 
-def _aks_inputs(config: StackConfig, pool: ResolvedPool) -> list[tuple[str, str]]:
+def aks_inputs(config: StackConfig, pool: ResolvedPool) -> list[tuple[str, str]]:
     pool_config = pool.config
     zones = ", ".join(pool_config.availability_zones) or "none (regional)"
     computed = "computed" if pool_config.max_pods is None else "set"
@@ -85,7 +97,7 @@ def _aks_network(config: StackConfig) -> str:
     )
 
 
-def _eks_inputs(config: StackConfig, pool: ResolvedPool) -> list[tuple[str, str]]:
+def eks_inputs(config: StackConfig, pool: ResolvedPool) -> list[tuple[str, str]]:
     pool_config = pool.config
     items = [
         ("capacity type", pool_config.capacity_type or "ON_DEMAND (default)"),

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.prices import PriceBook
 from .capacity import PoolCapacity
 from .pools import ResolvedPool
@@ -25,7 +26,6 @@ CAPACITY_BLOCK_RATE_NOTE = (
     "the Capacity Block rate AWS's pricing page showed on {date}; a block is paid up front at "
     "the rate of the day it is bought, for its whole length"
 )
-AWS_SPOT_NOTE = "EC2 Spot prices move with supply and demand and are not in the price list"
 _COMPUTE_SLICES = re.compile(r"mig-(\d+)g\.")
 
 
@@ -138,8 +138,7 @@ def _weight(resource: str) -> int:
 
 def stack_region(stack: Stack) -> str | None:
     """Where the pools run: the AKS cluster's location or the EKS cluster's region (None when not named)."""
-    cluster = stack.config.cluster
-    return cluster.location if stack.cloud == "azure" else cluster.region
+    return getattr(stack.config.cluster, cloud_named(stack.cloud).region_field)
 
 
 def capacity_type(pool: ResolvedPool) -> str:
@@ -162,8 +161,8 @@ def pool_cost(pool: ResolvedPool, capacity: PoolCapacity, region: str | None, bo
         note = f"{unlisted.why}; source: {unlisted.source}"
     elif kind == "capacityBlock":
         note = CAPACITY_BLOCK_NOTE
-    elif kind == "spot" and pool.cloud == "aws":
-        note = AWS_SPOT_NOTE
+    elif kind == "spot" and cloud_named(pool.cloud).spot_price_note:
+        note = cloud_named(pool.cloud).spot_price_note
     elif region is None:
         note = "the stack names no region (cluster location), so no price applies"
     else:

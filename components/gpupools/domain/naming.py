@@ -10,7 +10,8 @@ import hashlib
 import json
 from typing import Any, Mapping
 
-from ..catalog.clouds import CLOUD_POOL_NAME_MAX, CLOUD_POOL_NAME_SEPARATOR
+from ..catalog.cloud import PoolNaming
+from ..catalog.cloud_registry import cloud as cloud_named
 
 SUFFIX_LENGTH = 5
 _ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -35,6 +36,6 @@ def cloud_pool_name(cloud: str, pool_name: str, suffix: str | None) -> str:
     """The pool's name in the cloud: the config name, or (surge) its prefix that leaves room for the suffix."""
     if suffix is None:
         return pool_name
-    separator = CLOUD_POOL_NAME_SEPARATOR[cloud]
-    prefix = pool_name[: CLOUD_POOL_NAME_MAX[cloud] - len(separator) - len(suffix)].rstrip("-")
-    return f"{prefix}{separator}{suffix}"
+    naming = cloud_named(cloud).facet(PoolNaming)
+    prefix = pool_name[: naming.max_length - len(naming.separator) - len(suffix)].rstrip("-")
+    return f"{prefix}{naming.separator}{suffix}"

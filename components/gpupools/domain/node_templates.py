@@ -21,9 +21,11 @@ to set the tags; the CLI to show, per autoscaled pool, whether it can scale from
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
+from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.labels import GPU_RESOURCE, Taint
 from ..catalog.names import MAX_TAGS
 from .capacity import advertised_resources, pool_capacity
@@ -125,7 +127,7 @@ def cluster_autoscaler_args(stack: Stack) -> dict[str, Any] | None:
     program adds ``oidc_provider_arn``, ``oidc_provider_url`` (outputs of the cluster) and ``tags``."""
     cluster = stack.config.cluster
     settings = cluster.autoscaler
-    if stack.cloud != "aws" or not settings.install:
+    if not cloud_named(stack.cloud).cluster_autoscaler_chart or not settings.install:
         return None
     args: dict[str, Any] = {
         "cluster_name": cluster.name,
@@ -217,26 +219,22 @@ def plan_lines(stack: Stack) -> list[str]:
     return [row.line() for row in autoscaled_pools(stack)]
 
 
+@dataclass(frozen=True)
+class ScaleFromZero:
+    """A cloud's facet: whether an autoscaled pool (and its node template) can scale up from zero nodes, and why."""
+
+    capability: ClassVar[str] = "autoscaling from zero"
+    from_zero: Callable[[ResolvedPool, NodeTemplate], tuple[bool, str]]
+
+
 def _from_zero(pool: ResolvedPool, template: NodeTemplate) -> tuple[bool, str]:
-    bounds = pool.config.autoscaling
-    assert bounds is not None
-    if pool.cloud == "aws":
-        why = "Auto Scaling group node-template tags give the autoscaler the slices, labels and taints"
-        return True, why if bounds.min_count == 0 else f"minCount {bounds.min_count} keeps a node; {why}"
-    problem = aks_zero_problem(pool)
-    if problem is not None:
-        return False, f"minCount {bounds.min_count} keeps a node up; {problem}"
-    gpus = pool.gpus_per_node
-    return True, (
-        f"the AKS template has {gpus}x {GPU_RESOURCE} from the VM size; the pool advertises "
-        f"{template.resources.get(GPU_RESOURCE, 0)} (template tags set, not documented as read by AKS)"
-    )
+    return cloud_named(pool.cloud).facet(ScaleFromZero).from_zero(pool, template)
 
 
 def _dra_from_zero(pool: ResolvedPool) -> tuple[bool, str]:
     bounds = pool.config.autoscaling
     assert bounds is not None
-    why = DRA_FROM_ZERO.format(provider="AWS" if pool.cloud == "aws" else "Azure")
+    why = DRA_FROM_ZERO.format(provider=cloud_named(pool.cloud).display_name)
     if bounds.min_count > 0:
         return False, f"minCount {bounds.min_count} keeps a node up, whose slices the autoscaler copies; {why}"
     return False, why

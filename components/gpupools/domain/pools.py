@@ -8,11 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, ClassVar, Literal
 
 from ..catalog.gpus import GpuModel
 from ..catalog.instances import InstanceSize
-from ..catalog.clouds import CLOUD_DEFAULTS, DEFAULT_AMI_TYPE
+from ..catalog.cloud_registry import cloud as cloud_named
+from ..catalog.clouds import CLOUD_DEFAULTS
 from ..catalog.labels import GPU_TAINT, MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, Taint
 from ..config.models import GpuPoolConfig, MigStrategy, Rotation, Sharing
 from .naming import cloud_pool_name, generation
@@ -81,9 +83,7 @@ class ResolvedPool:
         """``surge`` pools: a hash of the inputs fixed at creation, exactly as the component sends them; else None."""
         if self.rotation != "surge":
             return None
-        if self.cloud == "azure":
-            return generation(self.name, aks_fixed_fields(self, self.gpu_driver))
-        return generation(self.name, eks_fixed_fields(self, list(self.cluster_subnet_ids), DEFAULT_AMI_TYPE))
+        return generation(self.name, cloud_named(self.cloud).facet(PoolGeneration).fixed_fields(self))
 
     @property
     def cloud_pool_name(self) -> str:
@@ -125,6 +125,14 @@ class ResolvedPool:
         if self.mig is not None and self.mig.applied_by == "operator":
             return {MIG_CONFIG_STATE_LABEL: MIG_CONFIG_STATE_READY}
         return {}
+
+
+@dataclass(frozen=True)
+class PoolGeneration:
+    """A cloud's facet for ``surge`` pools: the inputs fixed at creation exactly as its pool component sends them."""
+
+    capability: ClassVar[str] = "rotation surge (pool generations)"
+    fixed_fields: Callable[[ResolvedPool], dict[str, Any]]
 
 
 def aks_gpu_driver(gpu_software_driver: str) -> str:

@@ -11,12 +11,24 @@ the same name on every run and machine (``naming``, ``ResolvedPool.generation``)
 
 from __future__ import annotations
 
-from ..catalog.clouds import RESERVED_POOL_NAMES
-from ..catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..catalog.cloud import FixedFields, PoolNaming
+from ..catalog.cloud_registry import cloud as cloud_named
 from .pools import ResolvedPool
 
 # A surge pool with this many GPUs gets a plan warning: its replacement needs as many again meanwhile.
 SURGE_WARNING_GPUS = 16
+
+
+@dataclass(frozen=True)
+class SurgeRotation:
+    """A cloud's facet: its own warning for a ``surge`` pool (``pool``, its GPUs), or None for the general one."""
+
+    capability: ClassVar[str] = "rotation surge"
+    warning: Callable[[ResolvedPool, int], str | None]
 
 
 def surge_warnings(pools: list[ResolvedPool]) -> list[str]:
@@ -24,15 +36,12 @@ def surge_warnings(pools: list[ResolvedPool]) -> list[str]:
     warnings = []
     for pool in pools:
         gpus = pool.gpus_per_node * pool.nodes
-        if pool.rotation == "surge" and pool.cloud == "aws":
-            warnings.append(
-                f"pool {pool.name}: rotation surge on EKS gives each generation its own node group name, "
-                "but the old node group is still deleted first: the AWS provider deletes a named node "
-                "group before its replacement, and pulumi-eks's ManagedNodeGroup takes no create-first "
-                f"option from gpupools; a change to a field fixed at creation removes {gpus} GPUs until "
-                "the new group is up"
-            )
-        elif pool.rotation == "surge" and gpus >= SURGE_WARNING_GPUS:
+        if pool.rotation != "surge":
+            continue
+        own = cloud_named(pool.cloud).facet(SurgeRotation).warning(pool, gpus)
+        if own is not None:
+            warnings.append(own)
+        elif gpus >= SURGE_WARNING_GPUS:
             warnings.append(
                 f"pool {pool.name}: rotation surge: a change to a field fixed at creation creates the new "
                 f"pool before deleting the old one, so {2 * gpus} {pool.gpu.name} GPUs ({2 * pool.nodes} "
@@ -44,7 +53,7 @@ def surge_warnings(pools: list[ResolvedPool]) -> list[str]:
 
 def fixed_field_names(cloud: str) -> set[str]:
     """The wire names ``catalog.fixed_fields`` lists for the cloud: what the generation must cover."""
-    return set(AKS_AGENT_POOL if cloud == "azure" else EKS_NODE_GROUP)
+    return set(cloud_named(cloud).facet(FixedFields).names)
 
 
 def name_clashes(cloud: str, names: list[tuple[int, str, str]]) -> list[tuple[int, str]]:
@@ -52,7 +61,7 @@ def name_clashes(cloud: str, names: list[tuple[int, str, str]]) -> list[tuple[in
     clashes: list[tuple[int, str]] = []
     taken: dict[str, tuple[int, str]] = {}
     for index, pool, cloud_name in names:
-        if cloud_name in RESERVED_POOL_NAMES[cloud]:
+        if cloud_name in cloud_named(cloud).facet(PoolNaming).reserved:
             clashes.append(
                 (
                     index,

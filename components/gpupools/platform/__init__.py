@@ -4,6 +4,8 @@ Importing this package loads Pulumi and the Kubernetes SDK only; a cloud's SDK l
 that cloud is built.
 """
 
+# Each cloud's builder attaches to its ``Cloud`` here (``builders.PlatformBuilder``); no cloud SDK loads yet.
+from . import aws_builder, azure_builder  # noqa: F401
 from .args import GpuPlatformArgs, GpuPoolArgs
 from .component import GpuPlatform
 

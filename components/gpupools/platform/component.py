@@ -20,6 +20,7 @@ from ..domain.stack import Stack
 from ..resolve.stack_loader import load_stack
 from ..domain.workloads import gpu_toleration, pool_node_selector, pool_tolerations
 from . import dra_objects, nvidia
+from .builders import builder
 from .args import GpuPlatformArgs
 from .inputs import Deferred, PlatformArgsError, args_problems, merged_problems, to_stack_config
 
@@ -84,12 +85,9 @@ class GpuPlatform(pulumi.ComponentResource):
         child = pulumi.ResourceOptions(
             parent=self, aliases=[pulumi.Alias(parent=pulumi.ROOT_STACK_RESOURCE)] if adopt_stack_resources else None
         )
-        if stack.cloud == "azure":
-            from . import azure as cloud
-        else:
-            from . import aws as cloud  # type: ignore[no-redef]
+        build = builder(stack.cloud).build  # the cloud's SDK loads here, for its cloud only
         prefix = "" if adopt_stack_resources else f"{name}-"
-        cluster, pools = cloud.build(stack, deferred, prefix, child)
+        cluster, pools = build(stack, deferred, prefix, child)
         software = nvidia.install(stack, cluster.provider, pools, prefix, child)
         nvidia.metrics(stack, cluster.provider, software, prefix, child)
         nvidia.smoke_tests(stack, cluster.provider, software, prefix, child)

@@ -7,6 +7,7 @@ import pulumi
 from ..domain.capacity import stack_capacity
 from ..domain.dra import classes_by_pool
 from ..domain.workloads import pool_node_selector, pool_tolerations
+from .builders import builder
 from .component import GpuPlatform
 
 
@@ -15,8 +16,8 @@ def export(platform: GpuPlatform) -> None:
     capacity = {c.pool: c for c in stack_capacity(stack.pools)}
     pulumi.export("cloud", stack.cloud)
     pulumi.export("clusterName", platform.cluster_name)
-    if stack.cloud == "azure":
-        pulumi.export("resourceGroupName", platform.resource_group_name)
+    for output, attribute in builder(stack.cloud).outputs:
+        pulumi.export(output, getattr(platform, attribute))
     pulumi.export("kubeconfig", platform.kubeconfig)
     pulumi.export("gpuToleration", platform.gpu_toleration)
     pulumi.export("gpuSoftware", platform.gpu_software)

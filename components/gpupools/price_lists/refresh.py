@@ -15,12 +15,11 @@ from pathlib import Path
 from ..catalog.instances import sizes_for
 from ..catalog.prices import CURRENCY, Price, PriceBook
 from ..untrusted.http_client import HttpFailed, http_get, safe_url
-from . import aws, azure
+from . import aws_source, azure_source  # noqa: F401  (attach each cloud's PriceSource)
 from .book import cache_path, read_cache
 from .errors import PriceSourceError
+from .price_source import price_source
 
-# The regions the repository's stacks use, refreshed when no --region is given.
-DEFAULT_REGIONS: dict[str, tuple[str, ...]] = {"azure": ("southcentralus", "eastus"), "aws": ("us-east-1",)}
 # One region's EC2 offer file is a few hundred MB; an Azure page about 100 KB. Both bounds are per request.
 MAX_ANSWER_BYTES = 2 << 30
 DEADLINE_SECONDS = 900
@@ -48,20 +47,16 @@ def refresh(
 ) -> tuple[Path, list[Price], int]:
     """Fetch the prices of ``clouds`` (in ``region`` or the default regions) in ``currency`` and merge them into the
     cache; also returns how many cached prices in another currency were dropped."""
-    if currency != CURRENCY and "aws" in clouds:
-        raise PriceSourceError(
-            f"--currency {currency}: AWS publishes its EC2 price list in {CURRENCY} only; "
-            f"refresh AWS in {CURRENCY}, or Azure alone (--cloud azure) in {currency}"
-        )
+    for cloud in clouds:
+        problem = price_source(cloud).currency_problem(currency)
+        if problem is not None:
+            raise PriceSourceError(problem)
     retrieved = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
     fresh: list[Price] = []
     for cloud in clouds:
-        for where in [region] if region else DEFAULT_REGIONS[cloud]:
-            sizes = sizes_for(cloud)
-            if cloud == "azure":
-                fresh += azure.load(fetcher, where, retrieved, sizes, currency)
-            else:
-                fresh += aws.parse(fetcher(aws.offer_url(where)), where, retrieved, sizes)
+        source = price_source(cloud)
+        for where in [region] if region else source.default_regions:
+            fresh += source.load(fetcher, where, retrieved, sizes_for(cloud), currency)
     target = path or cache_path()
     old = read_cache(target)
     same = old is not None and old.currency == currency

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.autoscaler_versions import AUTOSCALER_IMAGE_TAGS, autoscaler_image_tag
 from ..config.errors import Problem, field_path
 from ..config.models import StackConfig
@@ -28,7 +29,7 @@ def cluster_autoscaler_problems(config: StackConfig) -> list[Problem]:
     """``cluster.autoscaler.install`` on a Kubernetes minor the table does not cover is refused; its priorities
     must be patterns the priority expander can compile."""
     cluster = config.cluster
-    if config.cloud != "aws" or cluster is None:
+    if cluster is None or not cloud_named(config.cloud).cluster_autoscaler_chart:
         return []
     problems = [
         Problem(field_path("cluster", "autoscaler", "priorities"), why)

@@ -24,6 +24,9 @@ from ..catalog.names import (
     VPC_ID,
 )
 
+from ..catalog.cloud_registry import cloud as cloud_named
+from .autoscaling_rules import aws_template_tag_problems
+from .cloud_rules import CloudRules, no_findings
 from .versions import kubernetes_version_problem
 
 Path = Callable[..., str]
@@ -310,3 +313,15 @@ def autoscaling_findings(config: StackConfig, pool: ResolvedPool, path: Path) ->
             "gpupools:cluster.autoscaler.install true or run your own"
         )
     return Findings(warnings=warnings)
+
+
+AWS_RULES = CloudRules(
+    cluster_problems=cluster_problems,
+    pool_name_problem=pool_name_problem,
+    pool_problems=pool_problems,
+    autoscaling_findings=autoscaling_findings,
+    template_tag_problems=aws_template_tag_problems,
+    stack_findings=no_findings,
+    software_problems=software_problems,
+)
+cloud_named("aws").attach(AWS_RULES)

@@ -17,7 +17,6 @@ from ..catalog.clouds import (
     DEFAULT_OS_SKU,
     OS_SKUS,
     REFUSED_OS_SKUS,
-    RESERVED_POOL_NAMES,
     SYSTEM_POOL_OS_SKU,
 )
 from ..config.errors import Findings, Problem, field_path
@@ -34,6 +33,10 @@ from ..catalog.names import (
     AZURE_RESOURCE_GROUP,
 )
 
+from ..catalog.cloud import PoolNaming
+from ..catalog.cloud_registry import cloud as cloud_named
+from .autoscaling_rules import azure_template_tag_problems
+from .cloud_rules import CloudRules
 from .versions import kubernetes_version_problem
 
 Path = Callable[..., str]
@@ -106,7 +109,7 @@ def aks_pool_name_problem(name: str) -> str | None:
             f"'{name[:80]}' is not a valid AKS pool name; allowed: lowercase letters and digits, starting with a "
             "letter, at most 12 characters"
         )
-    if name in RESERVED_POOL_NAMES["azure"]:
+    if name in cloud_named("azure").facet(PoolNaming).reserved:
         return f"'{name}' is the name of the cluster's system pool"
     return None
 
@@ -189,6 +192,11 @@ def spot_only_keys(priority: str | None, settings: dict[str, object]) -> list[st
 def stack_problems(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[Problem]:
     """Every node fits the overlay pod CIDR; with the GPU Operator, one OS SKU on every node of the cluster."""
     return pod_cidr_problems(config, pools) + _one_os_problems(config, pools)
+
+
+def stack_findings(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> Findings:
+    """The rules across an AKS stack's pools: problems, and the reservation identity's warnings."""
+    return Findings(stack_problems(config, pools), reservation_identity_warnings(config, pools))
 
 
 def reservation_identity_warnings(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[str]:
@@ -316,3 +324,14 @@ def _unready_warning(pool: ResolvedPool) -> str | None:
         "cluster (cluster-autoscaler FAQ); keep this pool's maxCount small or use whole GPUs / migStrategy "
         "single without renameByDefault"
     )
+
+
+AZURE_RULES = CloudRules(
+    cluster_problems=cluster_problems,
+    pool_name_problem=pool_name_problem,
+    pool_problems=pool_problems,
+    autoscaling_findings=autoscaling_findings,
+    template_tag_problems=azure_template_tag_problems,
+    stack_findings=stack_findings,
+)
+cloud_named("azure").attach(AZURE_RULES)

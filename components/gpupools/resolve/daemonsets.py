@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.clouds import AKS_MIN_POOL_PODS, AKS_SYSTEM_DAEMONSET_PODS
 from ..charts.values import addon_chart_values, chart_values
 from ..config.errors import Findings, Problem, field_path
@@ -56,7 +57,7 @@ def place_daemonsets(stack: Stack) -> PlacementResult:
         if row.daemonset != PLAIN_POD and row.schedules:
             landing[row.pool] = landing.get(row.pool, 0) + 1
     for pool in stack.pools:
-        if pool.cloud != "azure":
+        if "maxPods" not in cloud_named(pool.cloud).pool_keys:  # pods per node are the cloud's, not sized here
             result.sizing[pool.name] = PoolSizing(pool.max_pods, landing.get(pool.name, 0))
             continue
         daemonsets = landing.get(pool.name, 0) + AKS_SYSTEM_DAEMONSET_PODS

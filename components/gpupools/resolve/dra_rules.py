@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.chart_defaults import ChartDefaults
 from ..catalog.dra_driver import MIN_KUBERNETES_MINOR, MIN_KUBERNETES_PATCH, SHARING_GATES
 from ..config.errors import Findings, Problem, field_path
@@ -87,9 +88,9 @@ def config_findings(config: StackConfig) -> Findings:
     for gate in software.dra_alpha_gates:
         if gate not in used:
             found.warnings.append(f"gpuSoftware.draAlphaGates: {gate} is named but no pool needs it; it stays off")
+    provider = cloud_named(config.cloud).display_name
     for pool in config.gpu_pools:
         if pool is not None and pool.autoscaling is not None and pool.autoscaling.min_count == 0:
-            provider = "AWS" if config.cloud == "aws" else "Azure"
             found.warnings.append(
                 f"pool {pool.name}: minCount 0: {DRA_FROM_ZERO.format(provider=provider)}; keep minCount at 1 or more"
             )

@@ -11,6 +11,8 @@ import re
 from typing import Callable, Mapping
 
 from ..catalog.gpus import GpuModel
+from ..catalog.cloud import KubernetesOffer
+from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.clouds import AKS_GPU_INSTANCE_PROFILES
 from ..config.errors import Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
@@ -32,9 +34,10 @@ def plan_mig(
     if problems:
         return None, problems
     software = config.gpu_software
-    operator_layouts = software.manages_mig_layouts and (config.cloud == "aws" or software.driver == "operator")
+    native = cloud_named(config.cloud).native_mig_profiles
+    operator_layouts = software.manages_mig_layouts and (not native or software.driver == "operator")
     aks_profile = _aks_profile_for(gpu, devices)
-    if config.cloud == "azure" and not operator_layouts:
+    if native and not operator_layouts:
         if aks_profile is None:
             key = "profile" if pool.mig.profile else "layout"
             return None, [
@@ -50,11 +53,12 @@ def plan_mig(
         # Azure Linux on these sizes is refused for every pool (azure_rules), MIG or not. The autoscaler is
         # allowed from one node up (azure_rules.autoscaling_problems).
         return MigPlan(devices, layout_name, "aks", custom, aks_profile), []
-    if config.cloud == "aws" and not software.manages_mig_layouts:
+    if not native and not software.manages_mig_layouts:
+        service = cloud_named(config.cloud).facet(KubernetesOffer).service
         return None, [
             Problem(
                 path("mig"),
-                "on EKS MIG layouts are applied by the GPU Operator's MIG manager; the "
+                f"on {service} MIG layouts are applied by the GPU Operator's MIG manager; the "
                 "device plugin cannot partition GPUs: set gpuSoftware.installer "
                 "gpu-operator",
             )

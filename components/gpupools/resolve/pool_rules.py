@@ -1,20 +1,19 @@
 """One pool of the stack config resolved into a ``ResolvedPool``: its size, MIG plan, labels and taints, or the
 reasons it cannot be.
 
-The rules every cloud shares are here; ``azure_rules`` and ``aws_rules`` add their own (chosen through
-``CLOUD_RULES``), ``mig_rules`` decides the MIG plan, and ``autoscaling_rules`` checks the node-template tags.
+The rules every cloud shares are here; each cloud adds its own (its ``CloudRules``, from ``azure_rules`` and
+``aws_rules``), ``mig_rules`` decides the MIG plan, and ``autoscaling_rules`` checks the node-template tags.
 """
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Mapping
 
 from ..catalog.gpus import GpuModel
 from ..catalog.instances import InstanceSize, resolve_size, sizes_for
-from ..catalog.clouds import CLOUD_POOL_KEYS
+from ..catalog.cloud_registry import cloud as cloud_named
+from ..catalog.cloud_registry import clouds
 from ..catalog.labels import (
-    AKS_SPOT_TAINT,
     DEFAULT_DEVICE_PLUGIN_CONFIG,
     DEVICE_PLUGIN_CONFIG_LABEL,
     GPU_PRESENT_LABEL,
@@ -27,11 +26,8 @@ from ..catalog.names import reserved_label_domain
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
 from ..domain.pools import MigPlan, ResolvedPool
-from . import aws_rules, azure_rules
-from .autoscaling_rules import template_tag_problems
+from .cloud_rules import rules
 from .mig_rules import plan_mig, strategy_problems
-
-CLOUD_RULES: Mapping[str, ModuleType] = {"azure": azure_rules, "aws": aws_rules}
 
 
 def resolve_pool(
@@ -57,7 +53,7 @@ def resolve_pool(
             [Problem(path("size"), f"'{pool.size}' is an {size.cloud} size but cloud is {config.cloud}")]
         )
     found.problems += _cloud_scope_problems(config.cloud, pool, path)
-    found += CLOUD_RULES[config.cloud].pool_problems(config, pool, size, path)
+    found += rules(config.cloud).pool_problems(config, pool, size, path)
     mig: MigPlan | None = None
     if pool.mig is not None:
         mig, mig_problems = plan_mig(config, pool, size.gpu, path)
@@ -78,7 +74,7 @@ def resolve_pool(
     if found.problems:
         return None, found
     dp_config = pool.name if pool.sharing is not None else None
-    cloud_taints = (AKS_SPOT_TAINT,) if config.cloud == "azure" and pool.priority == "Spot" else ()
+    cloud_taints = cloud_named(config.cloud).spot_taints if pool.priority == "Spot" else ()
     cluster_subnets = tuple(config.cluster.subnet_ids) if config.cluster is not None else ()
     resolved = ResolvedPool(
         pool.name,
@@ -120,10 +116,10 @@ def _autoscaling_findings(config: StackConfig, pool: ResolvedPool, path) -> Find
     cluster_name = config.cluster.name if config.cluster is not None else ""  # None: malformed, reported already
     problems = [
         Problem(path("autoscaling"), message)
-        for message in template_tag_problems(pool, cluster_name, config.tags or {})
+        for message in rules(config.cloud).template_tag_problems(pool, cluster_name, config.tags or {})
     ]
     found = Findings(problems)
-    found += CLOUD_RULES[config.cloud].autoscaling_findings(config, pool, path)
+    found += rules(config.cloud).autoscaling_findings(config, pool, path)
     return found
 
 
@@ -131,12 +127,13 @@ def _cloud_scope_problems(cloud: str, pool: GpuPoolConfig, path) -> list[Problem
     """Keys of the other cloud are refused, not silently ignored."""
     given = {GpuPoolConfig.model_fields[name].alias or name for name in pool.model_fields_set}
     problems = []
-    for other, keys in CLOUD_POOL_KEYS.items():
-        if other == cloud:
+    this = cloud_named(cloud)
+    for other in clouds():
+        if other is this:
             continue
-        for key in keys:
+        for key in other.pool_keys:
             if key in given:
-                problems.append(Problem(path(key), f"is for {other} pools; cloud is {cloud}"))
+                problems.append(Problem(path(key), f"is for {other.name} pools; cloud is {cloud}"))
     return problems
 
 

@@ -22,9 +22,9 @@ from copy import deepcopy
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence
 
+from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.chart_defaults import ChartDefaults, DaemonSet
 from ..catalog.labels import (
-    CLOUD_GPU_LABELS,
     GPU_PRESENT_LABEL,
     MIG_CAPABLE_LABEL,
     MIG_MANAGER_DEPLOY_LABEL,
@@ -129,7 +129,7 @@ def _node_labels(
     stack: Stack, pool: ResolvedPool, chart: ChartDefaults, deployed: list[DaemonSet], pods: Mapping[str, _Pod]
 ) -> dict[str, str]:
     """The labels the pool's nodes end up with, added in the order the cloud, NFD, the operator and GFD add them."""
-    labels = {**CLOUD_GPU_LABELS[stack.cloud], **pool.labels}
+    labels = {**cloud_named(stack.cloud).gpu_labels, **pool.labels}
 
     def runs(role: str) -> bool:
         return any(ds.role == role and _fits(pods[ds.name], labels, pool.node_taints)[0] for ds in deployed)

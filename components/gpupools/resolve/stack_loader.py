@@ -19,7 +19,7 @@ import pydantic
 from .autoscaler_version_rule import cluster_autoscaler_problems
 from ..catalog.gpus import GPU_MODELS
 from ..catalog.instances import INSTANCE_SIZES, InstanceSize, cloud_of_size_name
-from ..catalog.names import size_name_problem, tag_problems
+from ..catalog.cloud_syntax import size_name_problem, tag_problems
 from ..config.errors import ConfigError, Findings, Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
 from ..config.partial import well_formed_part
@@ -28,10 +28,11 @@ from ..domain.pools import ResolvedPool
 from ..domain.rotation import name_clashes, surge_warnings
 from ..domain.stack import Stack
 from ..charts.values import addon_chart_values
-from . import aws_rules, azure_rules, dra_rules
+from . import dra_rules
+from .cloud_rules import rules
 from .daemonsets import place_daemonsets
 from .handed_down import exact_key, hand_down, handed_down
-from .pool_rules import CLOUD_RULES, resolve_pool
+from .pool_rules import resolve_pool
 from . import installer_rules
 
 
@@ -102,9 +103,8 @@ def _apply_rules(config: StackConfig) -> tuple[list[ResolvedPool], Findings]:
         found += pool_found
         if resolved is not None:
             pools.append(resolved)
-    if config.cloud == "azure" and config.cluster is not None:
-        found.problems += azure_rules.stack_problems(config, well_formed)
-        found.warnings += azure_rules.reservation_identity_warnings(config, well_formed)
+    if config.cluster is not None:
+        found += rules(config.cloud).stack_findings(config, well_formed)
     return pools, found
 
 
@@ -135,8 +135,8 @@ def _software_problems(config: StackConfig) -> list[Problem]:
                 "it); the device plugin does not install drivers (allowed: preinstalled)",
             )
         )
-    elif config.cloud == "aws":
-        problems += aws_rules.software_problems(config)
+    else:
+        problems += rules(config.cloud).software_problems(config)
     return problems
 
 
@@ -144,7 +144,7 @@ def _cluster_problems(config: StackConfig) -> list[Problem]:
     cluster, problems = config.cluster, []
     if cluster is None:  # malformed, already reported by its shape errors
         return problems
-    problems += CLOUD_RULES[config.cloud].cluster_problems(config)
+    problems += rules(config.cloud).cluster_problems(config)
     problems += cluster_autoscaler_problems(config)
     if cluster.create and cluster.system_pool is None:
         problems.append(Problem(field_path("cluster", "systemPool"), "is required when create is true"))
@@ -195,7 +195,7 @@ def _custom_sizes(config: StackConfig) -> tuple[dict[str, InstanceSize], list[Pr
 
 def _name_problems(cloud: str, index: int, name: str, seen: dict[str, int]) -> list[Problem]:
     problems = []
-    problem = CLOUD_RULES[cloud].pool_name_problem(index, name)
+    problem = rules(cloud).pool_name_problem(index, name)
     if problem is not None:
         problems.append(problem)
     if name in seen:
