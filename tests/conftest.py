@@ -38,6 +38,25 @@ MARKER_OF_FOLDER = {
 }
 
 
+def _selected_markers(config: pytest.Config) -> set[str] | None:
+    """The folder markers a plain ``-m a or b`` selects, else ``None`` (any other expression: collect everything)."""
+    words = (config.option.markexpr or "").split()
+    names = set(words[0::2])
+    if not words or any(word != "or" for word in words[1::2]) or not names <= set(MARKER_OF_FOLDER.values()):
+        return None
+    return names
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """``-m pure`` and the like import only their own folders' test modules: the others would load every cloud SDK
+    just to be deselected (the inner loop's cost was mostly that import)."""
+    selected = _selected_markers(config)
+    if selected is None or collection_path.parent != TESTS or not collection_path.is_dir():
+        return None
+    marker = MARKER_OF_FOLDER.get(collection_path.name)
+    return True if marker is not None and marker not in selected else None
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     misplaced = set()
     for item in items:

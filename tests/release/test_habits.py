@@ -1,5 +1,6 @@
-"""The habits are wired in: ``.ci/run`` runs the pre-commit hooks (lint, format) and pyright over the whole package before the tests,
-and ``.pre-commit-config.yaml`` runs the same linter and formatter and the fast test loop before a commit.
+"""The habits are wired in: ``.ci/run`` runs the pre-commit hooks (lint, format) and pyright over the whole package
+before the tests, and ``.pre-commit-config.yaml`` runs the same linter and formatter and the fast test loop before a
+commit.
 
 pyright itself runs in ``.ci/run`` (about 2.5 minutes on 2 cores), not here; these tests keep the wiring from
 drifting: a check dropped from CI, run after the tests, or a hook that runs something else than CI does.
