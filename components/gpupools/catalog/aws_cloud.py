@@ -32,7 +32,12 @@ AWS = Cloud(
             "an EC2 instance type, <family>.<size> in lowercase ASCII letters, digits and '-', e.g. p4d.24xlarge",
         ),
         TagRules(AWS_TAG_KEY_MAX, AWS_TAG_VALUE_MAX, _tag_key_problems),
-        KubernetesOffer("EKS", EKS_MINORS),
+        KubernetesOffer(
+            "EKS",
+            EKS_MINORS,
+            "extended support",
+            long_term_note="EKS bills extended support at $0.60 per cluster-hour instead of $0.10 (EKS pricing)",
+        ),
         FixedFields(tuple(EKS_NODE_GROUP)),
         Extra("aws", "the AWS SDKs", ("pulumi_aws", "pulumi_eks")),
     ),

@@ -15,6 +15,7 @@ import sys
 from typing import NoReturn, Sequence
 
 from .._version import __version__
+from ..catalog.clock import ClockError
 from ..catalog.extras import MissingExtraError
 from ..config.errors import NAMESPACE, ConfigError, Problem
 from ..config.loading import read_stack_file, stack_file_path
@@ -98,6 +99,9 @@ def _run(argv: Sequence[str] | None) -> int:
     except ConfigError as error:
         for problem in error.problems:
             print(f"error: {problem}", file=sys.stderr)
+        return EXIT_BAD_CONFIG
+    except ClockError as error:  # a malformed SOURCE_DATE_EPOCH: the user's environment, one line
+        print(f"error: {shown(str(error))}", file=sys.stderr)
         return EXIT_BAD_CONFIG
     except MissingExtraError as error:  # the user's install: which extra to add, not "a gpupools bug"
         print(f"error: {shown(str(error))}", file=sys.stderr)

@@ -14,6 +14,7 @@ from ..resolve import azure_rules
 from ..resolve.mig_rules import size_mig_problem
 from ..resolve.pool_rules import duplicate_taint_problems, reserved_label_problem
 from ..resolve.versions import kubernetes_version_problem
+from ..catalog.clock import plan_date
 from ..config import models as config
 from .fields import (
     Count,
@@ -66,8 +67,9 @@ class AksClusterArgsModel(_Args):
     ] = None
     create: Annotated[bool, Rule(_input(bool))] = True
     kubernetes_version: Optional[
-        Annotated[str, Rule(_input(_checked(lambda v: kubernetes_version_problem("azure", v))))]
+        Annotated[str, Rule(_input(_checked(lambda v: kubernetes_version_problem("azure", v, plan_date().day))))]
     ] = None
+    long_term_support: Annotated[bool, Rule(_input(bool))] = False
     system_pool_size: Optional[Annotated[str, Rule(_size("azure"))]] = None
     system_pool_count: Optional[Annotated[int, Rule(_like(config.SystemPool, "count"))]] = None
     system_pool_max_pods: Optional[MaxPods] = None
@@ -115,7 +117,9 @@ class AksGpuPoolArgsModel(_Args):
         Annotated[list[str], Rule(_input(list[_input(Annotated[str, AfterValidator(_aks_taint)])]))]
     ] = None
     kubernetes_version: Optional[
-        Annotated[str, Rule(_input(_checked(lambda v: kubernetes_version_problem("azure", v, patch=True))))]
+        Annotated[
+            str, Rule(_input(_checked(lambda v: kubernetes_version_problem("azure", v, plan_date().day, patch=True))))
+        ]
     ] = None
     max_pods: Optional[MaxPods] = None
     availability_zones: Optional[Annotated[list[str], Rule(_like(config.GpuPoolConfig, "availability_zones"))]] = None
