@@ -89,8 +89,8 @@ class AksCluster(pulumi.ComponentResource):
 
         :param name: the Pulumi resource name; children are named ``<name>-...``.
         :param args: ``AksClusterArgs`` (each key documented there). Required: name, resource_group_name. Optional:
-            location, create, kubernetes_version, long_term_support, system_pool_size, system_pool_count, system_pool_max_pods,
-            pod_cidr, capacity_reservation_group_ids, tags.
+            location, create, kubernetes_version, long_term_support, system_pool_size, system_pool_count,
+            system_pool_max_pods, pod_cidr, capacity_reservation_group_ids, tags.
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
         check_args(AksClusterArgsModel, "AksCluster", name, args)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .regions import AWS_READ_ON, AWS_SOURCE, Places, aws_regions
 from .cloud import Cloud, Extra, FixedFields, KubernetesOffer, PoolNaming, SizeNaming, TagRules
 from .fixed_fields import EKS_NODE_GROUP
 from .kubernetes_versions import EKS_MINORS
@@ -38,6 +39,7 @@ AWS = Cloud(
             "extended support",
             long_term_note="EKS bills extended support at $0.60 per cluster-hour instead of $0.10 (EKS pricing)",
         ),
+        Places(aws_regions(), AWS_SOURCE, AWS_READ_ON),
         FixedFields(tuple(EKS_NODE_GROUP)),
         Extra("aws", "the AWS SDKs", ("pulumi_aws", "pulumi_eks")),
     ),

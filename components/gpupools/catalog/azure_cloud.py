@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .regions import AZURE_READ_ON, AZURE_SOURCE, Places, azure_locations
 from .cloud import Cloud, Extra, FixedFields, KubernetesOffer, PoolNaming, SizeNaming, TagRules
 from .clouds import AKS_RUNTIME_CLASS, SYSTEM_POOL_NAME
 from .fixed_fields import AKS_AGENT_POOL
@@ -59,6 +60,7 @@ AZURE = Cloud(
             long_term_opt_in=True,
             long_term_note="LTS needs the Premium tier and the AKSLongTermSupport plan (aks-docs long-term-support.md)",
         ),
+        Places(azure_locations(), AZURE_SOURCE, AZURE_READ_ON),
         FixedFields(tuple(AKS_AGENT_POOL)),
         Extra("azure", "the Azure SDK", ("pulumi_azure_native",)),
     ),

@@ -31,7 +31,7 @@ from ..domain.pools import ResolvedPool
 from ..domain.rotation import name_clashes, surge_warnings
 from ..domain.stack import Stack
 from ..charts.values import addon_chart_values
-from . import dra_rules
+from . import dra_rules, place_rules
 from .cloud_rules import rules
 from .daemonsets import place_daemonsets
 from .handed_down import exact_key, hand_down, handed_down
@@ -91,6 +91,8 @@ def _apply_rules(config: StackConfig, day: date) -> tuple[list[ResolvedPool], Fi
     found.problems += _software_problems(config)
     found.problems += _cluster_problems(config)
     found += kubernetes_window_findings(config, day)
+    found.problems += place_rules.region_problems(config)
+    found += place_rules.offer_findings(config)
     found += installer_rules.config_findings(config)
     found.problems += [
         Problem(field_path("tags", key) if key is not None else field_path("tags"), message)
