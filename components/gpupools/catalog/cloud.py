@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, TypeVar
 
 from ..errors import GpupoolsError
-from .kubernetes_versions import KubernetesWindow
+from .kubernetes_versions import KubernetesWindow, SupportFee
 from .labels import Taint
 
 F = TypeVar("F")
@@ -71,6 +71,7 @@ class KubernetesOffer:
     # to extended support by itself (billed), so it needs no opt-in.
     long_term_opt_in: bool = False
     long_term_note: str = ""  # what long-term support costs or needs, for the warning
+    long_term_fee: SupportFee | None = None  # what long-term support adds per cluster-hour (the plan's cost)
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,32 @@ class KubernetesWindow:
         return None
 
 
+@dataclass(frozen=True)
+class SupportFee:
+    """What long-term support adds per cluster-hour to what the plan otherwise counts (USD list price)."""
+
+    what: str
+    per_hour: float
+    source: str
+
+
+# Premium tier (LTS needs it), over the Free tier the cluster otherwise gets. Secondary sources only: Microsoft's
+# docs link https://azure.microsoft.com/pricing/details/kubernetes-service/ without stating the rate, and several
+# independent write-ups quote $0.60 per cluster-hour (docs/sources.md).
+AKS_LTS_FEE = SupportFee(
+    "AKS Premium tier (LTS)",
+    0.60,
+    "azure.microsoft.com/pricing/details/kubernetes-service as quoted by secondary sources (2026-11-26)",
+)
+# EKS extended support: $0.60 per cluster-hour instead of $0.10, so $0.50 over standard support (secondary quotes
+# of https://aws.amazon.com/eks/pricing/; billing starts the day standard support ends, EKS user guide).
+EKS_EXTENDED_FEE = SupportFee(
+    "EKS extended support surcharge",
+    0.50,
+    "aws.amazon.com/eks/pricing as quoted by secondary sources (2026-11-26)",
+)
+
+
 def _d(text: str) -> date:
     return date.fromisoformat(text)
 

@@ -84,6 +84,10 @@ def _run(argv: Sequence[str] | None) -> int:
             from .prices import run_prices
 
             return run_prices(args)
+        if args.command == "catalog":
+            from .catalog import run_catalog
+
+            return run_catalog(args)
         stack_file = _stack_file(args)
         if args.command == "check":
             from .check import run_check
@@ -182,6 +186,9 @@ def _parser() -> argparse.ArgumentParser:
     from .prices import add_prices_command  # the price list commands take no stack
 
     add_prices_command(commands)
+    from .catalog import add_catalog_command  # takes no stack either
+
+    add_catalog_command(commands)
     return parser
 
 
