@@ -86,7 +86,8 @@ def markdown_cost(cost: StackCost) -> list[str]:
             f"{cash(p.hourly)} | {month} | {slices} | {source} |"
         )
     lines += [
-        f"| cluster | {fee.what} | | | | {cash(fee.per_hour)} | {cash(fee.per_hour * HOURS_PER_MONTH)} | | {fee.source} |"
+        f"| cluster | {fee.what} | | | | {cash(fee.per_hour)} | {cash(fee.per_hour * HOURS_PER_MONTH)} | | "
+        f"{fee.source} |"
         for fee in cost.fees
     ]
     missing = f" (without {', '.join(cost.unknown)})" if cost.unknown and cost.hourly is not None else ""
