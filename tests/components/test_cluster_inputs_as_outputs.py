@@ -35,7 +35,8 @@ AKS_ARGS = {
     "pod_cidr": "10.100.0.0/16",
     "tags": {"team": "ml"},
 }
-PLAIN_ONLY = {"create", "capacity_reservation_group_ids"}  # decides which resources exist / one per group
+# decide which resources exist / one per group / which inputs the cluster gets
+PLAIN_ONLY = {"create", "capacity_reservation_group_ids", "long_term_support"}
 
 
 def _schema_inputs(component: str) -> dict[str, Any]:
@@ -54,7 +55,7 @@ def test_schema_takes_outputs_for_every_input_but_create(component: str, args: d
     inputs = _schema_inputs(component)
     assert {name for name, prop in inputs.items() if not prop.get("plain")} == {_camel(key) for key in args}
     assert {name for name, prop in inputs.items() if prop.get("plain")} == (
-        {"create"} | ({"capacityReservationGroupIds"} if component == "AksCluster" else set())
+        {"create"} | ({"capacityReservationGroupIds", "longTermSupport"} if component == "AksCluster" else set())
     )
 
 

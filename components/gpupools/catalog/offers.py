@@ -2,7 +2,9 @@
 copies of the clouds' price lists (the EC2 offer file via vantage's instances.json; Azure Retail Prices via
 SkyPilot's catalog), with each list's source, data date and the regions it covers.
 
-A size the snapshot lists, in a region its list covers, but not sold there is "not offered". Anything the snapshot
+A size the snapshot lists, in a region its list covers, but not sold there is "not offered" where the list is
+recent enough to refuse on (``refuses``: the AWS copy, 2026-01-21), "not listed" (a warning) where it is not (the
+Azure copy's rows are undated, 2023-2024). Anything the snapshot
 cannot answer (a region outside the list's coverage, a size it lacks, a missing or unreadable snapshot) is "not
 checked", never a refusal: the copies are older than the clouds' own lists (``docs/sources.md``).
 """
@@ -19,7 +21,7 @@ from ..untrusted.strict_json import strict_loads
 
 SNAPSHOT_FILE = "offers_snapshot.json"
 FORMAT = "gpupools-offers/1"
-Status = Literal["offered", "not offered", "not checked"]
+Status = Literal["offered", "not offered", "not listed", "not checked"]
 
 
 @dataclass(frozen=True)
@@ -41,6 +43,7 @@ class OfferList:
     covers: frozenset[str]
     why: str  # what a region outside ``covers`` means
     sizes: dict[str, tuple[str, ...]]
+    refuses: bool = False  # recent enough that a size missing from a covered region is refused
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,7 @@ def _snapshot(document: Any) -> OffersSnapshot:
             frozenset(map(str, item["covers"])),
             str(item["why"]),
             {str(size): tuple(map(str, regions)) for size, regions in item["sizes"].items()},
+            item.get("refuses") is True,
         )
         for item in document["lists"]
     )
@@ -101,7 +105,7 @@ def offer(size: str, region: str, snapshot: OffersSnapshot | None = None) -> Off
     if region in sold:
         return Offer("offered")
     return Offer(
-        "not offered",
+        "not offered" if found.refuses else "not listed",
         f"{found.source}, data of {found.data_date}, lists no price for it there",
         nearest_by_name(region, sold),
     )

@@ -71,6 +71,11 @@ def offer_findings(config: StackConfig) -> Findings:
                     f"{', '.join(answer.nearest)}; or choose another size",
                 )
             )
+        elif answer.status == "not listed":
+            found.warnings.append(
+                f"gpuPools[{index}].size: {pool.size} is not listed in {region_field} {region} by the offers "
+                f"snapshot ({answer.why}; an old copy, so not refused); listed in: {', '.join(answer.nearest)}"
+            )
         elif answer.status == "not checked":
             found.warnings.append(
                 f"gpuPools[{index}].size: {pool.size} in {region_field} {region} not checked against the offers "
