@@ -26,71 +26,95 @@ AZURE_SOURCE = (
 )
 AZURE_READ_ON = date(2025, 2, 22)
 
-# AWS partition -> region -> description (endpoints.json).
-AWS_PARTITIONS: dict[str, dict[str, str]] = {
-    "aws": {
-        "af-south-1": "Africa (Cape Town)",
-        "ap-east-1": "Asia Pacific (Hong Kong)",
-        "ap-east-2": "Asia Pacific (Taipei)",
-        "ap-northeast-1": "Asia Pacific (Tokyo)",
-        "ap-northeast-2": "Asia Pacific (Seoul)",
-        "ap-northeast-3": "Asia Pacific (Osaka)",
-        "ap-south-1": "Asia Pacific (Mumbai)",
-        "ap-south-2": "Asia Pacific (Hyderabad)",
-        "ap-southeast-1": "Asia Pacific (Singapore)",
-        "ap-southeast-2": "Asia Pacific (Sydney)",
-        "ap-southeast-3": "Asia Pacific (Jakarta)",
-        "ap-southeast-4": "Asia Pacific (Melbourne)",
-        "ap-southeast-5": "Asia Pacific (Malaysia)",
-        "ap-southeast-6": "Asia Pacific (New Zealand)",
-        "ap-southeast-7": "Asia Pacific (Thailand)",
-        "ca-central-1": "Canada (Central)",
-        "ca-west-1": "Canada West (Calgary)",
-        "eu-central-1": "Europe (Frankfurt)",
-        "eu-central-2": "Europe (Zurich)",
-        "eu-north-1": "Europe (Stockholm)",
-        "eu-south-1": "Europe (Milan)",
-        "eu-south-2": "Europe (Spain)",
-        "eu-west-1": "Europe (Ireland)",
-        "eu-west-2": "Europe (London)",
-        "eu-west-3": "Europe (Paris)",
-        "il-central-1": "Israel (Tel Aviv)",
-        "me-central-1": "Middle East (UAE)",
-        "me-south-1": "Middle East (Bahrain)",
-        "mx-central-1": "Mexico (Central)",
-        "sa-east-1": "South America (Sao Paulo)",
-        "us-east-1": "US East (N. Virginia)",
-        "us-east-2": "US East (Ohio)",
-        "us-west-1": "US West (N. California)",
-        "us-west-2": "US West (Oregon)",
-    },
-    "aws-cn": {
-        "cn-north-1": "China (Beijing)",
-        "cn-northwest-1": "China (Ningxia)",
-    },
-    "aws-us-gov": {
-        "us-gov-east-1": "AWS GovCloud (US-East)",
-        "us-gov-west-1": "AWS GovCloud (US-West)",
-    },
-    "aws-iso": {
-        "us-iso-east-1": "US ISO East",
-        "us-iso-west-1": "US ISO WEST",
-    },
-    "aws-iso-b": {
-        "us-isob-east-1": "US ISOB East (Ohio)",
-        "us-isob-west-1": "US ISOB West",
-    },
-    "aws-iso-e": {
-        "eu-isoe-west-1": "EU ISOE West",
-    },
-    "aws-iso-f": {
-        "us-isof-east-1": "US ISOF EAST",
-        "us-isof-south-1": "US ISOF SOUTH",
-    },
-    "aws-eusc": {
-        "eusc-de-east-1": "AWS European Sovereign Cloud (Germany)",
-    },
-}
+# (AWS partition, region -> description), in endpoints.json's order.
+AWS_PARTITIONS: tuple[tuple[str, dict[str, str]], ...] = (
+    (
+        "aws",
+        {
+            "af-south-1": "Africa (Cape Town)",
+            "ap-east-1": "Asia Pacific (Hong Kong)",
+            "ap-east-2": "Asia Pacific (Taipei)",
+            "ap-northeast-1": "Asia Pacific (Tokyo)",
+            "ap-northeast-2": "Asia Pacific (Seoul)",
+            "ap-northeast-3": "Asia Pacific (Osaka)",
+            "ap-south-1": "Asia Pacific (Mumbai)",
+            "ap-south-2": "Asia Pacific (Hyderabad)",
+            "ap-southeast-1": "Asia Pacific (Singapore)",
+            "ap-southeast-2": "Asia Pacific (Sydney)",
+            "ap-southeast-3": "Asia Pacific (Jakarta)",
+            "ap-southeast-4": "Asia Pacific (Melbourne)",
+            "ap-southeast-5": "Asia Pacific (Malaysia)",
+            "ap-southeast-6": "Asia Pacific (New Zealand)",
+            "ap-southeast-7": "Asia Pacific (Thailand)",
+            "ca-central-1": "Canada (Central)",
+            "ca-west-1": "Canada West (Calgary)",
+            "eu-central-1": "Europe (Frankfurt)",
+            "eu-central-2": "Europe (Zurich)",
+            "eu-north-1": "Europe (Stockholm)",
+            "eu-south-1": "Europe (Milan)",
+            "eu-south-2": "Europe (Spain)",
+            "eu-west-1": "Europe (Ireland)",
+            "eu-west-2": "Europe (London)",
+            "eu-west-3": "Europe (Paris)",
+            "il-central-1": "Israel (Tel Aviv)",
+            "me-central-1": "Middle East (UAE)",
+            "me-south-1": "Middle East (Bahrain)",
+            "mx-central-1": "Mexico (Central)",
+            "sa-east-1": "South America (Sao Paulo)",
+            "us-east-1": "US East (N. Virginia)",
+            "us-east-2": "US East (Ohio)",
+            "us-west-1": "US West (N. California)",
+            "us-west-2": "US West (Oregon)",
+        },
+    ),
+    (
+        "aws-cn",
+        {
+            "cn-north-1": "China (Beijing)",
+            "cn-northwest-1": "China (Ningxia)",
+        },
+    ),
+    (
+        "aws-us-gov",
+        {
+            "us-gov-east-1": "AWS GovCloud (US-East)",
+            "us-gov-west-1": "AWS GovCloud (US-West)",
+        },
+    ),
+    (
+        "aws-iso",
+        {
+            "us-iso-east-1": "US ISO East",
+            "us-iso-west-1": "US ISO WEST",
+        },
+    ),
+    (
+        "aws-iso-b",
+        {
+            "us-isob-east-1": "US ISOB East (Ohio)",
+            "us-isob-west-1": "US ISOB West",
+        },
+    ),
+    (
+        "aws-iso-e",
+        {
+            "eu-isoe-west-1": "EU ISOE West",
+        },
+    ),
+    (
+        "aws-iso-f",
+        {
+            "us-isof-east-1": "US ISOF EAST",
+            "us-isof-south-1": "US ISOF SOUTH",
+        },
+    ),
+    (
+        "aws-eusc",
+        {
+            "eusc-de-east-1": "AWS European Sovereign Cloud (Germany)",
+        },
+    ),
+)
 # Azure public-cloud physical location -> display name (list-locations, 2025-02-22).
 AZURE_LOCATIONS: dict[str, str] = {
     "eastus": "East US",
@@ -176,7 +200,7 @@ AZURE_SOVEREIGN: tuple[str, ...] = (
 
 def aws_regions() -> dict[str, str]:
     """Every AWS region of every partition -> its description."""
-    return {region: text for regions in AWS_PARTITIONS.values() for region, text in regions.items()}
+    return {region: text for _, regions in AWS_PARTITIONS for region, text in regions.items()}
 
 
 def azure_locations() -> dict[str, str]:
