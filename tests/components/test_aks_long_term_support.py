@@ -31,3 +31,13 @@ def test_long_term_support_sets_the_premium_tier_and_the_lts_plan():
 def test_without_it_neither_input_is_sent():
     managed = _managed_cluster(kubernetes_version="1.35")
     assert "sku" not in managed.inputs and "supportPlan" not in managed.inputs
+
+
+def test_a_created_cluster_past_community_support_without_it_is_refused_like_check_refuses_it():
+    import pytest
+
+    from gpupools.component_args.fields import ComponentArgsError
+
+    with pytest.raises(ComponentArgsError, match="long_term_support: true") as caught:
+        _managed_cluster(kubernetes_version="1.33")
+    assert "1.34, 1.35, 1.36" in str(caught.value)

@@ -28,7 +28,7 @@ AKS_ARGS = {
     "name": "gpu-aks",
     "resource_group_name": "gpu-rg",
     "location": "southcentralus",
-    "kubernetes_version": "1.33",
+    "kubernetes_version": "1.35",
     "system_pool_size": "Standard_D8s_v5",
     "system_pool_count": 3,
     "system_pool_max_pods": 60,
@@ -105,7 +105,7 @@ def test_aks_cluster_with_an_output_for_each_input_registers_what_plain_values_r
     assert (cluster["resourceName"], cluster["dnsPrefix"], cluster["kubernetesVersion"]) == (
         "gpu-aks",
         "gpu-aks",
-        "1.33",
+        "1.35",
     )
     (pool,) = cluster["agentPoolProfiles"]
     assert (pool["vmSize"], pool["count"], pool["maxPods"]) == ("Standard_D8s_v5", 3, 60)

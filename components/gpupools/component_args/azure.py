@@ -13,7 +13,7 @@ from ..catalog.labels import GPUPOOLS_NODE_LABELS
 from ..resolve import azure_rules
 from ..resolve.mig_rules import size_mig_problem
 from ..resolve.pool_rules import duplicate_taint_problems, reserved_label_problem
-from ..resolve.versions import kubernetes_version_problem
+from ..resolve.versions import kubernetes_version_problem, long_term_support_problem
 from ..catalog.clock import plan_date
 from ..config import models as config
 from .fields import (
@@ -95,6 +95,11 @@ class AksClusterArgsModel(_Args):
     def _location_to_create(self) -> "AksClusterArgsModel":
         if self.create is True and self.location is None:
             raise ValueError("location: is required when create is true (the region of the new cluster)")
+        version = self.kubernetes_version
+        if self.create is True and not self.long_term_support and isinstance(version, str):
+            why = long_term_support_problem("azure", version, plan_date().day)
+            if why:
+                raise ValueError(f"kubernetes_version: {why.replace('cluster.longTermSupport', 'long_term_support')}")
         return self
 
 

@@ -98,6 +98,27 @@ def kubernetes_window_findings(config: StackConfig, day: date) -> Findings:
     return found
 
 
+def long_term_support_problem(cloud: str, version: str, day: date) -> str | None:
+    """Why a created cluster on ``version`` needs the cloud's opt-in long-term support on ``day`` (AKS LTS), or
+    None; the same words for ``cluster.kubernetesVersion`` and ``AksCluster``'s ``kubernetes_version``."""
+    offer = cloud_named(cloud).facet(KubernetesOffer)
+    window = offer.minors.get(version)
+    if not offer.long_term_opt_in or window is None or window.status(day) != LONG_TERM:
+        return None
+    return (
+        f"{_past(offer, window)}; {offer.long_term_note}. Either choose a minor in standard support "
+        f"({', '.join(_standard(offer, day)) or 'none'}), or set cluster.longTermSupport: true (Premium tier and "
+        "AKSLongTermSupport, billed per cluster-hour)"
+    )
+
+
+def _past(offer: KubernetesOffer, window: KubernetesWindow) -> str:
+    return (
+        f"{window.minor} is past {offer.service} standard support (ended {window.standard_end.isoformat()}) and in "
+        f"{offer.long_term} only until {window.end.isoformat()}"
+    )
+
+
 def _standard(offer: KubernetesOffer, day: date) -> list[str]:
     return [w.minor for w in offer.minors.values() if w.status(day) == STANDARD]
 
@@ -105,10 +126,7 @@ def _standard(offer: KubernetesOffer, day: date) -> list[str]:
 def _long_term(config: StackConfig, offer: KubernetesOffer, window: KubernetesWindow, day: date) -> Findings:
     cluster = config.cluster
     standard = ", ".join(_standard(offer, day)) or "none"
-    past = (
-        f"{window.minor} is past {offer.service} standard support (ended {window.standard_end.isoformat()}) and in "
-        f"{offer.long_term} only until {window.end.isoformat()}"
-    )
+    past = _past(offer, window)
     if not offer.long_term_opt_in:
         return Findings(warnings=[f"cluster.kubernetesVersion: {past}; {offer.long_term_note}"])
     if not cluster.create:
@@ -123,12 +141,5 @@ def _long_term(config: StackConfig, offer: KubernetesOffer, window: KubernetesWi
         return Findings(
             warnings=[f"cluster.kubernetesVersion: {past}; runs on the Premium tier with the AKSLongTermSupport plan"]
         )
-    return Findings(
-        [
-            Problem(
-                field_path("cluster", "kubernetesVersion"),
-                f"{past}; {offer.long_term_note}. Either choose a minor in standard support ({standard}), or set "
-                "cluster.longTermSupport: true (Premium tier and AKSLongTermSupport, billed per cluster-hour)",
-            )
-        ]
-    )
+    why = long_term_support_problem(config.cloud, window.minor, day) or past
+    return Findings([Problem(field_path("cluster", "kubernetesVersion"), why)])
