@@ -13,13 +13,18 @@ from __future__ import annotations
 
 import difflib
 import functools
+import os
 from dataclasses import dataclass
 from importlib.resources import files
+from pathlib import Path
 from typing import Any, Literal
 
+from ..untrusted.files import read_text
 from ..untrusted.strict_json import strict_loads
 
 SNAPSHOT_FILE = "offers_snapshot.json"
+CACHE_VARIABLE = "GPUPOOLS_OFFERS_CACHE"  # a path; default $XDG_CACHE_HOME/gpupools/offers.json (prices refresh)
+MAX_CACHE_BYTES = 16 << 20
 FORMAT = "gpupools-offers/1"
 Status = Literal["offered", "not offered", "not listed", "not checked"]
 
@@ -55,14 +60,59 @@ class OffersSnapshot:
     zones: str
 
 
-@functools.cache
+def offers_cache_path() -> Path:
+    """Where ``gpupools prices refresh`` writes the offers it read (beside the price cache)."""
+    explicit = os.environ.get(CACHE_VARIABLE)
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gpupools" / "offers.json"
+
+
 def offers_snapshot() -> OffersSnapshot | None:
-    """The packaged snapshot, or None when it is missing or not in its format (then nothing is checked)."""
+    """The refreshed cache when there is a readable one, else the packaged snapshot; None when neither can be read
+    (then nothing is checked)."""
+    return _cached(str(offers_cache_path())) or packaged_offers()
+
+
+@functools.cache
+def _cached(path: str) -> OffersSnapshot | None:
     try:
-        document = strict_loads(files(__name__.rpartition(".")[0]).joinpath(SNAPSHOT_FILE).read_bytes())
-        return _snapshot(document)
+        return _snapshot(strict_loads(read_text(Path(path), "offers cache", MAX_CACHE_BYTES)))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):  # absent or unreadable: the snapshot
+        return None
+
+
+@functools.cache
+def packaged_offers() -> OffersSnapshot | None:
+    """The packaged snapshot, or None when it is missing or not in its format."""
+    try:
+        return _snapshot(strict_loads(files(__name__.rpartition(".")[0]).joinpath(SNAPSHOT_FILE).read_bytes()))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
+
+
+def snapshot_json(snapshot: OffersSnapshot) -> dict[str, Any]:
+    """``snapshot`` in the file's format (what the refresh writes)."""
+    return {
+        "format": FORMAT,
+        "read": snapshot.read,
+        "lists": [
+            {
+                "cloud": item.cloud,
+                "source": item.source,
+                "dataDate": item.data_date,
+                "covers": sorted(item.covers),
+                "why": item.why,
+                "refuses": item.refuses,
+                "sizes": {size: list(regions) for size, regions in sorted(item.sizes.items())},
+            }
+            for item in snapshot.lists
+        ],
+        "unlisted": snapshot.unlisted,
+        "sources": snapshot.sources,
+        "zones": snapshot.zones,
+    }
 
 
 def _snapshot(document: Any) -> OffersSnapshot:
