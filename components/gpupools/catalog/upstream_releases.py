@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from .chart_refs import DCGM_EXPORTER, DCGM_EXPORTER_IMAGE, DEVICE_PLUGIN, DRA_DRIVER, GPU_OPERATOR
+
 READ_ON = date(2026, 11, 26)
 AICR = "NVIDIA/aicr docs/user/container-images.md @ 4288a18cbe85 (read 2026-11-26)"
 
@@ -22,18 +24,19 @@ class NewerRelease:
     source: str
 
 
-# pinned thing -> the newest release seen upstream
+# pinned thing (a chart's or an image's catalog name) -> the newest release seen upstream
 NEWER_RELEASES: dict[str, NewerRelease] = {
-    "gpu-operator": NewerRelease("gpu-operator", "v26.7.1", "not found", AICR),
-    "nvidia-device-plugin": NewerRelease("nvidia-device-plugin", "0.20.1", "not found", AICR),
-    "dcgm-exporter": NewerRelease("dcgm-exporter", "4.8.4", "not found", AICR),
-    "nvcr.io/nvidia/k8s/dcgm-exporter": NewerRelease(
-        "nvcr.io/nvidia/k8s/dcgm-exporter", "4.6.1-4.8.4-distroless", "not found", AICR
-    ),
-    "dra-driver-nvidia-gpu": NewerRelease(
-        "dra-driver-nvidia-gpu",
-        "0.5.0",
-        "2026-08-19",
-        f"{AICR}; kubernetes-sigs/dra-driver-nvidia-gpu v0.5.0 = 90b3a5917f0c (as reported publicly)",
-    ),
+    row.pin: row
+    for row in (
+        NewerRelease(GPU_OPERATOR.name, "v26.7.1", "not found", AICR),
+        NewerRelease(DEVICE_PLUGIN.name, "0.20.1", "not found", AICR),
+        NewerRelease(DCGM_EXPORTER.name, "4.8.4", "not found", AICR),
+        NewerRelease(DCGM_EXPORTER_IMAGE, "4.6.1-4.8.4-distroless", "not found", AICR),
+        NewerRelease(
+            DRA_DRIVER.name,
+            "0.5.0",
+            "2026-08-19",
+            f"{AICR}; kubernetes-sigs/dra-driver-nvidia-gpu v0.5.0 = 90b3a5917f0c (as reported publicly)",
+        ),
+    )
 }
