@@ -19,6 +19,11 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 # Plans price pools from the packaged snapshot, never from a price cache this machine may have.
 os.environ["GPUPOOLS_PRICE_CACHE"] = str(TESTS / "no-price-cache.json")
+os.environ["GPUPOOLS_OFFERS_CACHE"] = str(TESTS / "no-offers-cache.json")  # and offers from the packaged snapshot
+# Plans compare dated facts (Kubernetes support windows, snapshot ages) with one fixed day, 2026-11-25 UTC, so
+# outputs and goldens do not change with the calendar (catalog/clock.py reads it).
+PLAN_EPOCH = "1795564800"
+os.environ["SOURCE_DATE_EPOCH"] = PLAN_EPOCH
 MARKER_OF_FOLDER = {
     "catalog": "pure",
     "config": "pure",
