@@ -166,7 +166,10 @@ def pool_cost(pool: ResolvedPool, capacity: PoolCapacity, region: str | None, bo
     elif region is None:
         note = "the stack names no region (cluster location), so no price applies"
     else:
-        note = f"no {kind} price for {pool.size.name} in {region} in the price book"
+        note = (
+            f"no {kind} price for {pool.size.name} in {region} in the price book; "
+            f"`gpupools prices refresh --cloud {pool.cloud} --region {region}` fetches it"
+        )
     return PoolCost(
         pool.name,
         pool.size.name,
