@@ -7,6 +7,7 @@ from ..domain.cost import HOURS_PER_MONTH, PoolCost, StackCost
 from ..plan.cost_diff import CostDiff
 
 UNKNOWN = "unknown"
+RESERVED_UNPRICED = "billed by the reservation, not priced"
 
 
 def money(value: float | None, places: int = 2, currency: str = CURRENCY) -> str:
@@ -36,7 +37,14 @@ def _pool_figures(pool: PoolCost, currency: str) -> str:
         return money(value, places, currency)
 
     nodes = f"{pool.nodes} node{'s' if pool.nodes != 1 else ''}"
+    held = pool.reservation
+    if held is not None and pool.hourly is None:
+        return f"{cash(pool.node_hourly)}/h per node; {pool.note}; price: {pool.source} (retrieved {pool.retrieved})"
+    if held is not None:
+        nodes = f"{held.instances} reserved instance{'s' if held.instances != 1 else ''}"
     text = f"{cash(pool.node_hourly)}/h per node, {cash(pool.hourly)}/h for {nodes}, {cash(pool.monthly)}/month"
+    if pool.upfront is not None and held is not None:
+        text += f" ({cash(pool.upfront)} up front for {held.days} days)"
     if pool.monthly_range:
         low, high = pool.monthly_range
         text += f" ({pool.min_nodes}..{pool.max_nodes} nodes: {cash(low)}..{cash(high)}/month)"
@@ -78,9 +86,11 @@ def markdown_cost(cost: StackCost) -> list[str]:
         month = cash(p.monthly) + (
             f" ({cash(p.monthly_range[0])}..{cash(p.monthly_range[1])})" if p.monthly_range else ""
         )
+        hourly = RESERVED_UNPRICED if p.reservation and p.hourly is None else cash(p.hourly)
+        month = RESERVED_UNPRICED if p.reservation and p.monthly is None else month
         lines.append(
             f"| {p.pool} | {p.size} | {p.region or '-'} | {_capacity(p)} | {cash(p.node_hourly)} | "
-            f"{cash(p.hourly)} | {month} | {slices} | {source} |"
+            f"{hourly} | {month} | {slices} | {source} |"
         )
     missing = f" (without {', '.join(cost.unknown)})" if cost.unknown and cost.hourly is not None else ""
     return lines + [f"| **total**{missing} | | | | | {cash(cost.hourly)} | {cash(cost.monthly)} | | |"]

@@ -270,8 +270,38 @@ class GpuPoolConfig(Strict):
     capacity_reservation: str | None = Field(default=None, min_length=1)
     subnet_ids: list[str] = Field(default_factory=list)
     efa: bool = False
+    # What the reservation (capacityReservation or capacityReservationGroupId) holds, given in the stack file as
+    # `{id, instances, days}`: a reservation is billed for what it reserves, used or not (domain/cost.py), and a
+    # Capacity Block for its whole length, up front. 182 days is the longest block EC2 sells.
+    reserved_instances: int | None = Field(default=None, ge=1, le=MAX_NODES_PER_POOL)
+    reserved_days: int | None = Field(default=None, ge=1, le=182)
     # How a change to a field fixed at creation replaces the pool (domain/rotation.py); None: by count.
     rotation: Rotation | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _reservation_mapping(cls, value: Any) -> Any:
+        """``capacityReservation: {id, instances, days}`` (or ``capacityReservationGroupId: {id, instances}``) is
+        the id plus ``reservedInstances``/``reservedDays``; the plain id string stays valid."""
+        if not isinstance(value, dict):
+            return value
+        for key, allowed in (
+            ("capacityReservation", ("id", "instances", "days")),
+            ("capacityReservationGroupId", ("id", "instances")),
+        ):
+            given = value.get(key)
+            if not isinstance(given, dict):
+                continue
+            unknown = sorted(str(k) for k in given if k not in allowed)
+            if unknown or "id" not in given:
+                what = f"unknown key {unknown[0]!r}" if unknown else "no 'id'"
+                raise ValueError(f"{key}: {what}; allowed: {', '.join(allowed)} (id required)")
+            flat = {"reservedInstances": given.get("instances"), "reservedDays": given.get("days")}
+            twice = [name for name, item in flat.items() if item is not None and name in value]
+            if twice:
+                raise ValueError(f"{key} and {twice[0]} both give the reserved quantity; give it once")
+            value = {**value, key: given["id"], **{name: item for name, item in flat.items() if item is not None}}
+        return value
 
     @field_validator("labels")
     @classmethod
@@ -292,6 +322,12 @@ class GpuPoolConfig(Strict):
         if repeated:
             raise ValueError(f"lists {', '.join(repeated)} more than once; each entry at most once")
         return items
+
+    @property
+    def reservation(self) -> str | None:
+        """The reservation the pool draws from, on either cloud: an ODCR or Capacity Block id, a reservation
+        group ARN, or an Azure capacity reservation group id."""
+        return self.capacity_reservation or self.capacity_reservation_group_id
 
     @property
     def resolved_rotation(self) -> Rotation:
