@@ -45,7 +45,7 @@ def _pool_figures(pool: PoolCost, currency: str) -> str:
     text = f"{cash(pool.node_hourly)}/h per node, {cash(pool.hourly)}/h for {nodes}, {cash(pool.monthly)}/month"
     if pool.upfront is not None and held is not None:
         text += f" ({cash(pool.upfront)} up front for {held.days} days)"
-    if pool.monthly_range:
+    if pool.monthly_range and pool.monthly_range[0] != pool.monthly_range[1]:
         low, high = pool.monthly_range
         text += f" ({pool.min_nodes}..{pool.max_nodes} nodes: {cash(low)}..{cash(high)}/month)"
     slices = ", ".join(f"{name} {cash(price, 4)}/slice-h" for name, price in pool.slice_hourly().items())

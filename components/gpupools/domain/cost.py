@@ -35,7 +35,7 @@ CAPACITY_BLOCK_RATE_NOTE = (
 )
 RESERVATION_NOTE = (
     "billed by the {kind}, not priced: it is charged for what it reserves, used or not; give its {what} "
-    "({{id, instances, days}}) to price it"
+    "({form}) to price it"
 )
 RESERVED_NOTE = "billed by the {kind}: its reserved instances, used or not, not the running nodes"
 _COMPUTE_SLICES = re.compile(r"mig-(\d+)g\.")
@@ -216,7 +216,8 @@ def pool_cost(pool: ResolvedPool, capacity: PoolCapacity, region: str | None, bo
     reservation = _reservation(pool, kind)
     note = None
     if price is not None and reservation is not None and not reservation.priced:
-        note = RESERVATION_NOTE.format(kind=reservation.kind, what=_missing(reservation))
+        form = "{id, instances, days}" if reservation.block else "{id, instances}"
+        note = RESERVATION_NOTE.format(kind=reservation.kind, what=_missing(reservation), form=form)
     elif price is not None:
         note = CAPACITY_BLOCK_RATE_NOTE.format(date=price.retrieved) if kind == "capacityBlock" else None
         note = _joined(note, RESERVED_NOTE.format(kind=reservation.kind) if reservation else None)
