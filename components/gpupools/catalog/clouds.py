@@ -48,6 +48,11 @@ AKS_OVERLAY_NODE_PREFIX = 24
 CONTRIBUTOR_ROLE_ID = "b24988ac-6180-42a0-ab88-20f7382dd24c"
 # Pods beyond slices and daemonsets in the computed default: rollouts, debug pods, non-GPU helpers. Ours.
 MAX_PODS_HEADROOM = 10
+# The most NVIDIA daemonset pods any installer lands on one GPU node with every option on (the GPU Operator's
+# driver, container toolkit, device plugin, MPS control daemon, GPU feature discovery, NFD worker, MIG manager,
+# validator, DCGM and its exporter), plus one to spare. Ours: the computed maxPods counts this many whether or
+# not metrics or MPS are on, so toggling them never changes maxPods, which AKS fixes at creation.
+GPU_NODE_DAEMONSET_ALLOWANCE = 11
 
 # --- EKS ---------------------------------------------------------------------------------------------------------
 DEFAULT_AMI_TYPE = "AL2023_x86_64_NVIDIA"

@@ -33,6 +33,10 @@ from ..catalog.names import (
 MigStrategy = Literal["none", "single", "mixed"]
 Rotation = Literal["recreate", "surge"]
 MAX_NODES_PER_POOL = 1000
+# The most replicas a shared GPU (or MIG device) may be advertised as: an AKS pool's computed maxPods makes room for
+# them, so a sharing edit never touches a field fixed at creation (domain/capacity.default_max_pods).
+MAX_TIME_SLICING_REPLICAS = 64
+MAX_MPS_REPLICAS = 48
 
 
 def bounds_problem(low: int, high: int, low_name: str, high_name: str) -> str | None:
@@ -189,7 +193,7 @@ class MigConfig(Strict):
 class TimeSlicing(Strict):
     """Device plugin time-slicing: each GPU (or MIG device) is advertised ``replicas`` times."""
 
-    replicas: int = Field(ge=2, le=64)
+    replicas: int = Field(ge=2, le=MAX_TIME_SLICING_REPLICAS)
     rename_by_default: bool = False
     fail_requests_greater_than_one: bool = False
 
@@ -197,7 +201,7 @@ class TimeSlicing(Strict):
 class Mps(Strict):
     """CUDA MPS through the device plugin: full GPUs shared by ``replicas`` clients with memory limits."""
 
-    replicas: int = Field(ge=2, le=48)
+    replicas: int = Field(ge=2, le=MAX_MPS_REPLICAS)
     rename_by_default: bool = False
     # The MPS control daemon runs privileged with hostPID (device plugin 0.20.0 chart, GPU Operator v26.7.0 asset;
     # neither sets hostIPC); the user must say they accept that.
