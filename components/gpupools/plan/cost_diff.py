@@ -2,7 +2,8 @@
 
 A pool missing on one side costs 0 there; a pool on a side without a price (or a base plan made before plans had
 a cost, or priced in another currency) makes the change's cost unknown rather than a wrong figure. A pool replaced
-by ``surge`` runs both generations for a while: its temporary price per hour is the old pool's plus the new one's.
+create-first (``surge``, as ``Replacement.order`` says) runs both generations for a while: its temporary price per
+hour is the old pool's plus the new one's; a delete-first replacement has no such overlap.
 """
 
 from __future__ import annotations
@@ -71,7 +72,8 @@ def cost_diff(base: Mapping[str, Any], head: Mapping[str, Any], capacity: Capaci
             unknown.append(change.pool)
             continue
         surge = None
-        if change.replacement and change.replacement.rotation == "surge" and old and new:
+        # Both generations run at once only when the replacement creates first (domain.rotation.replacement_order).
+        if change.replacement and change.replacement.order == "create-first" and old and new:
             surge = old["hourly"] + new["hourly"]
         slices = _slice_changes(old, new)
         pools.append(PoolCostDiff(change.pool, Figure(_monthly(old), _monthly(new)), slices, surge))
