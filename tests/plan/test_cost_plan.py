@@ -61,8 +61,8 @@ def test_base_diff_mig1g_to_mig3g_slice_price_and_surge(tmp_path: Path) -> None:
     assert f"nvidia.com/gpu ${node / 56:,.4f} → ${node / 16:,.4f}/slice-h" in pool
     assert f"surge: ${2 * node:,.2f}/h while both generations exist" in pool
     markdown = run_cli("plan", "--config", str(head), "--base", str(base), "--format", "markdown").out
-    assert markdown.splitlines()[0].startswith("**:warning: This change REMOVES GPU capacity")
-    assert markdown.splitlines()[0].endswith("; no change in list price**")
+    assert markdown.splitlines()[0].startswith("### `head` (azure): :warning: This change REMOVES GPU capacity")
+    assert markdown.splitlines()[0].endswith("; no change in list price")
     diff = json.loads(run_cli("plan", "--json", "--config", str(head), "--base", str(base)).out)["diff"]
     assert diff["cost"]["pools"][0]["surgeHourly"] == pytest.approx(2 * node)
 

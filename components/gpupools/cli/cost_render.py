@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..catalog.prices import CURRENCY
 from ..domain.cost import HOURS_PER_MONTH, PoolCost, StackCost
 from ..plan.cost_diff import CostDiff
+from .markdown_parts import NVIDIA_PREFIX, short, source_link
 
 UNKNOWN = "unknown"
 RESERVED_UNPRICED = "billed by the reservation, not priced"
@@ -63,7 +64,8 @@ def cost_lines(cost: StackCost) -> list[str]:
     if cost.hourly is None:
         return lines + [f"  total: {UNKNOWN}"]
     return lines + [
-        f"  total: {money(cost.hourly, 2, cost.currency)}/h, {money(cost.monthly, 2, cost.currency)}/month{missing}"
+        f"  {total_label(cost)} (not the system pool or the cluster): {money(cost.hourly, 2, cost.currency)}/h, "
+        f"{money(cost.monthly, 2, cost.currency)}/month{missing}"
     ]
 
 
@@ -73,16 +75,18 @@ def markdown_cost(cost: StackCost) -> list[str]:
         f"_{basis(cost)}_",
         "",
         f"| pool | size | region | capacity | {unit}/h per node | {unit}/h | "
-        f"{unit}/month | {unit}/slice-h | price from |",
+        f"{unit}/month | {unit}/slice-h ({NVIDIA_PREFIX}) | price from |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
 
     def cash(value: float | None, places: int = 2) -> str:
         return money(value, places, cost.currency)
 
+    notes = []
     for p in cost.pools:
-        slices = ", ".join(f"{name} {cash(price, 4)}" for name, price in p.slice_hourly().items()) or "-"
-        source = f"{p.source} ({p.retrieved}){'; ' + p.note if p.note else ''}" if p.source else p.note
+        slices = ", ".join(f"{short(name)} {cash(price, 4)}" for name, price in p.slice_hourly().items()) or "-"
+        source = f"{source_link(p.source)} ({p.retrieved})" if p.source else "-"
+        notes += [f"- **{p.pool}**: {p.note}"] if p.note else []
         month = cash(p.monthly) + (
             f" ({cash(p.monthly_range[0])}..{cash(p.monthly_range[1])})" if p.monthly_range else ""
         )
@@ -92,8 +96,16 @@ def markdown_cost(cost: StackCost) -> list[str]:
             f"| {p.pool} | {p.size} | {p.region or '-'} | {_capacity(p)} | {cash(p.node_hourly)} | "
             f"{hourly} | {month} | {slices} | {source} |"
         )
-    missing = f" (without {', '.join(cost.unknown)})" if cost.unknown and cost.hourly is not None else ""
-    return lines + [f"| **total**{missing} | | | | | {cash(cost.hourly)} | {cash(cost.monthly)} | | |"]
+    total = f"| **{total_label(cost)}** | | | | | {cash(cost.hourly)} | {cash(cost.monthly)} | | |"
+    return lines + [total] + ([""] + notes if notes else [])
+
+
+def total_label(cost: StackCost) -> str:
+    """What "total" counts: the GPU pools with a price (the system pool and the cluster are not priced)."""
+    priced = [pool.pool for pool in cost.pools if pool.hourly is not None]
+    if not priced:
+        return "total"
+    return f"total: GPU pools {', '.join(priced)}" if len(priced) < 4 else f"total: {len(priced)} GPU pools"
 
 
 def cost_headline(diff: CostDiff) -> str:
@@ -121,13 +133,26 @@ def cost_diff_lines(diff: CostDiff) -> list[str]:
 
 
 def markdown_cost_diff(diff: CostDiff) -> list[str]:
-    lines = ["", "| pool | $/month | $/slice-h | while both generations exist |", "|---|---|---|---|"]
+    """Per pool the month before and after and the hourly price while both generations exist; then a row per slice
+    price that changes, "new" or "gone" where a resource appears or goes."""
+    lines = ["", "| pool | $/month | while both generations exist |", "|---|---|---|"]
     for pool in diff.pools:
-        slices = _slices(pool, diff.currency).removeprefix("; ") or "-"
         surge = f"{money(pool.surge_hourly, 2, diff.currency)}/h" if pool.surge_hourly else "-"
-        lines.append(f"| {pool.pool} | {_before_after(pool.monthly, diff.currency)} | {slices} | {surge} |")
+        lines.append(f"| {pool.pool} | {_before_after(pool.monthly, diff.currency)} | {surge} |")
     total = UNKNOWN if diff.unknown and not diff.pools else _before_after(diff.monthly, diff.currency)
-    return lines + [f"| **total** | {total} | | |"]
+    lines.append(f"| **total** (GPU pools) | {total} | |")
+    changed = [(pool.pool, name, b, a) for pool in diff.pools for name, (b, a) in pool.slice_hourly.items() if b != a]
+    if changed:
+        lines += ["", f"| pool | slice ({NVIDIA_PREFIX}) | $/slice-h before | after |", "|---|---|---|---|"]
+        lines += [
+            f"| {pool} | {short(name)} | {_or(b, 'new', diff.currency)} | {_or(a, 'gone', diff.currency)} |"
+            for pool, name, b, a in changed
+        ]
+    return lines
+
+
+def _or(value: float | None, word: str, currency: str) -> str:
+    return word if value is None else money(value, 4, currency)
 
 
 def _before_after(figure, currency: str) -> str:
@@ -138,7 +163,7 @@ def _before_after(figure, currency: str) -> str:
 
 def _slices(pool, currency: str) -> str:
     changed = [
-        f"{name} {money(b, 4, currency)} → {money(a, 4, currency)}/slice-h"
+        f"{name} {_or(b, 'new', currency)} → {_or(a, 'gone', currency)}/slice-h"
         for name, (b, a) in pool.slice_hourly.items()
         if b != a
     ]

@@ -22,7 +22,7 @@ Figure = BeforeAfter[float]  # an amount in the diff's currency
 class PoolCostDiff:
     pool: str
     monthly: Figure
-    slice_hourly: dict[str, tuple[float, float]]
+    slice_hourly: dict[str, tuple[float | None, float | None]]  # None: the resource is new, or gone
     surge_hourly: float | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -96,7 +96,13 @@ def _monthly(pool: Mapping[str, Any] | None) -> float:
     return float(pool["monthly"]) if pool else 0.0
 
 
-def _slice_changes(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> dict[str, tuple[float, float]]:
-    """Slice prices of resources on both sides, and those that appear (0 before) or go (0 after)."""
+def _slice_changes(
+    old: Mapping[str, Any] | None, new: Mapping[str, Any] | None
+) -> dict[str, tuple[float | None, float | None]]:
+    """Slice prices of resources on both sides, and those that appear (None before) or go (None after)."""
     b, a = (old or {}).get("sliceHourly", {}), (new or {}).get("sliceHourly", {})
-    return {name: (float(b.get(name, 0.0)), float(a.get(name, 0.0))) for name in sorted({*b, *a})}
+    return {name: (_price(b.get(name)), _price(a.get(name))) for name in sorted({*b, *a})}
+
+
+def _price(value: Any) -> float | None:
+    return None if value is None else float(value)

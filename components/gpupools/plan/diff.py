@@ -377,6 +377,11 @@ _FIXED_AT_CREATION: dict[str, Mapping[str, FixedAtCreation]] = {
 }
 
 
+def pool_resource_types() -> tuple[str, ...]:
+    """The resource types that hold a GPU pool (an AKS agent pool, an EKS node group)."""
+    return tuple(_POOL_NAME_INPUT)
+
+
 def _pool_resource(pool: str, plan: Mapping[str, Any]) -> Mapping[str, Any] | None:
     """The pool's cloud resource: the one whose node labels carry ``gpupools.io/pool=<pool>``."""
     for resource in plan.get("resources", []):
