@@ -148,8 +148,14 @@ def markdown_plan(
         else "Resources"
     )
     lines += ["", f"<details><summary>{title} and key inputs</summary>", "", "```"]
-    lines += _tree(plan.resources, marked, gone)
+    lines += _tree(plan.resources, marked, gone, _base_inputs(base))
     return lines + ["```", "", "</details>"]
+
+
+def _base_inputs(base: dict[str, Any] | None) -> dict[tuple[str, str], dict[str, Any]]:
+    """The base plan's inputs by resource, so an updated resource shows only the inputs that change."""
+    resources = (base or {}).get("resources", [])
+    return {(r["type"], r["name"]): r.get("inputs", {}) for r in resources if isinstance(r, dict) and "type" in r}
 
 
 def _counts(marked: dict[tuple[str, str], str], gone: list[dict[str, Any]]) -> str:
@@ -165,6 +171,7 @@ def _tree(
     resources: list[dict[str, Any]],
     marked: dict[tuple[str, str], str] | None = None,
     gone: list[dict[str, Any]] | None = None,
+    before: dict[tuple[str, str], dict[str, Any]] | None = None,
     changed_only: bool = False,
 ) -> list[str]:
     """The resource tree, each resource with its mark against the base (``+`` without one); with
@@ -191,7 +198,12 @@ def _tree(
             if sign.strip() == "":
                 walk(resource["name"], depth + 1)
                 continue
+            old = dict(
+                _key_inputs({**resource, "inputs": (before or {}).get((resource["type"], resource["name"]), {})})
+            )
             for key, value in _key_inputs(resource):
+                if sign == "~" and old.get(key) == value:  # an update shows what changes, as pulumi preview does
+                    continue
                 if "\n" in value:  # embedded files (device plugin configs) keep their own layout
                     lines.append(f"{indent}    {key} = |")
                     lines.extend(f"{indent}        {line}" for line in value.rstrip().splitlines())
