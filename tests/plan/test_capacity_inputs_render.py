@@ -112,7 +112,8 @@ def test_reserved_aks_pool_shows_its_group_and_set_max_pods(tmp_path):
     )
     # Item 8: the cluster gpupools creates for a reserved pool has a user-assigned identity.
     assert line.endswith(
-        "; identity: user-assigned, created by gpupools, Contributor on each capacity reservation group's resource group"
+        "; identity: user-assigned, created by gpupools, Contributor on each capacity reservation group's "
+        "resource group"
     )
 
 

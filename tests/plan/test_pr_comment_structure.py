@@ -9,7 +9,6 @@ resources carry pulumi preview's marks, and twenty stacks stay under the comment
 from __future__ import annotations
 
 import copy
-import json
 import re
 from pathlib import Path
 
