@@ -75,7 +75,7 @@ def markdown_cost(cost: StackCost) -> list[str]:
         f"_{basis(cost)}_",
         "",
         f"| pool | size | region | capacity | {unit}/h per node | {unit}/h | "
-        f"{unit}/month | {unit}/slice-h ({NVIDIA_PREFIX}) | price from |",
+        f"{unit}/month | {unit}/slice-h | price from |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 from urllib.parse import urlsplit
 
+from ..catalog.labels import POOL_LABEL
 from ..plan.diff import CapacityDiff, pool_resource_types
 
 NVIDIA_PREFIX = "nvidia.com/"
@@ -68,8 +69,8 @@ def marks(
 
 def _pool_of(resource: Mapping[str, Any]) -> str | None:
     for value in (resource.get("inputs") or {}).values():
-        if isinstance(value, Mapping) and "gpupools.io/pool" in value:
-            return str(value["gpupools.io/pool"])
+        if isinstance(value, Mapping) and POOL_LABEL in value:
+            return str(value[POOL_LABEL])
     return None
 
 
