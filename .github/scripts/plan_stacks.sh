@@ -40,8 +40,10 @@ for file in Pulumi.*.yaml; do
   rc=0
   "$gpupools" plan --stack "$stack" --format markdown "${diff_args[@]}" > "$work/plan.out" 2> "$work/plan.err" || rc=$?
   if [ "$rc" -eq 0 ]; then
-    [ -n "$note" ] && printf '%s\n\n' "$note"
-    cat "$work/plan.out"
+    # The stack's heading first, then why it has no diff (if so), then the rest of its plan.
+    head -n 1 "$work/plan.out"
+    [ -n "$note" ] && printf '\n%s\n' "$note"
+    tail -n +2 "$work/plan.out"
     head -n 1 "$work/plan.out" | grep -q 'REMOVES GPU capacity' && removing+=("$stack")
     if [ "${#diff_args[@]}" -gt 0 ]; then  # the diff's first line ends with what it adds or saves per month
       first="$(head -n 1 "$work/plan.out")"

@@ -74,8 +74,8 @@ def test_check_format_json_equals_json_flag(at_repo_root, capsys):
 def test_check_markdown(at_repo_root, capsys):
     assert main(["check", "--stack", "existing", "--format", "markdown"]) == 0
     out = capsys.readouterr().out
-    assert "| mig1g |" in out and "56x nvidia.com/mig-1g.5gb" in out
-    assert "| mig3g |" in out and "16x nvidia.com/mig-3g.20gb" in out
+    assert "| mig1g |" in out and "56× mig-1g.5gb" in out
+    assert "| mig3g |" in out and "16× mig-3g.20gb" in out
 
 
 def test_check_config_path_outside_project(tmp_path, capsys):

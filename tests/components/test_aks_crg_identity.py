@@ -62,7 +62,8 @@ def test_a_created_cluster_with_a_reservation_group_gets_a_user_assigned_identit
     }  # the mock's id
     (role,) = plan_of_type(plan, "azure-native:authorization:RoleAssignment")
     inputs = role["inputs"]
-    assert inputs["scope"] == GROUP + "nd96-crg"  # on the group, as the doc scopes it
+    # On the resource group holding the group, as the doc's `az role assignment create --scope` does (issue 27).
+    assert inputs["scope"] == f"/subscriptions/{SUBSCRIPTION}/resourceGroups/gpu-capacity"
     assert inputs["roleDefinitionId"] == (
         f"/subscriptions/{SUBSCRIPTION}/providers/Microsoft.Authorization/roleDefinitions/{CONTRIBUTOR}"
     )
@@ -77,10 +78,12 @@ def test_a_created_cluster_with_a_reservation_group_gets_a_user_assigned_identit
     assert any(dep.endswith(f"::{role['name']}") for dep in pool["options"]["dependencies"])
 
 
-def test_one_role_assignment_per_group_shared_by_pools(tmp_path):
-    plan = _plan(tmp_path, _config(GROUP + "a", GROUP + "a", GROUP + "b", None))
+def test_one_role_assignment_per_resource_group_shared_by_pools(tmp_path):
+    other = GROUP.replace("gpu-capacity", "more-capacity")
+    plan = _plan(tmp_path, _config(GROUP + "a", GROUP + "a", GROUP + "b", None, other + "c"))
     scopes = sorted(role["inputs"]["scope"] for role in plan_of_type(plan, "azure-native:authorization:RoleAssignment"))
-    assert scopes == [GROUP + "a", GROUP + "b"]  # Azure refuses a second identical role assignment
+    # Azure refuses a second identical role assignment: groups a and b share one resource group.
+    assert scopes == [f"/subscriptions/{SUBSCRIPTION}/resourceGroups/{rg}" for rg in ("gpu-capacity", "more-capacity")]
     roles = plan_of_type(plan, "azure-native:authorization:RoleAssignment")
     assert len({role["inputs"]["roleAssignmentName"] for role in roles}) == 2
     pools = {
@@ -103,12 +106,12 @@ def test_the_plan_says_the_created_cluster_switches_identity_and_why(tmp_path):
     (warning,) = [w for w in plan.warnings if "capacity reservation groups" in w]
     assert warning.startswith(
         "pools nd0 (nd96-crg) draw from capacity reservation groups, so the cluster gpu-dev "
-        "gets a user-assigned identity with the Contributor role on each group"
+        "gets a user-assigned identity with the Contributor role on the resource group holding each group"
     )
     assert "switches it in place" in warning and "60 minutes" in warning
     (inputs,) = plan.capacity_inputs
     assert inputs.to_json()["identity"] == (
-        "user-assigned, created by gpupools, Contributor on each capacity reservation group"
+        "user-assigned, created by gpupools, Contributor on each capacity reservation group's resource group"
     )
 
 
@@ -116,7 +119,10 @@ def test_an_existing_cluster_is_told_what_it_needs(tmp_path):
     plan = _plan(tmp_path, _config(GROUP + "nd96-crg", create=False))
     assert not [r for r in plan.resources if r["type"].split(":")[1] in ("managedidentity", "authorization")]
     (warning,) = [w for w in plan.warnings if "capacity reservation groups" in w]
-    assert "the existing cluster gpu-dev must use a user-assigned managed identity with the Contributor role" in warning
+    assert (
+        "the existing cluster gpu-dev must use a user-assigned managed identity with the Contributor role on the "
+        in warning
+    )
     assert "System-assigned managed identities don't work for this feature" in warning
     assert "--assign-identity" in warning
 

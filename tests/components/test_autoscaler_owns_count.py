@@ -114,11 +114,14 @@ def test_an_aks_pool_ignores_its_count_when_autoscaled(bounds, ignored) -> None:
 def test_the_program_hands_autoscaled_pools_to_the_autoscaler(tmp_path: Path) -> None:
     scaled = {"count": 1, "autoscaling": {"minCount": 0, "maxCount": 4}}
     eks = plan_config(tmp_path, config(AWS, scaled), "eks")
-    (group,) = [r for r in eks.resources if r["type"] == "eks:index:ManagedNodeGroup" and r["name"] == "p4d-ng"]
+    # Named by its generation (issue 27: each generation a resource of its own).
+    (group,) = [r for r in eks.resources if r["type"] == "eks:index:ManagedNodeGroup" and r["name"].startswith("p4d-")]
     assert group["inputs"]["ignoreScalingChanges"] is True
     aks = plan_config(tmp_path, config(AZURE, {"count": 1, "autoscaling": {"minCount": 1, "maxCount": 4}}), "aks")
     (pool,) = [r for r in aks.resources if r["type"] == "azure-native:containerservice:AgentPool"]
     assert pool["options"]["ignoreChanges"] == ["count"]
     fixed = plan_config(tmp_path, config(AWS, {"count": 1}), "fixed")
-    (group,) = [r for r in fixed.resources if r["type"] == "eks:index:ManagedNodeGroup" and r["name"] == "p4d-ng"]
+    (group,) = [
+        r for r in fixed.resources if r["type"] == "eks:index:ManagedNodeGroup" and r["name"].startswith("p4d-")
+    ]
     assert "ignoreScalingChanges" not in group["inputs"]

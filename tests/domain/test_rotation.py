@@ -361,12 +361,13 @@ def test_the_transforms_order_reaches_the_engine_only_for_delete_first(rotation,
     assert sent.delete_before_replace is reaches_engine
 
 
-def test_the_plan_says_an_eks_surge_still_deletes_first(tmp_path: Path) -> None:
+def test_the_plan_says_an_eks_surge_creates_first(tmp_path: Path) -> None:
+    """Issue 27: each generation is a resource of its own (tests/plan/test_eks_surge_create_first.py)."""
     stack = load_stack(config(AWS, {"count": 2}))
     from gpupools.domain.rotation import surge_warnings
 
     (warning,) = surge_warnings(stack.pools)
-    assert "deleted first" in warning and "16 GPUs" in warning
+    assert "creates the new pool before deleting the old one, so 32" in warning
     base, head = (
         _plan(tmp_path, config(AWS, {"count": 2, **change}), name).to_json()
         for change, name in (({}, "base"), ({"diskSizeGb": 512}, "head"))
@@ -375,9 +376,9 @@ def test_the_plan_says_an_eks_surge_still_deletes_first(tmp_path: Path) -> None:
     old, new = (plan["outputs"]["gpuPools"]["p4d"]["cloudPoolName"] for plan in (base, head))
     assert old != new
     assert pool.replacement.describe(pool.gpus) == (
-        f"surge on EKS: new node group {new} gets its own name, but {old} is deleted first (the AWS provider's order "
-        f"for a named node group), so its capacity (16 GPUs) is gone until {new} is up"
+        f"surge: new pool {new} is created before {old} is deleted (up to 32 GPUs meanwhile)"
     )
+    assert pool.replacement.order == "create-first" and not pool.outage
 
 
 @pytest.mark.parametrize("given, sent", [(None, True), (True, True), (False, False)])

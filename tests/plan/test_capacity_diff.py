@@ -101,9 +101,12 @@ def test_plan_base_puts_the_diff_first_in_every_format(plans, tmp_path, capsys):
         ),
     )
     assert main(["plan", "--config", str(head), "--base", str(base)]) == 0
-    assert capsys.readouterr().out.startswith("This change REMOVES GPU capacity: nvidia.com/gpu 56 → 0")
+    assert capsys.readouterr().out.startswith(
+        "This change REMOVES GPU capacity: 56× nvidia.com/gpu → 16× nvidia.com/mig-3g.20gb"
+    )
     assert main(["plan", "--config", str(head), "--base", str(base), "--format", "markdown"]) == 0
-    assert capsys.readouterr().out.startswith("**:warning: This change REMOVES GPU capacity")
+    # The stack's heading comes first, and it is the headline (issue 27).
+    assert capsys.readouterr().out.startswith("### `head` (azure): :warning: This change REMOVES GPU capacity")
     assert main(["plan", "--config", str(head), "--base", str(base), "--json"]) == 0
     diff = json.loads(capsys.readouterr().out)["diff"]
     assert diff["removesCapacity"] is True and diff["pools"][0]["change"] == "replaced"
@@ -152,14 +155,15 @@ def test_the_pull_request_comment_leads_with_capacity_removed(tmp_path):
         f" List price: dev saves ${node * 730:,.2f}/month, existing cost change unknown (no price for mig1g, mig3g)."
     ), lines[0]
     assert any(
-        line.startswith("**:warning: This change REMOVES GPU capacity: nvidia.com/gpu 112 → 56; ")
+        line.startswith("### `dev` (azure): :warning: This change REMOVES GPU capacity: 56× nvidia.com/gpu; ")
         and f"saves ${node * 730:,.2f}/month" in line
         for line in lines
     ), lines
     assert any(line.startswith("_The base commit could not plan `eks`") for line in lines)
     assert any(
         line.startswith(
-            "**This change adds GPU capacity: nvidia.com/mig-1g.5gb 0 → 56, nvidia.com/mig-3g.20gb 0 → 16; "
+            "### `existing` (azure): This change adds GPU capacity: 56× nvidia.com/mig-1g.5gb, "
+            "16× nvidia.com/mig-3g.20gb; "
         )
         for line in lines
     )

@@ -61,8 +61,8 @@ def test_base_diff_mig1g_to_mig3g_slice_price_and_surge(tmp_path: Path) -> None:
     assert f"nvidia.com/gpu ${node / 56:,.4f} → ${node / 16:,.4f}/slice-h" in pool
     assert f"surge: ${2 * node:,.2f}/h while both generations exist" in pool
     markdown = run_cli("plan", "--config", str(head), "--base", str(base), "--format", "markdown").out
-    assert markdown.splitlines()[0].startswith("**:warning: This change REMOVES GPU capacity")
-    assert markdown.splitlines()[0].endswith("; no change in list price**")
+    assert markdown.splitlines()[0].startswith("### `head` (azure): :warning: This change REMOVES GPU capacity")
+    assert markdown.splitlines()[0].endswith("; no change in list price")
     diff = json.loads(run_cli("plan", "--json", "--config", str(head), "--base", str(base)).out)["diff"]
     assert diff["cost"]["pools"][0]["surgeHourly"] == pytest.approx(2 * node)
 
@@ -98,7 +98,8 @@ P5E_BLOCK = {
     "size": "p5e.48xlarge",
     "count": 2,
     "capacityType": "CAPACITY_BLOCK",
-    "capacityReservation": "cr-0123456789abcdef0",
+    # A block is billed for what it reserves, up front for its length (issue 27): a 31-day block of 2 instances.
+    "capacityReservation": {"id": "cr-0123456789abcdef0", "instances": 2, "days": 31},
     "subnetIds": ["subnet-0aaa1111"],
 }
 
@@ -110,7 +111,8 @@ def test_capacity_block_pool_is_priced_at_the_published_rate_with_its_caveat(tmp
     [line] = [line for line in _plan(tmp_path, raw).splitlines() if line.startswith("  pool p5e (")]
     assert line.startswith(
         "  pool p5e (p5e.48xlarge, us-east-2, Capacity Block): $47.76/h per node, $95.52/h for "
-        "2 nodes, $69,729.60/month; nvidia.com/gpu $5.9700/slice-h; price: "
+        "2 reserved instances, $69,729.60/month ($71,066.88 up front for 31 days); nvidia.com/gpu $5.9700/slice-h; "
+        "price: "
     ), line
     assert "pricing page showed on 2026-07-22; a block is paid up front at the rate of the day it is bought" in line
     cost = json.loads(run_cli("plan", "--json", "--config", str(tmp_path / "Pulumi.cost.yaml")).out)["cost"]
@@ -120,7 +122,7 @@ def test_capacity_block_pool_is_priced_at_the_published_rate_with_its_caveat(tmp
 
 
 def test_an_on_demand_p5e_pool_says_aws_publishes_no_price_and_why(tmp_path: Path) -> None:
-    pool = {**P5E_BLOCK, "capacityType": "ON_DEMAND"}
+    pool = {**P5E_BLOCK, "capacityType": "ON_DEMAND", "capacityReservation": "cr-0123456789abcdef0"}
     raw = _whole_gpus(PINNED_AWS, pool, region="us-east-2")
     [line] = [line for line in _plan(tmp_path, raw).splitlines() if line.startswith("  pool p5e (")]
     assert line.startswith(

@@ -93,7 +93,11 @@ def test_a_replaced_pool_gets_its_group_at_creation(tmp_path):
     "output, first",
     [
         ("text", "This change takes GPU capacity OFFLINE: nd96 (16 GPUs) must first be scaled to zero"),
-        ("markdown", "**:warning: This change takes GPU capacity OFFLINE: nd96 (16 GPUs) must first be scaled to zero"),
+        (
+            "markdown",
+            "### `head` (azure): :warning: This change takes GPU capacity OFFLINE: nd96 (16 GPUs) must first be "
+            "scaled to zero",
+        ),
     ],
 )
 def test_plan_base_leads_with_the_outage(tmp_path, output, first):
@@ -104,4 +108,4 @@ def test_plan_base_leads_with_the_outage(tmp_path, output, first):
     assert run.code == 0, run.err
     lines = run.out.splitlines()
     assert lines[0].startswith(first)
-    assert any("on a regional pool with 2 nodes" in line and "nd96" in line for line in lines[1:6])
+    assert any("on a regional pool with 2 nodes" in line and "nd96" in line for line in lines[1:12])

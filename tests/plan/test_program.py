@@ -131,7 +131,9 @@ def test_charts_wait_for_gpu_pools_and_use_the_cluster_provider(stack, request):
 
 
 def test_eks_stack(eks):
-    (group,) = [g for g in _of_type(eks, NODE_GROUP) if g["name"] == "p4d-balanced-ng"]
+    # A surge pool's node group is named by its generation (issue 27: a new URN per generation, create-first).
+    generation = eks.outputs["gpuPools"]["p4d-balanced"]["cloudPoolName"]
+    (group,) = [g for g in _of_type(eks, NODE_GROUP) if g["name"] == f"p4d-balanced-{generation}"]
     assert group["inputs"]["labels"]["nvidia.com/mig.config"] == "all-balanced"
     assert group["inputs"]["instanceTypes"] == ["p4d.24xlarge"]
     assert group["inputs"]["amiType"] == "AL2023_x86_64_NVIDIA"
@@ -178,7 +180,7 @@ def test_existing_cluster_is_not_created(existing):
 
 
 def test_sharing_and_smoke_test(sharing):
-    group = _named(sharing, "g5-ng")["inputs"]
+    group = _named(sharing, f"g5-{sharing.outputs['gpuPools']['g5']['cloudPoolName']}")["inputs"]
     assert group["labels"]["nvidia.com/device-plugin.config"] == "g5"
     assert group["instanceTypes"] == ["g5.12xlarge"]
     config = _one(sharing, RELEASE)["inputs"]["values"]["config"]

@@ -39,7 +39,8 @@ from pathlib import Path
 import yaml
 
 if __name__ == "__main__":  # run as a script: make the test helpers importable as when pytest runs
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    # tests/, in place of this script's own folder: tests/support/packaging.py would shadow the real ``packaging``.
+    sys.path[0] = str(Path(__file__).resolve().parents[1])
     import os  # and price plans from the packaged snapshot, as tests/conftest.py does
 
     os.environ["GPUPOOLS_PRICE_CACHE"] = str(Path(__file__).resolve().parents[1] / "no-price-cache.json")

@@ -164,13 +164,13 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
             # pulumi-eks sets ignoreChanges on the aws.eks.NodeGroup it registers: options on a remote component
             # would not reach it.
             group = eks.ManagedNodeGroup(
-                f"{name}-ng",
+                _generation_name(name, args, opts),
                 cluster=cluster,
                 node_role=role,
                 node_role_arn=role_arn,
                 ignore_scaling_changes=autoscaled or None,
                 **settings,
-                opts=child,
+                opts=pulumi.ResourceOptions(parent=self, aliases=_earlier_names(name, args, opts)),
             )
             self.node_group_name = group.node_group.node_group_name
             resources = group.node_group.apply(lambda node_group: node_group.resources)
@@ -242,6 +242,29 @@ def _node_group_settings(
         "subnet_ids": args.get("subnet_ids"),
         "tags": tags,
     }
+
+
+def _create_first(args: EksGpuNodeGroupArgs, opts: Optional[pulumi.ResourceOptions]) -> bool:
+    """Create-first asked for (``delete_before_replace=False`` on the component) with a plain node group name."""
+    return opts is not None and opts.delete_before_replace is False and isinstance(args["node_group_name"], str)
+
+
+def _generation_name(name: str, args: EksGpuNodeGroupArgs, opts: Optional[pulumi.ResourceOptions]) -> str:
+    """The ManagedNodeGroup's logical name: ``<name>-<node group name>`` when create-first is asked for, so each
+    generation (its node group name carries a hash of the fields fixed at creation) is a resource of its own, with
+    its own URN: the engine creates the new one while the program runs and deletes the old one, which the program
+    no longer registers, after it (pulumi/pulumi v3.259.0 ``deployment_executor.go``: deletes are generated in
+    ``performPostSteps``, once the program has exited; a failed create bails before them, so the old group stays).
+    pulumi-eks's ManagedNodeGroup takes no create-first option for its node group, so this is the only way to get
+    one. Otherwise ``<name>-ng``, as before."""
+    return f"{name}-{args['node_group_name']}" if _create_first(args, opts) else f"{name}-ng"
+
+
+def _earlier_names(name: str, args: EksGpuNodeGroupArgs, opts: Optional[pulumi.ResourceOptions]) -> list | None:
+    """A group registered as ``<name>-ng`` by an earlier gpupools keeps its resource under the generation name: an
+    alias matches only a resource in state, so a later generation, whose old group is ``<name>-<old name>``, is
+    still a new resource."""
+    return [pulumi.Alias(name=f"{name}-ng")] if _create_first(args, opts) else None
 
 
 def _delete_first(opts: Optional[pulumi.ResourceOptions]) -> bool:

@@ -4,8 +4,10 @@ Either way it yields the kubeconfig (a secret) and a Kubernetes provider built f
 charts and GPU pools can be added the same way to a new or an existing cluster.
 
 A created cluster whose pools draw from capacity reservation groups gets a user-assigned identity with the
-Contributor role on each group (``capacity_reservation_group_ids``): "System-assigned managed identities don't
-work for this feature" (aks-docs use-capacity-reservation-groups.md). Other created clusters keep the
+Contributor role on the resource group that holds each group (``capacity_reservation_group_ids``), as
+aks-docs use-capacity-reservation-groups.md assigns it (``az role assignment create ... --role "Contributor"
+--scope /subscriptions/<subscription-id>/resourceGroups/<resource-group-name>``): "System-assigned managed
+identities don't work for this feature". Other created clusters keep the
 system-assigned identity they always had, so upgrading gpupools changes no cluster that needs none.
 """
 
@@ -188,8 +190,8 @@ class AksCluster(pulumi.ComponentResource):
         tags: pulumi.Input[dict[str, str]],
         opts: pulumi.ResourceOptions,
     ) -> containerservice.ManagedClusterIdentityArgs:
-        """System-assigned, or, for capacity reservation groups, a user-assigned identity with Contributor on each
-        group (the role on the group itself, as use-capacity-reservation-groups.md scopes it)."""
+        """System-assigned, or, for capacity reservation groups, a user-assigned identity with Contributor on the
+        resource group holding each group (use-capacity-reservation-groups.md's scope), once per resource group."""
         groups = args.get("capacity_reservation_group_ids") or []
         if not groups:
             return containerservice.ManagedClusterIdentityArgs(
@@ -203,18 +205,18 @@ class AksCluster(pulumi.ComponentResource):
             tags=tags,
             opts=opts,
         )
-        for index, crg in enumerate(groups):
+        for index, scope in enumerate(_resource_groups_of(groups)):
             self.capacity_reservation_access.append(
                 authorization.RoleAssignment(
-                    f"{name}-crg-{_key(crg, index)}",
-                    # A role assignment's name is a GUID: one per cluster and group, stable across runs.
-                    role_assignment_name=pulumi.Output.all(args["name"], crg).apply(
+                    f"{name}-crg-{_key(scope, index)}",
+                    # A role assignment's name is a GUID: one per cluster and resource group, stable across runs.
+                    role_assignment_name=pulumi.Output.all(args["name"], scope).apply(
                         lambda parts: str(uuid.uuid5(uuid.NAMESPACE_URL, f"gpupools/{parts[0]}/{parts[1]}"))
                     ),
                     principal_id=identity.principal_id,
                     principal_type="ServicePrincipal",
-                    role_definition_id=pulumi.Output.from_input(crg).apply(_contributor_in_subscription_of),
-                    scope=crg,
+                    role_definition_id=pulumi.Output.from_input(scope).apply(_contributor_in_subscription_of),
+                    scope=scope,
                     # Same name for the same cluster and group: the old assignment must go before its successor comes.
                     opts=pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(delete_before_replace=True)),
                 )
@@ -222,6 +224,25 @@ class AksCluster(pulumi.ComponentResource):
         return containerservice.ManagedClusterIdentityArgs(
             type=containerservice.ResourceIdentityType.USER_ASSIGNED, user_assigned_identities=[identity.id]
         )
+
+
+def resource_group_of(group_id: str) -> str:
+    """``/subscriptions/<s>/resourceGroups/<rg>`` of a capacity reservation group's id (case kept as given)."""
+    return "/".join(group_id.split("/")[:5])
+
+
+def _resource_groups_of(groups: list[pulumi.Input[str]]) -> list[pulumi.Input[str]]:
+    """Each resource group once (Azure refuses a second identical role assignment); an output counts as its own."""
+    scopes: list[pulumi.Input[str]] = []
+    for group in groups:
+        scope = (
+            resource_group_of(group)
+            if isinstance(group, str)
+            else pulumi.Output.from_input(group).apply(resource_group_of)
+        )
+        if not isinstance(scope, str) or scope.lower() not in [s.lower() for s in scopes if isinstance(s, str)]:
+            scopes.append(scope)
+    return scopes
 
 
 def _key(crg: pulumi.Input[str], index: int) -> str:

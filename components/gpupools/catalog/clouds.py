@@ -41,12 +41,18 @@ AKS_SYSTEM_DAEMONSET_PODS = 10
 # the cluster holds at most 2 ** (24 - 16) = 256 nodes, surge and upgrade nodes included.
 AKS_OVERLAY_POD_CIDR = "10.244.0.0/16"
 AKS_OVERLAY_NODE_PREFIX = 24
-# Capacity reservation groups: the cluster's user-assigned identity gets this built-in role on each group
-# (aks-docs use-capacity-reservation-groups.md: "the `Contributor` role on the capacity reservation group";
+# Capacity reservation groups: the cluster's user-assigned identity gets this built-in role on the resource group
+# holding each group (aks-docs use-capacity-reservation-groups.md @ 3a50b560: `az role assignment create
+# --assignee $IDENTITY_ID --role "Contributor" --scope /subscriptions/<subscription-id>/resourceGroups/<name>`;
 # the role's id from learn.microsoft.com/azure/role-based-access-control/built-in-roles, "Contributor").
 CONTRIBUTOR_ROLE_ID = "b24988ac-6180-42a0-ab88-20f7382dd24c"
 # Pods beyond slices and daemonsets in the computed default: rollouts, debug pods, non-GPU helpers. Ours.
 MAX_PODS_HEADROOM = 10
+# The most NVIDIA daemonset pods any installer lands on one GPU node with every option on (the GPU Operator's
+# driver, container toolkit, device plugin, MPS control daemon, GPU feature discovery, NFD worker, MIG manager,
+# validator, DCGM and its exporter), plus one to spare. Ours: the computed maxPods counts this many whether or
+# not metrics or MPS are on, so toggling them never changes maxPods, which AKS fixes at creation.
+GPU_NODE_DAEMONSET_ALLOWANCE = 11
 
 # --- EKS ---------------------------------------------------------------------------------------------------------
 DEFAULT_AMI_TYPE = "AL2023_x86_64_NVIDIA"

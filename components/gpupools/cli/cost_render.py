@@ -5,8 +5,10 @@ from __future__ import annotations
 from ..catalog.prices import CURRENCY
 from ..domain.cost import HOURS_PER_MONTH, PoolCost, StackCost
 from ..plan.cost_diff import CostDiff
+from .markdown_parts import NVIDIA_PREFIX, short, source_link
 
 UNKNOWN = "unknown"
+RESERVED_UNPRICED = "billed by the reservation, not priced"
 
 
 def money(value: float | None, places: int = 2, currency: str = CURRENCY) -> str:
@@ -36,8 +38,15 @@ def _pool_figures(pool: PoolCost, currency: str) -> str:
         return money(value, places, currency)
 
     nodes = f"{pool.nodes} node{'s' if pool.nodes != 1 else ''}"
+    held = pool.reservation
+    if held is not None and pool.hourly is None:
+        return f"{cash(pool.node_hourly)}/h per node; {pool.note}; price: {pool.source} (retrieved {pool.retrieved})"
+    if held is not None:
+        nodes = f"{held.instances} reserved instance{'s' if held.instances != 1 else ''}"
     text = f"{cash(pool.node_hourly)}/h per node, {cash(pool.hourly)}/h for {nodes}, {cash(pool.monthly)}/month"
-    if pool.monthly_range:
+    if pool.upfront is not None and held is not None:
+        text += f" ({cash(pool.upfront)} up front for {held.days} days)"
+    if pool.monthly_range and pool.monthly_range[0] != pool.monthly_range[1]:
         low, high = pool.monthly_range
         text += f" ({pool.min_nodes}..{pool.max_nodes} nodes: {cash(low)}..{cash(high)}/month)"
     slices = ", ".join(f"{name} {cash(price, 4)}/slice-h" for name, price in pool.slice_hourly().items())
@@ -58,8 +67,13 @@ def cost_lines(cost: StackCost) -> list[str]:
     if cost.hourly is None:
         return lines + [f"  total: {UNKNOWN}"]
     return lines + [
-        f"  total: {money(cost.hourly, 2, cost.currency)}/h, {money(cost.monthly, 2, cost.currency)}/month{missing}"
+        f"  {total_label(cost)} ({_not_counted(cost)}): {money(cost.hourly, 2, cost.currency)}/h, "
+        f"{money(cost.monthly, 2, cost.currency)}/month{missing}"
     ]
+
+
+def _not_counted(cost: StackCost) -> str:
+    return "not the system pool" if cost.fees else "not the system pool or the cluster"
 
 
 def markdown_cost(cost: StackCost) -> list[str]:
@@ -75,15 +89,19 @@ def markdown_cost(cost: StackCost) -> list[str]:
     def cash(value: float | None, places: int = 2) -> str:
         return money(value, places, cost.currency)
 
+    notes = []
     for p in cost.pools:
-        slices = ", ".join(f"{name} {cash(price, 4)}" for name, price in p.slice_hourly().items()) or "-"
-        source = f"{p.source} ({p.retrieved}){'; ' + p.note if p.note else ''}" if p.source else p.note
+        slices = ", ".join(f"{short(name)} {cash(price, 4)}" for name, price in p.slice_hourly().items()) or "-"
+        source = f"{source_link(p.source)} ({p.retrieved})" if p.source else "-"
+        notes += [f"- **{p.pool}**: {p.note}"] if p.note else []
         month = cash(p.monthly) + (
             f" ({cash(p.monthly_range[0])}..{cash(p.monthly_range[1])})" if p.monthly_range else ""
         )
+        hourly = RESERVED_UNPRICED if p.reservation and p.hourly is None else cash(p.hourly)
+        month = RESERVED_UNPRICED if p.reservation and p.monthly is None else month
         lines.append(
             f"| {p.pool} | {p.size} | {p.region or '-'} | {_capacity(p)} | {cash(p.node_hourly)} | "
-            f"{cash(p.hourly)} | {month} | {slices} | {source} |"
+            f"{hourly} | {month} | {slices} | {source} |"
         )
     lines += [
         f"| cluster | {fee.what} | | | | {cash(fee.per_hour)} | {cash(fee.per_hour * HOURS_PER_MONTH)} | | "
@@ -91,7 +109,16 @@ def markdown_cost(cost: StackCost) -> list[str]:
         for fee in cost.fees
     ]
     missing = f" (without {', '.join(cost.unknown)})" if cost.unknown and cost.hourly is not None else ""
-    return lines + [f"| **total**{missing} | | | | | {cash(cost.hourly)} | {cash(cost.monthly)} | | |"]
+    total = f"| **{total_label(cost)}**{missing} | | | | | {cash(cost.hourly)} | {cash(cost.monthly)} | | |"
+    return lines + [total] + ([""] + notes if notes else [])
+
+
+def total_label(cost: StackCost) -> str:
+    """What "total" counts: the GPU pools with a price, and the cluster's fees (the system pool is not priced)."""
+    priced = [pool.pool for pool in cost.pools if pool.hourly is not None]
+    parts = [f"GPU pools {', '.join(priced)}" if len(priced) < 4 else f"{len(priced)} GPU pools"] if priced else []
+    parts += ["the cluster's fees"] if cost.fees else []
+    return f"total: {' and '.join(parts)}" if parts else "total"
 
 
 def cost_headline(diff: CostDiff) -> str:
@@ -119,13 +146,26 @@ def cost_diff_lines(diff: CostDiff) -> list[str]:
 
 
 def markdown_cost_diff(diff: CostDiff) -> list[str]:
-    lines = ["", "| pool | $/month | $/slice-h | while both generations exist |", "|---|---|---|---|"]
+    """Per pool the month before and after and the hourly price while both generations exist; then a row per slice
+    price that changes, "new" or "gone" where a resource appears or goes."""
+    lines = ["", "| pool | $/month | while both generations exist |", "|---|---|---|"]
     for pool in diff.pools:
-        slices = _slices(pool, diff.currency).removeprefix("; ") or "-"
         surge = f"{money(pool.surge_hourly, 2, diff.currency)}/h" if pool.surge_hourly else "-"
-        lines.append(f"| {pool.pool} | {_before_after(pool.monthly, diff.currency)} | {slices} | {surge} |")
+        lines.append(f"| {pool.pool} | {_before_after(pool.monthly, diff.currency)} | {surge} |")
     total = UNKNOWN if diff.unknown and not diff.pools else _before_after(diff.monthly, diff.currency)
-    return lines + [f"| **total** | {total} | | |"]
+    lines.append(f"| **total** (GPU pools) | {total} | |")
+    changed = [(pool.pool, name, b, a) for pool in diff.pools for name, (b, a) in pool.slice_hourly.items() if b != a]
+    if changed:
+        lines += ["", f"| pool | slice ({NVIDIA_PREFIX}) | $/slice-h before | after |", "|---|---|---|---|"]
+        lines += [
+            f"| {pool} | {short(name)} | {_or(b, 'new', diff.currency)} | {_or(a, 'gone', diff.currency)} |"
+            for pool, name, b, a in changed
+        ]
+    return lines
+
+
+def _or(value: float | None, word: str, currency: str) -> str:
+    return word if value is None else money(value, 4, currency)
 
 
 def _before_after(figure, currency: str) -> str:
@@ -136,7 +176,7 @@ def _before_after(figure, currency: str) -> str:
 
 def _slices(pool, currency: str) -> str:
     changed = [
-        f"{name} {money(b, 4, currency)} → {money(a, 4, currency)}/slice-h"
+        f"{name} {_or(b, 'new', currency)} → {_or(a, 'gone', currency)}/slice-h"
         for name, (b, a) in pool.slice_hourly.items()
         if b != a
     ]

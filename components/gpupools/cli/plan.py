@@ -11,9 +11,11 @@ from ..plan.base import read_base_plan
 from ..plan.diff import diff_plans
 from ..plan.offline import Plan, plan_stack
 from .check import print_lines
-from .render import capacity_lines, diff_lines, markdown_capacity, markdown_diff, placement_lines
+from .render import capacity_lines, diff_lines, markdown_capacity, markdown_diff, markdown_headline, placement_lines
 from .cost_render import cost_diff_lines, cost_headline, cost_lines, markdown_cost, markdown_cost_diff
 from ..plan.cost_diff import CostDiff, cost_diff
+from ..plan.diff import CapacityDiff
+from .markdown_parts import marks
 from .dra_render import dra_device_lines, dra_diff_lines, markdown_dra_devices
 
 # The inputs worth reading per resource type; JSON output keeps them all.
@@ -76,15 +78,7 @@ def run_plan(stack_file: StackFile, output_format: str, base: str | None = None)
         )
     elif output_format == "markdown":
         print_lines(
-            (
-                _with_cost(markdown_diff(diff), costs, "**")
-                + markdown_cost_diff(costs)
-                + dra_diff_lines(diff.devices)
-                + [""]
-                if diff and costs
-                else []
-            )
-            + markdown_plan(plan)
+            markdown_comment(plan, base_plan, diff, costs) if diff and costs and base_plan else markdown_plan(plan)
         )
     else:
         print_lines(
@@ -93,7 +87,7 @@ def run_plan(stack_file: StackFile, output_format: str, base: str | None = None)
                 if diff and costs
                 else []
             )
-            + text_plan(plan)
+            + text_plan(plan, base_plan, diff)
         )
     return 0
 
@@ -104,10 +98,10 @@ def _with_cost(lines: list[str], costs: CostDiff, bold: str = "") -> list[str]:
     return [f"{first}; {cost_headline(costs)}{bold}"] + lines[1:]
 
 
-def text_plan(plan: Plan) -> list[str]:
+def text_plan(plan: Plan, base: dict[str, Any] | None = None, diff: CapacityDiff | None = None) -> list[str]:
     lines = [f"stack {plan.stack} ({plan.cloud}): {len(plan.resources)} resources"]
     lines += [plan.on.line(), ""] if plan.on else [""]
-    lines += _tree(plan.resources)
+    lines += _tree(plan.resources, *marks(plan.resources, base, diff))
     lines += ["", "GPU resources advertised:"] + capacity_lines(plan.capacity, plan.warnings, plan.capacity_inputs)
     if plan.cost:
         lines += ["", "Cost:"] + cost_lines(plan.cost)
@@ -121,8 +115,26 @@ def text_plan(plan: Plan) -> list[str]:
     return lines
 
 
-def markdown_plan(plan: Plan) -> list[str]:
+def markdown_comment(plan: Plan, base: dict[str, Any], diff: CapacityDiff, costs: CostDiff) -> list[str]:
+    """One stack's part of the pull request comment: its heading first, which is the headline (what goes, what
+    arrives, the money); an unchanged stack is that one line with its capacity and cost collapsed under it."""
+    heading = f"### `{plan.stack}` ({plan.cloud}): {markdown_headline(diff)}; {cost_headline(costs)}"
+    unchanged = not diff.changed and not costs.unknown and abs(costs.monthly.delta) < 0.005
+    if unchanged:
+        summary = ["<details><summary>capacity and cost</summary>", ""]
+        summary += markdown_capacity(plan.capacity, [], plan.capacity_inputs)
+        summary += (["", "Cost:", ""] + markdown_cost(plan.cost)) if plan.cost else []
+        return [heading, ""] + summary + ["", "</details>"]
+    lines = [heading] + markdown_diff(diff)[1:] + markdown_cost_diff(costs) + dra_diff_lines(diff.devices)
+    return lines + [""] + markdown_plan(plan, base, diff, heading=False)
+
+
+def markdown_plan(
+    plan: Plan, base: dict[str, Any] | None = None, diff: CapacityDiff | None = None, heading: bool = True
+) -> list[str]:
     lines = [f"### gpupools plan: stack `{plan.stack}` ({plan.cloud}), {len(plan.resources)} resources", ""]
+    marked, gone = marks(plan.resources, base, diff)
+    lines = lines if heading else [f"Plan: {_counts(marked, gone)}.", ""]
     lines += [f"_{plan.on.line()}_", ""] if plan.on else []
     lines += markdown_capacity(plan.capacity, plan.warnings, plan.capacity_inputs)
     if plan.cost:
@@ -132,21 +144,68 @@ def markdown_plan(plan: Plan) -> list[str]:
         lines += ["", "Autoscaling:", ""] + [f"- {row.line()}" for row in plan.autoscaling]
     lines += ["", "<details><summary>NVIDIA daemonset placement</summary>", "", "```"]
     lines += placement_lines(plan.placements) + ["```", "", "</details>"]
-    lines += ["", "<details><summary>Resources and key inputs</summary>", "", "```"] + _tree(plan.resources)
+    title = (
+        "Resources against the base plan (+ create, ~ update, - delete, +- replace, unmarked: same)"
+        if base
+        else "Resources"
+    )
+    lines += ["", f"<details><summary>{title} and key inputs</summary>", "", "```"]
+    lines += _tree(plan.resources, marked, gone, _base_inputs(base))
     return lines + ["```", "", "</details>"]
 
 
-def _tree(resources: list[dict[str, Any]]) -> list[str]:
+def _base_inputs(base: dict[str, Any] | None) -> dict[tuple[str, str], dict[str, Any]]:
+    """The base plan's inputs by resource, so an updated resource shows only the inputs that change."""
+    resources = (base or {}).get("resources", [])
+    return {(r["type"], r["name"]): r.get("inputs", {}) for r in resources if isinstance(r, dict) and "type" in r}
+
+
+def _counts(marked: dict[tuple[str, str], str], gone: list[dict[str, Any]]) -> str:
+    """``10 resources: 1 to replace, 1 to update, 8 unchanged``, as ``pulumi preview`` sums them up."""
+    words = {"+": "to create", "~": "to update", "+-": "to replace", "  ": "unchanged"}
+    signs = list(marked.values())
+    parts = [f"{signs.count(sign)} {word}" for sign, word in words.items() if signs.count(sign)]
+    parts += [f"{len(gone)} to delete"] if gone else []
+    return f"{len(marked)} resources: {', '.join(parts)}"
+
+
+def _tree(
+    resources: list[dict[str, Any]],
+    marked: dict[tuple[str, str], str] | None = None,
+    gone: list[dict[str, Any]] | None = None,
+    before: dict[tuple[str, str], dict[str, Any]] | None = None,
+    changed_only: bool = False,
+) -> list[str]:
+    """The resource tree, each resource with its mark against the base (``+`` without one); with
+    ``changed_only``, as ``pulumi preview`` shows it: what changes and the parents it sits under."""
+    marked = marked or {}
     children: dict[str | None, list[dict[str, Any]]] = {}
     for resource in resources:
         children.setdefault(resource["parent"], []).append(resource)
+
+    def mark(resource: dict[str, Any]) -> str:
+        return marked.get((resource["type"], resource["name"]), "+")
+
+    def shown(resource: dict[str, Any]) -> bool:
+        kids = children.get(resource["name"], [])
+        return not changed_only or mark(resource).strip() != "" or any(shown(kid) for kid in kids)
+
     lines: list[str] = []
 
     def walk(parent: str | None, depth: int) -> None:
-        for resource in children.get(parent, []):
+        for resource in (r for r in children.get(parent, []) if shown(r)):
             indent = "  " * depth
-            lines.append(f"{indent}+ {resource['type']}  {resource['name']}")
+            sign = mark(resource)
+            lines.append(f"{indent}{sign.ljust(2) if len(sign) > 1 else sign} {resource['type']}  {resource['name']}")
+            if sign.strip() == "":
+                walk(resource["name"], depth + 1)
+                continue
+            old = dict(
+                _key_inputs({**resource, "inputs": (before or {}).get((resource["type"], resource["name"]), {})})
+            )
             for key, value in _key_inputs(resource):
+                if sign == "~" and old.get(key) == value:  # an update shows what changes, as pulumi preview does
+                    continue
                 if "\n" in value:  # embedded files (device plugin configs) keep their own layout
                     lines.append(f"{indent}    {key} = |")
                     lines.extend(f"{indent}        {line}" for line in value.rstrip().splitlines())
@@ -155,7 +214,7 @@ def _tree(resources: list[dict[str, Any]]) -> list[str]:
             walk(resource["name"], depth + 1)
 
     walk(None, 0)
-    return lines
+    return lines + [f"- {resource['type']}  {resource['name']}" for resource in gone or []]
 
 
 def _key_inputs(resource: dict[str, Any]) -> list[tuple[str, str]]:

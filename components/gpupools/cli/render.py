@@ -8,6 +8,7 @@ from ..domain.capacity import PoolCapacity
 from ..domain.capacity_inputs import CapacityInputs
 from ..plan.diff import CapacityDiff, Count, PoolDiff
 from ..domain.stack import PLAIN_POD, Placement
+from .markdown_parts import NVIDIA_PREFIX, short
 
 
 def _resources(resources: dict[str, int]) -> str:
@@ -43,27 +44,33 @@ def capacity_lines(
     return lines + [f"warning: {warning}" for warning in warnings]
 
 
+def _short_resources(resources: dict[str, int]) -> str:
+    return ", ".join(f"{count}× {short(name)}" for name, count in resources.items()) or "-"
+
+
+def _short_per_node(c: PoolCapacity) -> str:
+    if not c.cut:
+        return _short_resources(c.per_node)
+    return ", ".join(f"{n}× {short(name)} (of {c.advertised.get(name, n)})" for name, n in c.per_node.items())
+
+
 def markdown_capacity(
     capacity: list[PoolCapacity], warnings: list[str], inputs: Sequence[CapacityInputs] = ()
 ) -> list[str]:
+    """The capacity table (``nvidia.com/`` resources by their short names), then what buys it, as a list: its
+    lines are too long for a table cell."""
     lines = [
-        "| pool | size | GPU | nodes | GPUs/node | max pods | per node | total |",
+        f"| pool | size | GPU | nodes | GPUs/node | max pods | per node ({NVIDIA_PREFIX}) | total |",
         "|---|---|---|---|---|---|---|---|",
     ]
     lines += [
-        f"| {c.pool} | {c.size} | {c.gpu} | {c.nodes} | {c.gpus_per_node} | {_max_pods(c)} | {_per_node(c)} | "
-        f"{_resources(c.total)} |"
+        f"| {c.pool} | {c.size} | {c.gpu} | {c.nodes} | {c.gpus_per_node} | {_max_pods(c)} | {_short_per_node(c)} | "
+        f"{_short_resources(c.total)} |"
         for c in capacity
     ]
     if inputs:
-        lines += ["", "| pool | capacity inputs |", "|---|---|"]
-        lines += [f"| {pool.pool} | {_cell(pool.line())} |" for pool in inputs]
+        lines += ["", "Capacity inputs:", ""] + [f"- **{pool.pool}**: {pool.line()}" for pool in inputs]
     return lines + [f"\n> warning: {warning}" for warning in warnings]
-
-
-def _cell(text: str) -> str:
-    """Text inside a Markdown table cell: a ``|`` would end the cell."""
-    return text.replace("|", "\\|")
 
 
 def placement_lines(placements: list[Placement]) -> list[str]:
@@ -102,16 +109,33 @@ def diff_lines(diff: CapacityDiff) -> list[str]:
     return lines
 
 
-def markdown_diff(diff: CapacityDiff) -> list[str]:
-    """The diff for a pull request comment; its first line says whether the change removes GPU capacity."""
+def markdown_headline(diff: CapacityDiff) -> str:
+    """The headline with a warning sign when capacity goes away or offline."""
     marker = ":warning: " if diff.removes_capacity or diff.takes_capacity_offline else ""
-    lines = [
-        f"**{marker}{diff.headline()}**",
-        "",
-        "| pool | change | nodes | GPUs | usable slices |",
-        "|---|---|---|---|---|",
-    ]
+    return f"{marker}{diff.headline()}"
+
+
+def _short_how(pool: PoolDiff) -> str:
+    """The change in a few words for a table cell; the whole story goes in the list under the table."""
+    if pool.replacement is not None:
+        return f"replaced, {pool.replacement.order}" + (" (OFFLINE)" if pool.outage else "")
+    if pool.outage:
+        return f"{pool.change} (OFFLINE)"
+    return pool.change
+
+
+def markdown_diff(diff: CapacityDiff) -> list[str]:
+    """The diff for a pull request comment: the headline, a row per pool, a row per usable resource that changes,
+    and how each replaced or offline pool goes."""
+    lines = [f"**{markdown_headline(diff)}**", "", "| pool | change | nodes | GPUs |", "|---|---|---|---|"]
     for pool in diff.pools:
-        lines.append(f"| {pool.pool} | {_how(pool)} | {pool.nodes} | {pool.gpus} | {_changes(pool.resources)} |")
-    lines.append(f"| **total** | | {diff.nodes} | {diff.gpus} | {_changes(diff.resources)} |")
-    return lines
+        lines.append(f"| {pool.pool} | {_short_how(pool)} | {pool.nodes} | {pool.gpus} |")
+    lines.append(f"| **total** | | {diff.nodes} | {diff.gpus} |")
+    changed = [(pool.pool, name, n) for pool in diff.pools for name, n in pool.resources.items() if n.delta]
+    if changed:
+        lines += ["", f"| pool | usable resource ({NVIDIA_PREFIX}) | before | after |", "|---|---|---|---|"]
+        lines += [
+            f"| {pool} | {short(name)} | {n.before or 'new'} | {n.after or 'gone'} |" for pool, name, n in changed
+        ]
+    stories = [f"- **{pool.pool}**: {_how(pool)}" for pool in diff.pools if pool.replacement or pool.effect]
+    return lines + ([""] + stories if stories else [])

@@ -35,6 +35,10 @@ from ..catalog.names import (
 MigStrategy = Literal["none", "single", "mixed"]
 Rotation = Literal["recreate", "surge"]
 MAX_NODES_PER_POOL = 1000
+# The most replicas a shared GPU (or MIG device) may be advertised as: an AKS pool's computed maxPods makes room for
+# them, so a sharing edit never touches a field fixed at creation (domain/capacity.default_max_pods).
+MAX_TIME_SLICING_REPLICAS = 64
+MAX_MPS_REPLICAS = 48
 
 
 def bounds_problem(low: int, high: int, low_name: str, high_name: str) -> str | None:
@@ -195,7 +199,7 @@ class MigConfig(Strict):
 class TimeSlicing(Strict):
     """Device plugin time-slicing: each GPU (or MIG device) is advertised ``replicas`` times."""
 
-    replicas: int = Field(ge=2, le=64)
+    replicas: int = Field(ge=2, le=MAX_TIME_SLICING_REPLICAS)
     rename_by_default: bool = False
     fail_requests_greater_than_one: bool = False
 
@@ -203,7 +207,7 @@ class TimeSlicing(Strict):
 class Mps(Strict):
     """CUDA MPS through the device plugin: full GPUs shared by ``replicas`` clients with memory limits."""
 
-    replicas: int = Field(ge=2, le=48)
+    replicas: int = Field(ge=2, le=MAX_MPS_REPLICAS)
     rename_by_default: bool = False
     # The MPS control daemon runs privileged with hostPID (device plugin 0.20.0 chart, GPU Operator v26.7.0 asset;
     # neither sets hostIPC); the user must say they accept that.
@@ -276,8 +280,38 @@ class GpuPoolConfig(Strict):
     capacity_reservation: str | None = Field(default=None, min_length=1)
     subnet_ids: list[str] = Field(default_factory=list)
     efa: bool = False
+    # What the reservation (capacityReservation or capacityReservationGroupId) holds, given in the stack file as
+    # `{id, instances, days}`: a reservation is billed for what it reserves, used or not (domain/cost.py), and a
+    # Capacity Block for its whole length, up front. 182 days is the longest block EC2 sells.
+    reserved_instances: int | None = Field(default=None, ge=1, le=MAX_NODES_PER_POOL)
+    reserved_days: int | None = Field(default=None, ge=1, le=182)
     # How a change to a field fixed at creation replaces the pool (domain/rotation.py); None: by count.
     rotation: Rotation | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _reservation_mapping(cls, value: Any) -> Any:
+        """``capacityReservation: {id, instances, days}`` (or ``capacityReservationGroupId: {id, instances}``) is
+        the id plus ``reservedInstances``/``reservedDays``; the plain id string stays valid."""
+        if not isinstance(value, dict):
+            return value
+        for key, allowed in (
+            ("capacityReservation", ("id", "instances", "days")),
+            ("capacityReservationGroupId", ("id", "instances")),
+        ):
+            given = value.get(key)
+            if not isinstance(given, dict):
+                continue
+            unknown = sorted(str(k) for k in given if k not in allowed)
+            if unknown or "id" not in given:
+                what = f"unknown key {unknown[0]!r}" if unknown else "no 'id'"
+                raise ValueError(f"{key}: {what}; allowed: {', '.join(allowed)} (id required)")
+            flat = {"reservedInstances": given.get("instances"), "reservedDays": given.get("days")}
+            twice = [name for name, item in flat.items() if item is not None and name in value]
+            if twice:
+                raise ValueError(f"{key} and {twice[0]} both give the reserved quantity; give it once")
+            value = {**value, key: given["id"], **{name: item for name, item in flat.items() if item is not None}}
+        return value
 
     @field_validator("labels")
     @classmethod
@@ -298,6 +332,12 @@ class GpuPoolConfig(Strict):
         if repeated:
             raise ValueError(f"lists {', '.join(repeated)} more than once; each entry at most once")
         return items
+
+    @property
+    def reservation(self) -> str | None:
+        """The reservation the pool draws from, on either cloud: an ODCR or Capacity Block id, a reservation
+        group ARN, or an Azure capacity reservation group id."""
+        return self.capacity_reservation or self.capacity_reservation_group_id
 
     @property
     def resolved_rotation(self) -> Rotation:

@@ -16,7 +16,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..catalog.clouds import AKS_MAX_PODS, AKS_MIN_POOL_PODS, AKS_MIN_PODS, MAX_PODS_HEADROOM
+from ..catalog.clouds import (
+    AKS_MAX_PODS,
+    AKS_MIN_POOL_PODS,
+    AKS_MIN_PODS,
+    AKS_SYSTEM_DAEMONSET_PODS,
+    GPU_NODE_DAEMONSET_ALLOWANCE,
+    MAX_PODS_HEADROOM,
+)
+from ..config.models import MAX_TIME_SLICING_REPLICAS
 from ..catalog.dra_driver import DRA_DRIVER_NAME, device_token
 from ..catalog.labels import GPU_RESOURCE, mig_resource_name
 from .pools import ResolvedPool
@@ -130,10 +138,14 @@ def fewest_nodes(pool: ResolvedPool) -> int:
     return max(nodes, 1)
 
 
-def default_max_pods(slices_per_node: int, daemonset_pods: int, fewest: int = 1) -> int:
-    """AKS maxPods for a pool: every slice, every daemonset pod and some headroom, within AKS's 10..250 and
-    at least 30 pods over the pool's ``fewest`` nodes."""
-    return max(min_max_pods(fewest), min(AKS_MAX_PODS, slices_per_node + daemonset_pods + MAX_PODS_HEADROOM))
+def default_max_pods(physical_per_node: int, daemonset_pods: int, fewest: int = 1) -> int:
+    """AKS maxPods for a pool, fixed at creation, so it counts only what is fixed with it: room for every device
+    shared at the most replicas time-slicing allows, for the daemonsets with every option on (metrics, MPS), and
+    some headroom; within AKS's 10..250 and at least 30 pods over the pool's ``fewest`` nodes. Editing sharing or
+    metrics then changes a ConfigMap or a chart, never the pool (a changed maxPods replaces it)."""
+    daemonsets = max(daemonset_pods, AKS_SYSTEM_DAEMONSET_PODS + GPU_NODE_DAEMONSET_ALLOWANCE)
+    room = physical_per_node * MAX_TIME_SLICING_REPLICAS + daemonsets + MAX_PODS_HEADROOM
+    return max(min_max_pods(fewest), min(AKS_MAX_PODS, room))
 
 
 def pool_capacity(pool: ResolvedPool) -> PoolCapacity:

@@ -59,7 +59,7 @@ def aks_identity(config: StackConfig) -> str:
     if not config.cluster.create:
         return "the existing cluster's (not read offline)"
     if uses_capacity_reservation_groups(config):
-        return "user-assigned, created by gpupools, Contributor on each capacity reservation group"
+        return "user-assigned, created by gpupools, Contributor on each capacity reservation group's resource group"
     return "system-assigned"
 
 

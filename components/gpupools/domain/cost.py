@@ -6,6 +6,13 @@ replicas count, slices that ``maxPods`` leaves unusable do not. When a node adve
 ``mixed``), the node's price is shared by compute: a ``mig-3g.*`` device weighs 3, a ``mig-1g.*`` 1, anything else
 1. A pool without a price (size, region or capacity type missing from the price book) has ``None`` figures and
 a note saying why: never 0.
+
+A pool on a reservation (an EC2 On-Demand Capacity Reservation, a Capacity Block, an Azure capacity reservation
+group) is billed for what is reserved, whether nodes run or not ("Capacity Reservations are charged at the
+equivalent On-Demand rate whether you run instances in reserved capacity or not"; Azure: "you start getting billed
+for 10 D2s_v3 VMs, even if the reservation isn't being used"), and a Capacity Block up front for its whole length.
+So such a pool is priced by its reserved instances (and a block by its days), never by its running nodes; without
+the quantity it is "billed by the reservation, not priced", never $0.
 """
 
 from __future__ import annotations
@@ -28,7 +35,30 @@ CAPACITY_BLOCK_RATE_NOTE = (
     "the Capacity Block rate AWS's pricing page showed on {date}; a block is paid up front at "
     "the rate of the day it is bought, for its whole length"
 )
+RESERVATION_NOTE = (
+    "billed by the {kind}, not priced: it is charged for what it reserves, used or not; give its {what} "
+    "({form}) to price it"
+)
+RESERVED_NOTE = "billed by the {kind}: its reserved instances, used or not, not the running nodes"
 _COMPUTE_SLICES = re.compile(r"mig-(\d+)g\.")
+
+
+@dataclass(frozen=True)
+class Reservation:
+    """What a pool's reservation holds: ``instances`` (None: not given) and, for a Capacity Block, ``days``."""
+
+    kind: str  # "capacity reservation", "Capacity Block" or "capacity reservation group"
+    instances: int | None
+    days: int | None = None
+    block: bool = False
+
+    @property
+    def priced(self) -> bool:
+        """The quantity is known (and a block's length): the pool has a price."""
+        return self.instances is not None and (self.days is not None or not self.block)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "instances": self.instances, "days": self.days}
 
 
 @dataclass(frozen=True)
@@ -47,22 +77,46 @@ class PoolCost:
     source: str | None = None
     retrieved: str | None = None
     note: str | None = None
+    reservation: Reservation | None = None  # billed by what it reserves, not by running nodes
+
+    def _billed_nodes(self, nodes: int) -> int | None:
+        """How many nodes the bill counts when ``nodes`` run: a reservation's quantity, or more if Azure runs
+        extra nodes beyond it; None when a reservation's quantity (or a block's length) is not known."""
+        if self.reservation is None:
+            return nodes
+        return None if not self.reservation.priced else max(nodes, self.reservation.instances or 0)
 
     @property
     def hourly(self) -> float | None:
-        return None if self.node_hourly is None else self.node_hourly * self.nodes
+        billed = self._billed_nodes(self.nodes)
+        return None if self.node_hourly is None or billed is None else self.node_hourly * billed
+
+    @property
+    def hours_per_month(self) -> int:
+        """A month's hours, or a Capacity Block's whole length when that is shorter."""
+        days = self.reservation.days if self.reservation else None
+        return min(HOURS_PER_MONTH, 24 * days) if days else HOURS_PER_MONTH
 
     @property
     def monthly(self) -> float | None:
-        return None if self.hourly is None else self.hourly * HOURS_PER_MONTH
+        return None if self.hourly is None else self.hourly * self.hours_per_month
+
+    @property
+    def upfront(self) -> float | None:
+        """A Capacity Block's price, paid when it is bought: its instances for its whole length."""
+        days = self.reservation.days if self.reservation else None
+        return None if self.hourly is None or not days else self.hourly * 24 * days
 
     @property
     def monthly_range(self) -> tuple[float, float] | None:
         """Autoscaled pools: the month at ``minCount`` and at ``maxCount`` nodes."""
         if self.node_hourly is None or self.min_nodes is None or self.max_nodes is None:
             return None
-        per_node = self.node_hourly * HOURS_PER_MONTH
-        return per_node * self.min_nodes, per_node * self.max_nodes
+        low, high = self._billed_nodes(self.min_nodes), self._billed_nodes(self.max_nodes)
+        if low is None or high is None:
+            return None
+        per_node = self.node_hourly * self.hours_per_month
+        return per_node * low, per_node * high
 
     def slice_hourly(self) -> dict[str, float]:
         """Per advertised resource: the price of one usable slice for an hour."""
@@ -95,6 +149,9 @@ class PoolCost:
             "source": self.source,
             "retrieved": self.retrieved,
             "note": self.note,
+            "billedBy": "reservation" if self.reservation else "nodes",
+            "reservation": self.reservation.to_json() if self.reservation else None,
+            "upfront": self.upfront,
         }
 
 
@@ -116,11 +173,13 @@ class StackCost:
 
     @property
     def monthly(self) -> float | None:
-        return None if self.hourly is None else self.hourly * HOURS_PER_MONTH
+        """Each priced pool's month (a Capacity Block shorter than a month counts its length)."""
+        known = [pool.monthly for pool in self.pools if pool.monthly is not None]
+        return sum(known) if known or not self.pools else None
 
     @property
     def unknown(self) -> list[str]:
-        return [pool.pool for pool in self.pools if pool.node_hourly is None]
+        return [pool.pool for pool in self.pools if pool.hourly is None]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -163,9 +222,14 @@ def pool_cost(pool: ResolvedPool, capacity: PoolCapacity, region: str | None, bo
     bounds = (scaling.min_count, scaling.max_count) if scaling else (None, None)
     price = book.lookup(pool.size.name, region, kind)
     unlisted = book.why_unlisted(pool.size.name, kind)
+    reservation = _reservation(pool, kind)
     note = None
-    if price is not None:
+    if price is not None and reservation is not None and not reservation.priced:
+        form = "{id, instances, days}" if reservation.block else "{id, instances}"
+        note = RESERVATION_NOTE.format(kind=reservation.kind, what=_missing(reservation), form=form)
+    elif price is not None:
         note = CAPACITY_BLOCK_RATE_NOTE.format(date=price.retrieved) if kind == "capacityBlock" else None
+        note = _joined(note, RESERVED_NOTE.format(kind=reservation.kind) if reservation else None)
     elif unlisted is not None:
         note = f"{unlisted.why}; source: {unlisted.source}"
     elif kind == "capacityBlock":
@@ -175,7 +239,10 @@ def pool_cost(pool: ResolvedPool, capacity: PoolCapacity, region: str | None, bo
     elif region is None:
         note = "the stack names no region (cluster location), so no price applies"
     else:
-        note = f"no {kind} price for {pool.size.name} in {region} in the price book"
+        note = (
+            f"no {kind} price for {pool.size.name} in {region} in the price book; "
+            f"`gpupools prices refresh --cloud {pool.cloud} --region {region}` fetches it"
+        )
     return PoolCost(
         pool.name,
         pool.size.name,
@@ -188,7 +255,28 @@ def pool_cost(pool: ResolvedPool, capacity: PoolCapacity, region: str | None, bo
         price.source if price else None,
         price.retrieved if price else None,
         note,
+        reservation,
     )
+
+
+def _reservation(pool: ResolvedPool, kind: str) -> Reservation | None:
+    config = pool.config
+    if config.reservation is None:
+        return None
+    block = kind == "capacityBlock"
+    group = config.capacity_reservation_group_id is not None or config.reservation.startswith("arn:")
+    name = "Capacity Block" if block else "capacity reservation group" if group else "capacity reservation"
+    return Reservation(name, config.reserved_instances, config.reserved_days, block)
+
+
+def _missing(reservation: Reservation) -> str:
+    if reservation.instances is None:
+        return "instances" + (" and days" if reservation.block and reservation.days is None else "")
+    return "days"
+
+
+def _joined(*notes: str | None) -> str | None:
+    return "; ".join(note for note in notes if note) or None
 
 
 def stack_cost(stack: Stack, capacities: list[PoolCapacity], book: PriceBook) -> StackCost:

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 from ..catalog.cloud import FixedFields, PoolNaming
 from ..catalog.cloud_registry import cloud as cloud_named
 from .pools import ResolvedPool
+
+Order = Literal["create-first", "delete-first"]
 
 # A surge pool with this many GPUs gets a plan warning: its replacement needs as many again meanwhile.
 SURGE_WARNING_GPUS = 16
@@ -49,6 +51,21 @@ def surge_warnings(pools: list[ResolvedPool]) -> list[str]:
                 "recreate to delete first instead"
             )
     return warnings
+
+
+def replacement_order(rotation: str, new_resource: bool, create_first_option_reaches: bool) -> Order:
+    """The one answer to "which comes first when a pool is replaced", read by the plan's text, Markdown and JSON and
+    by the cost diff (an overlap is priced only when both generations run at once).
+
+    ``recreate`` deletes first. ``surge`` creates first when the new generation is a new resource (its own logical
+    name, so a new URN: the engine creates it while the program runs and deletes the old one, no longer registered,
+    only after the program has finished, pulumi/pulumi v3.259.0 ``deployment_executor.go`` ``performPostSteps``),
+    or when the resource's ``deleteBeforeReplace: false`` reaches the engine; otherwise (pulumi-eks's
+    ManagedNodeGroup under one logical name) it is still delete-first.
+    """
+    if rotation != "surge":
+        return "delete-first"
+    return "create-first" if new_resource or create_first_option_reaches else "delete-first"
 
 
 def fixed_field_names(cloud: str) -> set[str]:

@@ -2,7 +2,8 @@
 
 A pool missing on one side costs 0 there; a pool on a side without a price (or a base plan made before plans had
 a cost, or priced in another currency) makes the change's cost unknown rather than a wrong figure. A pool replaced
-by ``surge`` runs both generations for a while: its temporary price per hour is the old pool's plus the new one's.
+create-first (``surge``, as ``Replacement.order`` says) runs both generations for a while: its temporary price per
+hour is the old pool's plus the new one's; a delete-first replacement has no such overlap.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ Figure = BeforeAfter[float]  # an amount in the diff's currency
 class PoolCostDiff:
     pool: str
     monthly: Figure
-    slice_hourly: dict[str, tuple[float, float]]
+    slice_hourly: dict[str, tuple[float | None, float | None]]  # None: the resource is new, or gone
     surge_hourly: float | None = None
 
     def to_json(self) -> dict[str, Any]:
@@ -71,7 +72,8 @@ def cost_diff(base: Mapping[str, Any], head: Mapping[str, Any], capacity: Capaci
             unknown.append(change.pool)
             continue
         surge = None
-        if change.replacement and change.replacement.rotation == "surge" and old and new:
+        # Both generations run at once only when the replacement creates first (domain.rotation.replacement_order).
+        if change.replacement and change.replacement.order == "create-first" and old and new:
             surge = old["hourly"] + new["hourly"]
         slices = _slice_changes(old, new)
         pools.append(PoolCostDiff(change.pool, Figure(_monthly(old), _monthly(new)), slices, surge))
@@ -94,7 +96,13 @@ def _monthly(pool: Mapping[str, Any] | None) -> float:
     return float(pool["monthly"]) if pool else 0.0
 
 
-def _slice_changes(old: Mapping[str, Any] | None, new: Mapping[str, Any] | None) -> dict[str, tuple[float, float]]:
-    """Slice prices of resources on both sides, and those that appear (0 before) or go (0 after)."""
+def _slice_changes(
+    old: Mapping[str, Any] | None, new: Mapping[str, Any] | None
+) -> dict[str, tuple[float | None, float | None]]:
+    """Slice prices of resources on both sides, and those that appear (None before) or go (None after)."""
     b, a = (old or {}).get("sliceHourly", {}), (new or {}).get("sliceHourly", {})
-    return {name: (float(b.get(name, 0.0)), float(a.get(name, 0.0))) for name in sorted({*b, *a})}
+    return {name: (_price(b.get(name)), _price(a.get(name))) for name in sorted({*b, *a})}
+
+
+def _price(value: Any) -> float | None:
+    return None if value is None else float(value)

@@ -16,6 +16,7 @@ from typing import Any, Generic, Iterable, Literal, Mapping, Sequence, TypeVar
 from ..catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, FixedAtCreation
 from ..catalog.labels import POOL_LABEL
 from ..config.models import Rotation
+from ..domain.rotation import Order, replacement_order
 from .in_place import InPlaceEffect, in_place_effect
 
 Change = Literal["added", "removed", "replaced", "changed", "unchanged"]
@@ -61,6 +62,10 @@ class PoolDiff:
 
     @property
     def outage(self) -> bool:
+        """The pool's capacity goes offline for a while: a delete-first replacement, or an in-place update that
+        needs its nodes gone."""
+        if self.replacement is not None:
+            return self.replacement.offline and self.gpus.before > 0
         return self.effect is not None and self.effect.outage
 
     def to_json(self) -> dict[str, Any]:
@@ -78,20 +83,25 @@ class PoolDiff:
 
 @dataclass(frozen=True)
 class Replacement:
-    """How a replaced pool goes: its cloud names before and after, and the rotation (surge or recreate)."""
+    """How a replaced pool goes: its cloud names before and after, the rotation (surge or recreate), and which comes
+    first (``domain.rotation.replacement_order``: the text, Markdown, JSON and cost diff all read ``order``)."""
 
     rotation: Rotation
     old_name: str
     new_name: str
-    # EKS through pulumi-eks's ManagedNodeGroup: no create-first order reaches the engine (domain/rotation.py).
-    delete_first_anyway: bool = False
+    order: Order = "create-first"
+
+    @property
+    def offline(self) -> bool:
+        """Delete-first: the old pool's capacity is gone until the new pool is up."""
+        return self.order == "delete-first"
 
     def describe(self, gpus: Count) -> str:
-        if self.rotation == "surge" and self.delete_first_anyway:
+        if self.rotation == "surge" and self.offline:
             return (
-                f"surge on EKS: new node group {self.new_name} gets its own name, but {self.old_name} is deleted "
-                f"first (the AWS provider's order for a named node group), so its capacity ({gpus.before} GPUs) "
-                f"is gone until {self.new_name} is up"
+                f"surge, but delete-first: {self.old_name} is deleted before {self.new_name} is created (pulumi-eks "
+                f"names both generations alike), so its capacity ({gpus.before} GPUs) is gone until "
+                f"{self.new_name} is up"
             )
         if self.rotation == "surge":
             return (
@@ -106,6 +116,8 @@ class Replacement:
     def to_json(self, gpus: Count) -> dict[str, Any]:
         return {
             "rotation": self.rotation,
+            "order": self.order,
+            "takesCapacityOffline": self.offline,
             "oldName": self.old_name,
             "newName": self.new_name,
             "description": self.describe(gpus),
@@ -138,20 +150,30 @@ class CapacityDiff:
         return any(pool.change != "unchanged" for pool in self.pools)
 
     def headline(self) -> str:
-        """The first line of a pull request comment: what matters most, capacity lost, first."""
-        lost = [f"{name} {count}" for name, count in self.resources.items() if count.delta < 0]
-        if lost:
-            return "This change REMOVES GPU capacity: " + ", ".join(lost)
-        offline = [f"{pool.pool} ({pool.gpus.before} GPUs)" for pool in self.pools if pool.outage]
+        """The first line of a pull request comment: what matters most first (capacity lost, then capacity taken
+        offline), naming what goes and what arrives: ``56× nvidia.com/gpu → 16× nvidia.com/mig-3g.20gb``."""
+        goes = ", ".join(f"{-count.delta}× {name}" for name, count in self.resources.items() if count.delta < 0)
+        arrives = ", ".join(f"{count.delta}× {name}" for name, count in self.resources.items() if count.delta > 0)
+        offline = self._offline()
+        if goes:
+            moved = f"{goes} → {arrives}" if arrives else goes
+            return "This change REMOVES GPU capacity: " + moved + (f"; OFFLINE meanwhile: {offline}" if offline else "")
         if offline:
-            return f"This change takes GPU capacity OFFLINE: {', '.join(offline)} must first be scaled to zero"
-        gained = [f"{name} {count}" for name, count in self.resources.items() if count.delta > 0]
-        if gained:
-            return "This change adds GPU capacity: " + ", ".join(gained)
+            return f"This change takes GPU capacity OFFLINE: {offline}" + (f"; then adds {arrives}" if arrives else "")
+        if arrives:
+            return "This change adds GPU capacity: " + arrives
         replaced = [pool.pool for pool in self.pools if pool.change == "replaced"]
         if replaced:
             return f"This change replaces GPU pools without changing capacity: {', '.join(replaced)}"
         return "This change does not change GPU capacity"
+
+    def _offline(self) -> str:
+        """The pools whose capacity goes offline, and why: a delete-first replacement or an in-place update."""
+        parts = []
+        for pool in (pool for pool in self.pools if pool.outage):
+            why = "deleted before its replacement is up" if pool.replacement else "must first be scaled to zero"
+            parts.append(f"{pool.pool} ({pool.gpus.before} GPUs) {why}")
+        return ", ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -306,12 +328,8 @@ def _replacement(pool: str, base: Mapping[str, Any], head: Mapping[str, Any]) ->
     if not changed:
         return [], None
     rotation = _rotation(pool, head, after)
-    return changed, Replacement(
-        rotation,
-        str(old_name),
-        str(new_name),
-        delete_first_anyway=rotation == "surge" and kind == "eks:index:ManagedNodeGroup",
-    )
+    order = replacement_order(rotation, before.get("name") != after.get("name"), _CREATE_FIRST_OPTION_REACHES[kind])
+    return changed, Replacement(rotation, str(old_name), str(new_name), order)
 
 
 def _in_place(
@@ -345,11 +363,23 @@ _LABELS_INPUT = {
     "eks:index:ManagedNodeGroup": "labels",
     "aws:eks/nodeGroup:NodeGroup": "labels",
 }
+# Whether the resource's ``deleteBeforeReplace: false`` reaches the engine under one logical name: not for
+# pulumi-eks's ManagedNodeGroup, whose own node group the AWS provider deletes first (platform/aws.py).
+_CREATE_FIRST_OPTION_REACHES = {
+    "azure-native:containerservice:AgentPool": True,
+    "eks:index:ManagedNodeGroup": False,
+    "aws:eks/nodeGroup:NodeGroup": True,
+}
 _FIXED_AT_CREATION: dict[str, Mapping[str, FixedAtCreation]] = {
     "azure-native:containerservice:AgentPool": AKS_AGENT_POOL,
     "eks:index:ManagedNodeGroup": EKS_NODE_GROUP,
     "aws:eks/nodeGroup:NodeGroup": EKS_NODE_GROUP,
 }
+
+
+def pool_resource_types() -> tuple[str, ...]:
+    """The resource types that hold a GPU pool (an AKS agent pool, an EKS node group)."""
+    return tuple(_POOL_NAME_INPUT)
 
 
 def _pool_resource(pool: str, plan: Mapping[str, Any]) -> Mapping[str, Any] | None:

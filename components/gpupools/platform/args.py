@@ -166,6 +166,10 @@ class GpuPoolArgs(TypedDict):
     """aws: the node group's own subnets (default: the cluster's); may be outputs."""
     efa: NotRequired[bool]
     """aws: Elastic Fabric Adapter interfaces and a cluster placement group."""
+    reserved_instances: NotRequired[int]
+    """Instances the pool's reservation holds: it is billed for them, used or not (the plan's cost)."""
+    reserved_days: NotRequired[int]
+    """aws Capacity Block: its length in days, 1..182 (paid up front)."""
     rotation: NotRequired[str]
     (
         """How a change to a field fixed at creation replaces the pool: surge (new pool first; default with nodes) """

@@ -70,10 +70,14 @@ def _group_opts(pool: ResolvedPool, opts: pulumi.ResourceOptions) -> pulumi.Reso
     docs). Left alone, the AWS provider deletes an explicitly named node group before creating its replacement
     (pulumi-terraform-bridge ``nameRequiresDeleteBeforeReplace``; ``nodeGroupName`` is auto-nameable in pulumi-aws).
     Only True reaches the engine: the SDK serialises a transform's ``delete_before_replace`` only when truthy
-    (``pulumi/runtime/_callbacks.py``), so surge on this path stays delete-first, and the plan says so
-    (``domain.rotation.surge_warnings``, ``plan.diff.Replacement``).
+    (``pulumi/runtime/_callbacks.py``). So surge asks the component for create-first instead
+    (``delete_before_replace=False``): it registers each generation under its own logical name, a new URN, which
+    the engine creates before deleting the old generation (``domain.rotation.replacement_order``).
     """
-    return pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(transforms=[node_group_rotation(pool.rotation)]))
+    own = pulumi.ResourceOptions(transforms=[node_group_rotation(pool.rotation)])
+    if pool.rotation == "surge":  # each generation its own logical name: create-first (aws/gpu_node_group.py)
+        own.delete_before_replace = False
+    return pulumi.ResourceOptions.merge(opts, own)
 
 
 def node_group_rotation(rotation: str) -> pulumi.ResourceTransform:

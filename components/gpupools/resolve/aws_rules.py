@@ -27,6 +27,7 @@ from ..catalog.names import (
 from ..catalog.cloud_registry import cloud as cloud_named
 from .autoscaling_rules import aws_template_tag_problems
 from .cloud_rules import CloudRules, no_findings
+from .reservation_rules import reservation_findings
 
 Path = Callable[..., str]
 # The extended resource the AWS EFA device plugin advertises (EKS "Manage EFA devices on Amazon EKS").
@@ -147,6 +148,16 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, 
     found = Findings(_ami_problems(pool, path) + subnet_problems(pool.subnet_ids, path("subnetIds")))
     problems, warnings = found.problems, found.warnings
     problems += _reservation_problems(config, pool, path)
+    held = reservation_findings(
+        pool,
+        path,
+        "capacityReservation",
+        pool.capacity_reservation is not None,
+        launches_beyond=False,
+        block=pool.capacity_type == "CAPACITY_BLOCK",
+    )
+    problems += held.problems
+    warnings += held.warnings
     no_efa = efa_size_problem(size.name, size.efa_interfaces) if pool.efa else None
     problems += [Problem(path("efa"), no_efa)] if no_efa else []
     if pool.efa:

@@ -36,6 +36,7 @@ from ..catalog.names import (
 from ..catalog.cloud import PoolNaming
 from ..catalog.cloud_registry import cloud as cloud_named
 from .autoscaling_rules import azure_template_tag_problems
+from .reservation_rules import reservation_findings
 from .cloud_rules import CloudRules
 
 Path = Callable[..., str]
@@ -112,7 +113,15 @@ def aks_pool_name_problem(name: str) -> str | None:
 
 
 def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, path: Path) -> Findings:
-    return Findings(_os_problems(pool, size, path) + _capacity_problems(pool, path))
+    held = reservation_findings(
+        pool,
+        path,
+        "capacityReservationGroupId",
+        pool.capacity_reservation_group_id is not None,
+        launches_beyond=True,
+        block=False,
+    )
+    return Findings(_os_problems(pool, size, path) + _capacity_problems(pool, path) + held.problems, held.warnings)
 
 
 def _os_problems(pool: GpuPoolConfig, size: InstanceSize, path: Path) -> list[Problem]:
@@ -198,7 +207,8 @@ def stack_findings(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> Find
 
 def reservation_identity_warnings(config: StackConfig, pools: dict[int, GpuPoolConfig]) -> list[str]:
     """Pools on capacity reservation groups need the cluster's identity to be user-assigned, with Contributor on
-    each group: gpupools makes it for clusters it creates, and can only say so for an existing one."""
+    the resource group holding each group: gpupools makes it for clusters it creates, and says so for an existing
+    one."""
     named = [
         f"{pool.name} ({_group_name(pool.capacity_reservation_group_id)})"
         for pool in pools.values()
@@ -209,14 +219,16 @@ def reservation_identity_warnings(config: StackConfig, pools: dict[int, GpuPoolC
     if not config.cluster.create:
         return [
             f"pools {', '.join(named)} draw from capacity reservation groups: the existing cluster "
-            f"{config.cluster.name} must use a user-assigned managed identity with the Contributor role on each "
-            'group ("System-assigned managed identities don\'t work for this feature"); gpupools does not change '
+            f"{config.cluster.name} must use a user-assigned managed identity with the Contributor role on the "
+            "resource group holding each group (\"System-assigned managed identities don't work for this "
+            'feature"); gpupools does not change '
             "an existing cluster's identity: az aks update --enable-managed-identity --assign-identity <id>, "
             "and allow up to 60 minutes for the role assignment to propagate"
         ]
     return [
         f"pools {', '.join(named)} draw from capacity reservation groups, so the cluster {config.cluster.name} "
-        "gets a user-assigned identity with the Contributor role on each group (system-assigned identities do "
+        "gets a user-assigned identity with the Contributor role on the resource group holding each group "
+        "(system-assigned identities do "
         "not work with them); on a cluster gpupools created before with a system-assigned identity, AKS switches "
         'it in place ("doesn\'t cause downtime"; the control plane may use the old identity for several hours), '
         "and a role assignment can take up to 60 minutes to propagate: if a pool is created without its "

@@ -19,6 +19,7 @@ from ..domain.capacity import (
     default_max_pods,
     fewest_nodes,
     min_max_pods,
+    physical_resources,
     pod_room,
     usable_resources,
 )
@@ -64,7 +65,8 @@ def place_daemonsets(stack: Stack) -> PlacementResult:
         advertised = advertised_resources(pool)
         slices = sum(advertised.values())
         fewest = fewest_nodes(pool)
-        max_pods = pool.config.max_pods or default_max_pods(slices, daemonsets, fewest)
+        physical = sum(physical_resources(pool).values())
+        max_pods = pool.config.max_pods or default_max_pods(physical, daemonsets, fewest)
         room = pod_room(max_pods, daemonsets)
         if max_pods < min_max_pods(fewest):
             problems.append(
