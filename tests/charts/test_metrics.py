@@ -224,7 +224,9 @@ def test_operator_path_counts_its_own_exporter_not_a_second_one():
 def test_aks_max_pods_counts_the_exporter_pod_on_each_gpu_node():
     on, off = load_stack(_azure({"dcgmExporter": True})), load_stack(_azure())
     assert [p.daemonset_pods for p in on.pools] == [p.daemonset_pods + 1 for p in off.pools]
-    assert [p.max_pods for p in on.pools] == [p.max_pods + 1 for p in off.pools]  # maxPods computed, not set
+    # The computed maxPods already counts the exporter, on or off: toggling it never replaces the pool (issue 27).
+    assert [p.max_pods for p in on.pools] == [p.max_pods for p in off.pools]
+    assert all(p.max_pods - p.daemonset_pods > 0 for p in on.pools)
 
 
 def test_aks_max_pods_too_small_for_the_exporter_is_refused():

@@ -42,3 +42,20 @@ def test_snapshot_prices_common_regions(size, region, expected):
 )
 def test_each_promised_region_has_prices(region):
     assert sum(1 for price in snapshot().prices if price.region == region) >= 9
+
+
+def test_an_unknown_price_names_the_command_that_fixes_it():
+    """westeurope: no public copy of Azure's list with European GPU rows was found, so it stays unknown."""
+    import copy
+
+    from gpupools.domain.capacity import stack_capacity
+    from gpupools.domain.cost import stack_cost
+    from gpupools.resolve.stack_loader import load_stack
+    from support.base_configs import PINNED_AZURE
+
+    raw = copy.deepcopy(PINNED_AZURE)
+    raw["gpupools:cluster"]["location"] = "westeurope"
+    stack = load_stack(raw)
+    [pool] = stack_cost(stack, stack_capacity(stack.pools), snapshot()).pools
+    assert pool.monthly is None
+    assert pool.note.endswith("`gpupools prices refresh --cloud azure --region westeurope` fetches it")

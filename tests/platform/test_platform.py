@@ -157,7 +157,7 @@ def test_eks_takes_subnets_and_vpc_as_outputs() -> None:
         }
 
     run = run_platform(args)
-    (group,) = [r for r in run.resources if r.type == NODE_GROUP and r.name == "gpupools-p4d-balanced-ng"]
+    (group,) = [r for r in run.resources if r.type == NODE_GROUP and r.name.startswith("gpupools-p4d-balanced-")]
     assert group.inputs["subnetIds"] == ["subnet-0123456789abcdef0", "subnet-0fedcba9876543210"]
     assert group.inputs["scalingConfig"] == {"desiredSize": 2, "minSize": 2, "maxSize": 2}
     (cluster,) = [r for r in run.resources if r.type == "eks:index:Cluster"]
@@ -247,7 +247,7 @@ def test_an_output_count_on_aws_sizes_the_node_group_once_known(count, autoscali
         return {**EKS, "gpu_pools": [pool]}
 
     run = run_platform(args)
-    (group,) = [r for r in run.resources if r.type == NODE_GROUP and r.name == "gpupools-p4d-balanced-ng"]
+    (group,) = [r for r in run.resources if r.type == NODE_GROUP and r.name.startswith("gpupools-p4d-balanced-")]
     assert group.inputs["scalingConfig"] == scaling
     assert run.outputs["total"] == {"p4d-balanced": {name: count * n for name, n in P4D_BALANCED.items()}}
 
