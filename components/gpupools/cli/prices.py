@@ -40,16 +40,17 @@ def _currency(text: str) -> str:
 
 def run_prices(args: argparse.Namespace) -> int:
     from ..price_lists.errors import PriceSourceError
-    from ..untrusted.text import shown
     from ..price_lists.refresh import refresh
+    from ..untrusted.files import FileRefused
+    from ..untrusted.text import shown, terminal_safe
 
     try:
         path, fresh, dropped = refresh(
             [args.cloud] if args.cloud else list(CLOUDS), args.region, currency=args.currency
         )
-    except PriceSourceError as error:
+    except (PriceSourceError, FileRefused) as error:
         print(f"error: {shown(str(error))}", file=sys.stderr)
         return EXIT_CANNOT_READ
     replaced = f" (replacing {dropped} prices in another currency: a cache holds one)" if dropped else ""
-    print(f"wrote {len(fresh)} {args.currency} prices to {path}{replaced}")
+    print(f"wrote {len(fresh)} {terminal_safe(args.currency)} prices to {terminal_safe(str(path))}{replaced}")
     return 0
