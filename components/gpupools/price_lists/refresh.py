@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -22,32 +23,45 @@ from .book import MAX_CACHE_VALUES, cache_path, read_cache
 from .errors import PriceSourceError
 from .price_source import Fetcher, price_source
 
-# One region's EC2 offer file is a few hundred MB; an Azure page about 100 KB. The size bound is per answer; the
-# deadline is for the whole refresh, every page and region together.
-MAX_ANSWER_BYTES = 2 << 30
+# One region's EC2 offer file is a few hundred MB and is read as it arrives, never held whole; an Azure page is about
+# 100 KB and is held. The size bounds are per answer; the deadline is for the whole refresh, every page and region.
+MAX_STREAMED_BYTES = 2 << 30
+MAX_ANSWER_BYTES = 16 << 20
 DEADLINE_SECONDS = 900
 REGION = re.compile(r"[a-z0-9-]{2,40}")  # the shape the cache reader accepts
 _KEPT_AS_IT_WAS = "it was left as it was: delete it if gpupools wrote it, or set GPUPOOLS_PRICE_CACHE to another path"
 
 
-def fetcher_until(deadline: float) -> Fetcher:
-    """A fetcher whose every GET ends by ``deadline`` (a ``time.monotonic()`` value), however many it makes."""
+class NetworkFetcher:
+    """GETs through the kit's one HTTP client, all ending by one ``deadline`` (a ``time.monotonic()`` value);
+    a failure is one ``PriceSourceError`` naming the URL (never its query)."""
 
-    def fetch(url: str) -> bytes:
+    def __init__(self, deadline: float):
+        self.deadline = deadline
+
+    def __call__(self, url: str) -> bytes:
+        return self._get(url, MAX_ANSWER_BYTES, None)
+
+    def stream(self, url: str, feed: Callable[[bytes], None]) -> None:
+        self._get(url, MAX_STREAMED_BYTES, feed)
+
+    def _get(self, url: str, limit: int, feed: Callable[[bytes], None] | None) -> bytes:
         try:
-            return http_get(url, deadline=deadline, max_bytes=MAX_ANSWER_BYTES)
+            return http_get(url, deadline=self.deadline, max_bytes=limit, sink=feed)
         except HttpFailed as error:
             raise PriceSourceError(
                 f"cannot read {safe_url(url)}: {error} (refresh needs the network; offline "
                 "plans keep using the cache or the packaged snapshot)"
             ) from None
 
-    return fetch
+
+def fetcher_until(deadline: float) -> Fetcher:
+    """The network fetcher for one refresh: every GET, streamed or not, ends by ``deadline``."""
+    return NetworkFetcher(deadline)
 
 
 def fetch(url: str) -> bytes:
-    """GET ``url`` through the kit's one HTTP client within ``DEADLINE_SECONDS``; a failure is one
-    ``PriceSourceError`` naming the URL (never its query)."""
+    """GET ``url`` within ``DEADLINE_SECONDS``."""
     return fetcher_until(time.monotonic() + DEADLINE_SECONDS)(url)
 
 
