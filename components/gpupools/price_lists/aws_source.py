@@ -1,4 +1,4 @@
-"""AWS's price source: the EC2 offer file of a region (``aws.OfferReader``, fed as the file arrives), published in USD only."""
+"""AWS's price source: the EC2 offer file of a region, read as it arrives (``aws.OfferReader``); USD only."""
 
 from __future__ import annotations
 
