@@ -12,6 +12,7 @@ import argparse
 import errno
 import os
 import sys
+import traceback
 from typing import NoReturn, Sequence
 
 from .._version import __version__
@@ -96,6 +97,8 @@ def _run(argv: Sequence[str] | None) -> int:
 
         return run_plan(stack_file, args.format, base=args.base)
     except ConfigError as error:
+        if os.environ.get(DEBUG_VARIABLE) and error.__cause__ is not None:  # a user's program: its traceback
+            traceback.print_exception(error.__cause__, file=sys.stderr)
         for problem in error.problems:
             print(f"error: {problem}", file=sys.stderr)
         return EXIT_BAD_CONFIG
