@@ -87,9 +87,9 @@ def run_program(
 ) -> ProgramRun:
     """Runs ``program`` as ``pulumi preview`` would, against mocks; exceptions from the program propagate.
 
-    A file or folder program's ``sys.exit(0)`` ends it as a normal return; another status is a
-    ``ProgramExited`` raised where it was called. ``program`` is a callable, a Python file, or a directory with ``__main__.py`` (the directory goes on
-    ``sys.path`` so the program's sibling modules import, and they are re-imported on every run).
+    ``program`` is a callable, a Python file, or a directory with ``__main__.py`` (the directory goes on
+    ``sys.path`` so the program's sibling modules import, and they are re-imported on every run). A file or
+    folder program's ``sys.exit(0)`` ends it as a return; another status is a ``ProgramExited`` raised there.
     ``config`` keys are full (``"gpupools:cloud"``); a bare key gets ``project:`` in front, as
     ``pulumi config set`` does. Non-string values reach Pulumi as JSON text, so ``get_object``,
     ``get_int`` and ``get_bool`` read them back. Keys in ``secret_keys`` are marked secret.
