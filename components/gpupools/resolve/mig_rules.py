@@ -11,6 +11,8 @@ import re
 from typing import Callable, Mapping
 
 from ..catalog.gpus import GpuModel
+from ..catalog.instances import INSTANCE_SIZES
+from ..catalog.labels import MIG_CONFIG_LABEL
 from ..catalog.cloud import KubernetesOffer
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.clouds import AKS_GPU_INSTANCE_PROFILES
@@ -77,6 +79,22 @@ def size_mig_problem(size: str, gpu: GpuModel | None) -> str | None:
         else "is not in the catalog, so its MIG support is unknown"
     )
     return f"{size[:80]} {has}; allowed: a size with A100, A30, H100, H200 or B200 GPUs"
+
+
+def mig_config_label_problem(size: str, labels: object) -> str | None:
+    """Why node ``labels`` given to a pool component (``EksGpuNodeGroup``, ``AksGpuPool``) set a
+    ``nvidia.com/mig.config`` the size's GPU has no layout for: the same rule ``plan_mig`` applies to a stack's
+    pools (NVIDIA's layout names for that GPU, or a ``gpupools-<pool>`` custom layout), plus ``all-disabled``."""
+    value = labels.get(MIG_CONFIG_LABEL) if isinstance(labels, Mapping) else None
+    known = INSTANCE_SIZES.get(size)
+    if not isinstance(value, str) or known is None or value == "all-disabled" or value.startswith("gpupools-"):
+        return None  # an output is checked by the cloud; a size the catalog lacks is refused by its own rule
+    gpu = known.gpu
+    if not gpu.mig_capable:
+        return f"'{value[:80]}': {size} has {gpu.name} GPUs, which do not support MIG; allowed: all-disabled"
+    if value in gpu.layouts:
+        return None
+    return f"'{value[:80]}' is not an NVIDIA layout for {gpu.name} ({size}); allowed: {', '.join(gpu.layouts)}"
 
 
 def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, int], str, bool, list[Problem]]:
