@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import reprlib
 from typing import Any, Mapping
 
 import pydantic
@@ -77,10 +78,27 @@ def _problems(
             line = "\n".join(f".{part}" for part in item["msg"].removeprefix("Value error, ").split("\n"))
         else:
             message = item["msg"].removeprefix("Value error, ")
-            line = f"{path}: {message} (got {item.get('input')!r})" if quote_values else f"{path}: {message}"
+            line = f"{path}: {message} (got {echo(item.get('input'))})" if quote_values else f"{path}: {message}"
         if line not in problems:
             problems.append(line)
+    if len(problems) > MAX_PROBLEMS:  # 10,000 bad subnets are one mistake, not 10,000 lines
+        problems[MAX_PROBLEMS:] = [f": {len(problems) - MAX_PROBLEMS} more problems like these, not shown"]
     return problems
+
+
+MAX_PROBLEMS = 20
+_ECHO = reprlib.Repr()
+_ECHO.maxlevel, _ECHO.maxstring, _ECHO.maxother = 3, 80, 80
+_ECHO.maxlist = _ECHO.maxtuple = _ECHO.maxdict = _ECHO.maxset = 6
+
+
+def echo(value: Any) -> str:
+    """``value`` as an error may quote it: a few levels, items and characters (a list of 10,000 subnets or a dict
+    that holds itself is not printed whole), with how many items there were when some are left out."""
+    text = _ECHO.repr(value)
+    if isinstance(value, (list, tuple, dict, set)) and len(value) > 6:
+        text += f" ({len(value)} items, {len(value) - 6} not shown)"
+    return text
 
 
 def _unquoted(line: str, value: Any) -> str:
