@@ -26,6 +26,7 @@ from . import help as help_text
 EXIT_INTERNAL = 1
 EXIT_BAD_CONFIG = 2
 EXIT_INTERRUPTED = 130
+EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader went away
 DEBUG_VARIABLE = "GPUPOOLS_DEBUG"  # set to 1 to let unexpected exceptions raise with their traceback
 
 
@@ -40,9 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = _run(argv)
         sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
         return status
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader left (gpupools plan | head -1): not a failure of gpupools
         _silence_stdout()
-        return EXIT_INTERNAL
+        return EXIT_CLOSED_PIPE
 
 
 def _usable_streams() -> None:

@@ -7,6 +7,7 @@ devices are advertised, so a mix of profiles needs ``mixed``.
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Callable, Mapping
 
@@ -107,6 +108,8 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
         profile = gpu.profile_for_slices(int(match.group(1))) if match else gpu.profile(name)
         if profile is None:
             allowed = f"{'/'.join(_aks_names(gpu))} or {allowed_profiles}"
+            meant = difflib.get_close_matches(name, [*_aks_names(gpu), *(p.name for p in gpu.profiles)], n=1)
+            allowed = f"did you mean '{meant[0]}'? allowed: {allowed}" if meant else f"allowed: {allowed}"
             return (
                 {},
                 "",
@@ -114,7 +117,7 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
                 [
                     Problem(
                         path("mig", "profile"),
-                        f"'{name}' is not a MIG profile of {gpu.name} ({pool.size}); allowed: {allowed}",
+                        f"'{name}' is not a MIG profile of {gpu.name} ({pool.size}); {allowed}",
                     )
                 ],
             )
