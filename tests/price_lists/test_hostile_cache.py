@@ -216,3 +216,17 @@ def test_a_cache_source_cannot_carry_a_markdown_link(tmp_path: Path, monkeypatch
     monkeypatch.chdir(REPO)
     run = run_cli("plan", "--stack", "dev", "--format", "markdown")
     assert run.code == 2 and "is not the shape of a source" in run.err and run.out == ""
+
+
+def test_a_cached_price_of_1e308_stops_the_plan_instead_of_printing_infinity(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    cache = tmp_path / "prices.json"
+    _refresh(cache)
+    book = json.loads(cache.read_text())
+    book["prices"][0]["perHour"] = 1e308
+    cache.write_text(json.dumps(book))
+    monkeypatch.setenv("GPUPOOLS_PRICE_CACHE", str(cache))
+    monkeypatch.chdir(REPO)
+    run = run_cli("plan", "--stack", "eks", "--json")
+    assert run.code == 2 and "more than any node costs an hour" in run.err and "Infinity" not in run.out

@@ -15,7 +15,7 @@ from ..config.errors import ConfigError, Problem
 from ..errors import GpupoolsError
 
 
-class ProgramExited(RuntimeError):
+class ProgramExited(GpupoolsError, RuntimeError):
     """The program called ``sys.exit`` with a failing status; raised where it did."""
 
     def __init__(self, code: object):
