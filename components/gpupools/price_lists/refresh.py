@@ -86,8 +86,8 @@ def refresh(
             f"--region {region[:40]!r} is not a region name (lowercase letters, digits and '-', such as eastus)"
         )
     target = path or cache_path()
+    check_writable(target, "price cache")  # a folder, "/" or a path under a file: said as such, before the rest
     old = read_cache(target, _KEPT_AS_IT_WAS)
-    check_writable(target, "price cache")
     fetcher = fetcher or fetcher_until(time.monotonic() + DEADLINE_SECONDS)
     retrieved = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
     fresh: list[Price] = []
