@@ -6,7 +6,9 @@ import the cloud subpackage they need instead.
 
 from __future__ import annotations
 
+import difflib
 import json
+import re
 from typing import Any, Literal, get_args, get_origin
 
 import pulumi
@@ -22,7 +24,7 @@ from .kubernetes.smoke_test import GpuSmokeTest
 from .kubernetes.cluster_autoscaler import ClusterAutoscaler
 from .platform.component import GpuPlatform
 from .pulumi_internals import generate_component_schema
-from .pulumi_internals.provider_host import ComponentProvider
+from .pulumi_internals.provider_host import ComponentInitError, ComponentProvider, InputPropertyError, PropertyType
 from .untrusted.strict_json import strict_loads
 
 PACKAGE_NAME = "gpupools"
@@ -132,3 +134,68 @@ class GpuPoolsProvider(ComponentProvider):
     def __init__(self, components: list[type[pulumi.ComponentResource]], name: str, version: str) -> None:
         super().__init__(components, name, None, version)
         self.schema = json.dumps(finish_schema(strict_loads(self.schema or "{}", max_depth=1000)))
+
+    def construct(self, name: str, resource_type: str, inputs: Any, options: Any = None) -> Any:
+        """The component, its inputs checked in the schema's terms: an unknown type or key is one clear error with
+        a did-you-mean, and errors name the schema's camelCase inputs, not the Python arguments."""
+        component = resource_type.rsplit(":", maxsplit=1)[-1]
+        if component not in self._components:
+            raise ValueError(
+                f"{resource_type!r} is not a gpupools component{_did_you_mean(component, self._components)}"
+            )
+        try:
+            return super().construct(name, resource_type, inputs, options)
+        except ComponentInitError as error:
+            raise ComponentInitError(ValueError(_schema_names(str(error)))) from None
+
+    def map_input_properties(
+        self, inputs: Any, properties: dict[str, Any], mapping: dict[str, str], component_name: str, property_path: str
+    ) -> Any:
+        """The SDK's mapping, but an unknown key is refused (with did-you-mean) instead of dropped, and an integer
+        input arrives as an int (the SDK's conversion is overwritten by the float), and one that is an output (a
+        secret) is converted once it resolves rather than handed to ``int()``."""
+        if not isinstance(inputs, dict):
+            return super().map_input_properties(inputs, properties, mapping, component_name, property_path)
+        for key in inputs:
+            if key not in properties:
+                where = f"{property_path}.{key}" if property_path else key
+                raise InputPropertyError(
+                    where, f"unknown input {key!r} on {component_name}{_did_you_mean(key, properties)}"
+                )
+        later: dict[str, Any] = {}
+        plain = dict(inputs)
+        for key, value in inputs.items():
+            if properties[key].type != PropertyType.INTEGER or value is None:
+                continue
+            where = f"{property_path}.{key}" if property_path else key
+            if isinstance(value, pulumi.Output):
+                later[mapping[key]] = value.apply(lambda number, where=where: _whole(number, where))
+                plain[key] = 0  # mapped below; the SDK would call int() on the output
+            else:  # the SDK converts, then overwrites the int with the float it came as
+                later[mapping[key]] = _whole(value, where)
+        mapped = super().map_input_properties(plain, properties, mapping, component_name, property_path)
+        return {**mapped, **later}
+
+
+def _whole(value: Any, where: str) -> Any:
+    """An integer input as an int (numbers cross the wire as floats); a fraction or a non-number is refused."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return value  # the component's own check names what it should be
+    if isinstance(value, float) and not value.is_integer():
+        raise InputPropertyError(where, f"{where} is {value}, not a whole number")
+    return int(value)
+
+
+def _did_you_mean(key: str, known: Any) -> str:
+    camel = re.sub(r"_([a-z0-9])", lambda match: match.group(1).upper(), key)
+    close = [camel] if camel != key and camel in known else difflib.get_close_matches(key, list(known), n=1)
+    return f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(sorted(known))}"
+
+
+def _schema_names(message: str) -> str:
+    """A component's error with its Python argument paths (``args.node_labels``) in the schema's names."""
+    return re.sub(
+        r"\bargs((?:\.[a-z0-9_]+|\[\d+\])+)",
+        lambda match: re.sub(r"_([a-z0-9])", lambda part: part.group(1).upper(), match.group(1)).lstrip("."),
+        message,
+    )

@@ -114,7 +114,7 @@ def test_a_closed_pipe_ends_quietly(repo_stacks):
     plan.wait(timeout=120)
     assert first.strip() == b"{"
     assert "BrokenPipe" not in err and "Traceback" not in err and "Exception ignored" not in err, err
-    assert plan.returncode in (0, 1)
+    assert plan.returncode in (0, 141)  # as a shell reports SIGPIPE; 1 would say "a gpupools bug"
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")

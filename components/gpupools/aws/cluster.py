@@ -84,7 +84,7 @@ class EksCluster(pulumi.ComponentResource):
             kubernetes_version, system_node_size, system_node_count, subnet_ids, vpc_id, tags.
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
-        check_args(EksClusterArgsModel, "EksCluster", name, args)
+        args = check_args(EksClusterArgsModel, "EksCluster", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
         tags = args.get("tags") or {}

@@ -133,7 +133,7 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
             capacity_reservation, efa, efa_interfaces, tags, autoscaler_tags.
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
-        check_args(EksGpuNodeGroupArgsModel, "EksGpuNodeGroup", name, args)
+        args = check_args(EksGpuNodeGroupArgsModel, "EksGpuNodeGroup", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         tags = args.get("tags") or {}
         role_arn = args.get("node_role_arn")

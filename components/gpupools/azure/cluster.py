@@ -95,7 +95,7 @@ class AksCluster(pulumi.ComponentResource):
             system_pool_max_pods, pod_cidr, capacity_reservation_group_ids, tags.
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
-        check_args(AksClusterArgsModel, "AksCluster", name, args)
+        args = check_args(AksClusterArgsModel, "AksCluster", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         child = pulumi.ResourceOptions(parent=self)
         azure_child = pulumi.ResourceOptions(parent=self, transformations=[without_sdk_aliases])

@@ -106,7 +106,7 @@ class AksGpuPool(pulumi.ComponentResource):
             autoscaler_tags.
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
-        check_args(AksGpuPoolArgsModel, "AksGpuPool", name, args)
+        args = check_args(AksGpuPoolArgsModel, "AksGpuPool", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         autoscale = args.get("min_count") is not None and args.get("max_count") is not None
         driver = args.get("gpu_driver")

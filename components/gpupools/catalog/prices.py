@@ -33,10 +33,14 @@ _FIELD_SHAPES = {
     "size": re.compile(r"[A-Za-z0-9_.-]{1,80}"),
     "region": re.compile(r"[a-z0-9-]{2,40}"),
     "retrieved": re.compile(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?"),
-    "source": re.compile(r"https://[!#-;=?-\[\]-_a-{}~]{1,500}"),  # printable ASCII but for space " | < > ` \\
+    # printable ASCII but for space " | < > ` \\ [ ]: no cell break, HTML or Markdown link text in a PR comment
+    "source": re.compile(r"https://[!#-;=?-Z^_a-{}~]{1,500}"),
     "why": re.compile(r"[^|<>`\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]{1,500}"),
 }
 SNAPSHOT_FILE = "price_snapshot.json"
+# No node costs this much an hour in any currency Azure prices in (a p5 is about 140,000 KRW): a larger number is a
+# broken price list, and would make monthly totals overflow to Infinity, which is not JSON.
+MAX_PER_HOUR = 10_000_000
 
 
 class PriceBookError(GpupoolsError, ValueError):
@@ -176,6 +180,8 @@ def _price(entry: Any, origin: str, index: int, key: str) -> Price:
     hourly = entry.get(key)
     if isinstance(hourly, bool) or not isinstance(hourly, (int, float)) or not math.isfinite(hourly) or hourly <= 0:
         raise PriceBookError(f"{where}: {key} {hourly!r} is not a price above 0 (a missing price is left out)")
+    if hourly > MAX_PER_HOUR:
+        raise PriceBookError(f"{where}: {key} {hourly!r} is above {MAX_PER_HOUR:,}, more than any node costs an hour")
     return Price(
         t["cloud"],
         t["size"],

@@ -12,6 +12,7 @@ import argparse
 import errno
 import os
 import sys
+import traceback
 from typing import NoReturn, Sequence
 
 from .._version import __version__
@@ -26,6 +27,7 @@ from . import help as help_text
 EXIT_INTERNAL = 1
 EXIT_BAD_CONFIG = 2
 EXIT_INTERRUPTED = 130
+EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader went away
 DEBUG_VARIABLE = "GPUPOOLS_DEBUG"  # set to 1 to let unexpected exceptions raise with their traceback
 
 
@@ -40,9 +42,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         status = _run(argv)
         sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
         return status
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader left (gpupools plan | head -1): not a failure of gpupools
         _silence_stdout()
-        return EXIT_INTERNAL
+        return EXIT_CLOSED_PIPE
 
 
 def _usable_streams() -> None:
@@ -101,6 +103,8 @@ def _run(argv: Sequence[str] | None) -> int:
 
         return run_plan(stack_file, args.format, base=args.base)
     except ConfigError as error:
+        if os.environ.get(DEBUG_VARIABLE) and error.__cause__ is not None:  # a user's program: its traceback
+            traceback.print_exception(error.__cause__, file=sys.stderr)
         for problem in error.problems:
             print(f"error: {problem}", file=sys.stderr)
         return EXIT_BAD_CONFIG

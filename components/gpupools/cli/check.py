@@ -31,6 +31,7 @@ def run_check(stack_file: StackFile, output_format: str) -> int:
                     "warnings": stack.warnings,
                 },
                 indent=2,
+                allow_nan=False,  # a number that is not finite is a bug to report, not JSON to print
             )
         )
     elif output_format == "markdown":

@@ -74,6 +74,7 @@ def run_plan(stack_file: StackFile, output_format: str, base: str | None = None)
                     ),
                 },
                 indent=2,
+                allow_nan=False,  # a number that is not finite is a bug to report, not JSON to print
             )
         )
     elif output_format == "markdown":

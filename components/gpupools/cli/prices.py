@@ -40,18 +40,19 @@ def _currency(text: str) -> str:
 
 def run_prices(args: argparse.Namespace) -> int:
     from ..price_lists.errors import PriceSourceError
-    from ..untrusted.text import shown
     from ..price_lists.refresh import refresh
+    from ..untrusted.files import FileRefused
+    from ..untrusted.text import shown, terminal_safe
 
     try:
         path, fresh, dropped = refresh(
             [args.cloud] if args.cloud else list(CLOUDS), args.region, currency=args.currency
         )
-    except PriceSourceError as error:
+    except (PriceSourceError, FileRefused) as error:
         print(f"error: {shown(str(error))}", file=sys.stderr)
         return EXIT_CANNOT_READ
     replaced = f" (replacing {dropped} prices in another currency: a cache holds one)" if dropped else ""
-    print(f"wrote {len(fresh)} {args.currency} prices to {path}{replaced}")
+    print(f"wrote {len(fresh)} {terminal_safe(args.currency)} prices to {terminal_safe(str(path))}{replaced}")
     return _refresh_offers(args)
 
 
@@ -60,7 +61,7 @@ def _refresh_offers(args: argparse.Namespace) -> int:
     from ..price_lists import azure_offers
     from ..price_lists.errors import PriceSourceError
     from ..price_lists.refresh import fetch
-    from ..untrusted.text import shown
+    from ..untrusted.text import shown, terminal_safe
 
     if args.region is not None or args.cloud not in (None, azure_offers.CLOUD):
         return 0
@@ -69,5 +70,5 @@ def _refresh_offers(args: argparse.Namespace) -> int:
     except PriceSourceError as error:
         print(f"error: offers: {shown(str(error))}", file=sys.stderr)
         return EXIT_CANNOT_READ
-    print(f"wrote the regions selling {sizes} sizes to {path}")
+    print(f"wrote the regions selling {sizes} sizes to {terminal_safe(str(path))}")
     return 0

@@ -11,8 +11,9 @@ from ..domain.node_templates import AWS_TEMPLATE_TAG_BUDGET, EKS_OWN_ASG_TAGS
 from ..catalog import clouds, names
 from ..config import models as config
 from ..catalog.instances import EFA_INTERFACES
-from ..catalog.labels import GPUPOOLS_NODE_LABELS
+from ..catalog.labels import GPUPOOLS_NODE_LABELS, MIG_CONFIG_LABEL
 from ..resolve import aws_rules
+from ..resolve.mig_rules import mig_config_label_problem
 from ..resolve.pool_rules import duplicate_taint_problems, reserved_label_problem
 from ..resolve.versions import kubernetes_version_problem
 from ..catalog.clock import plan_date
@@ -153,6 +154,9 @@ class EksGpuNodeGroupArgsModel(_Args):
             problems += [f"efa: {no_efa}"] if no_efa else []
             problems += [f"efa_interfaces: {too_many}"] if too_many else []
         problems += self._list_problems()
+        if isinstance(self.instance_type, str):
+            layout = mig_config_label_problem(self.instance_type, self.labels)
+            problems += [f"labels: {MIG_CONFIG_LABEL}: {layout}"] if layout else []
         if self.efa_interfaces is not None and self.efa is not True:
             problems.append("efa_interfaces: only with efa true")
         for low in ("min_size", "desired_size"):

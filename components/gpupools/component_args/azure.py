@@ -9,9 +9,9 @@ from pydantic import AfterValidator, Field, model_validator
 
 from ..catalog import clouds, names
 from ..catalog.instances import INSTANCE_SIZES
-from ..catalog.labels import GPUPOOLS_NODE_LABELS
+from ..catalog.labels import GPUPOOLS_NODE_LABELS, MIG_CONFIG_LABEL
 from ..resolve import azure_rules
-from ..resolve.mig_rules import size_mig_problem
+from ..resolve.mig_rules import mig_config_label_problem, size_mig_problem
 from ..resolve.pool_rules import duplicate_taint_problems, reserved_label_problem
 from ..resolve.versions import kubernetes_version_problem, long_term_support_problem
 from ..catalog.clock import plan_date
@@ -185,6 +185,9 @@ class AksGpuPoolArgsModel(_Args):
             size = INSTANCE_SIZES.get(self.vm_size)
             no_mig = size_mig_problem(self.vm_size, size.gpu if size and size.cloud == "azure" else None)
             problems += [f"gpu_instance_profile: {no_mig}"] if no_mig else []
+        if isinstance(self.vm_size, str):
+            layout = mig_config_label_problem(self.vm_size, self.node_labels)
+            problems += [f"node_labels: {MIG_CONFIG_LABEL}: {layout}"] if layout else []
         taints = self.node_taints
         if isinstance(taints, list) and not any(is_deferred(taint) for taint in taints):
             parsed = [_AKS_TAINT.fullmatch(taint) for taint in taints]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import inspect
 import ipaddress
+import math
 import re
 from typing import Annotated, Any, ClassVar, Literal, Mapping, TypeAlias
 
@@ -17,6 +18,7 @@ from pydantic_core import CoreSchema
 from ..config import models as config
 from ..catalog import cloud_syntax, names
 from ..errors import GpupoolsError
+from ..untrusted.limits import MAX_DEPTH, MAX_NODES
 
 
 class ComponentArgsError(GpupoolsError, TypeError, ValueError):
@@ -113,6 +115,44 @@ def _labels_but_ours(ours: frozenset[str], problem: Any) -> Any:
         return labels
 
     return _input(Annotated[Labels, AfterValidator(check)])
+
+
+def json_shape_problem(value: Any, max_depth: int = MAX_DEPTH, max_nodes: int = MAX_NODES) -> str | None:
+    """Why ``value`` (chart values) is not a JSON document Helm can take: a key that is not text, a value of
+    another type, a number that is not finite, deeper than ``max_depth`` (a dict holding itself is found so) or
+    more than ``max_nodes`` values. Walked without recursion; Pulumi outputs pass as leaves."""
+    stack, nodes = [(value, "", 1)], 0
+    while stack:
+        item, where, depth = stack.pop()
+        nodes += 1
+        if nodes > max_nodes:
+            return f"more than {max_nodes} values"
+        if depth > max_depth:
+            return f"{where or 'values'}: nests deeper than {max_depth} levels (or holds itself)"
+        if isinstance(item, Mapping):
+            for key, child in item.items():
+                if not isinstance(key, str):
+                    return f"{where}: key {key!r:.40} is {type(key).__name__}, not text"
+                stack.append((child, f"{where}.{key[:40]}", depth + 1))
+        elif isinstance(item, (list, tuple)):
+            stack.extend((child, f"{where}[{index}]", depth + 1) for index, child in enumerate(item))
+        elif isinstance(item, float) and not math.isfinite(item):
+            return f"{where}: {item} is not a finite number"
+        elif not (item is None or isinstance(item, (str, int, float, bool)) or is_deferred(item)):
+            return f"{where}: a {type(item).__name__} is not a JSON value"
+    return None
+
+
+def _json_document(value: Any) -> Any:
+    why = json_shape_problem(value)
+    if why:
+        raise ValueError(why)
+    return value
+
+
+JsonValues: TypeAlias = Annotated[
+    dict[str, Any], Rule(_input(Annotated[dict[str, Any], AfterValidator(_json_document)]))
+]
 
 
 def _pulumi_object(kind: str) -> Any:

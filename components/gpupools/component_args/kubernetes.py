@@ -14,7 +14,7 @@ from ..config import models as config
 from ..catalog import names
 from ..resolve import aws_rules
 from ..resolve.autoscaler_version_rule import autoscaler_version_problem, priorities_problems
-from .fields import Labels, Rule, Tags, _Args, _checked, _dns_label, _input, _like, _matching, is_deferred
+from .fields import JsonValues, Labels, Rule, Tags, _Args, _checked, _dns_label, _input, _like, _matching, is_deferred
 
 
 class _HelmReleaseArgs(_Args):
@@ -23,7 +23,7 @@ class _HelmReleaseArgs(_Args):
     version: Annotated[str, Rule(_input(str))]
     # the config's gpuSoftware.namespace rule
     namespace: Annotated[str, Rule(_input(_checked(names.nvidia_namespace_problem)))]
-    values: Annotated[dict[str, Any], Rule(_input(dict[str, Any]))]
+    values: JsonValues  # checked for shape before Helm or Pulumi's serializer meets a cycle or a NaN
     timeout_seconds: Optional[Annotated[int, Rule(_input(Annotated[int, Field(ge=1, le=86400)]))]] = None
     create_namespace: Optional[Annotated[bool, Rule(_input(bool))]] = None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+import os
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ def find_project_root(start: Path | None = None) -> Path:
     """The nearest folder at or above ``start`` holding ``Pulumi.yaml`` (the cwd when none does)."""
     here = (start or Path.cwd()).resolve()
     for folder in (here, *here.parents):
-        if (folder / "Pulumi.yaml").is_file():
+        if os.path.lexists(folder / "Pulumi.yaml"):  # whatever it is: read_yaml_file refuses a non-file
             return folder
     return here
 

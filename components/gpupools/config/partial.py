@@ -48,18 +48,28 @@ class PartialConfig:
         return True
 
 
+def _stand_in_software() -> GpuSoftware:
+    """The first installer's defaults; every rule problem that names gpuSoftware is dropped (``keeps``)."""
+    from ..catalog.installers import INSTALLERS
+
+    return GpuSoftware.model_validate({"installer": next(iter(INSTALLERS))})
+
+
 def _at_or_under(path: str, ancestor: str) -> bool:
     return path == ancestor or path.startswith((ancestor + ".", ancestor + "["))
 
 
 def well_formed_part(values: dict[str, Any]) -> PartialConfig | None:
-    """The sections and pools that validate once their malformed parts are left out; None when cloud or GPU
-    software is unusable (every rule depends on them)."""
+    """The sections and pools that validate once their malformed parts are left out; None when the cloud is
+    unusable (every rule depends on it). Unusable GPU software is stood in for by defaults, left out."""
     left_out: list[Location] = []
     cloud = values.get("cloud")
     software = _valid(GpuSoftware, values.get("gpuSoftware"), ("gpuSoftware",), left_out)
-    if cloud not in cloud_names() or software is None:
+    if cloud not in cloud_names():
         return None
+    if software is None:  # a stand-in, so a missing or broken section does not hide the pools' problems
+        software = _stand_in_software()
+        left_out.append(("gpuSoftware",))
     pools, sizes, tags = values.get("gpuPools"), values.get("customSizes"), values.get("tags")
     custom = {
         name: _valid(CustomSize, size, ("customSizes", name), left_out)

@@ -54,7 +54,7 @@ def shape_problems(error: pydantic.ValidationError) -> list[Problem]:
         elif item["type"] == "missing":
             message = "is required"
         else:
-            message = item["msg"].removeprefix("Value error, ")
+            message = item["msg"].removeprefix("Value error, ") + _quoted_number_hint(item)
             given[path] = item.get("input")
         merged.setdefault(path, [])
         if message not in merged[path]:
@@ -65,6 +65,18 @@ def shape_problems(error: pydantic.ValidationError) -> list[Problem]:
         )
         for path, messages in merged.items()
     ]
+
+
+def _quoted_number_hint(item: Any) -> str:
+    """``count: "2"``: a number written in quotes is text to YAML; say so rather than only pydantic's words."""
+    given = item.get("input")
+    if item["type"] not in ("int_type", "float_type", "int_parsing", "float_parsing") or not isinstance(given, str):
+        return ""
+    try:
+        float(given.strip())
+    except ValueError:
+        return ""
+    return " (a number in quotes is text in YAML: remove the quotes)"
 
 
 def intended_key(key: str, allowed: list[str]) -> str | None:

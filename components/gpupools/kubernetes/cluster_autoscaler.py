@@ -78,7 +78,7 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             kubernetes_version.
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
-        check_args(ClusterAutoscalerArgsModel, "ClusterAutoscaler", name, args)
+        args = check_args(ClusterAutoscalerArgsModel, "ClusterAutoscaler", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         # Imported here so ``gpupools.kubernetes`` keeps importing without the aws extra.
         from ..aws.cluster_autoscaler_iam import cluster_autoscaler_role

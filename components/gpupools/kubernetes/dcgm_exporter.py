@@ -49,7 +49,7 @@ class NvidiaDcgmExporter(pulumi.ComponentResource):
             Optional: timeout_seconds, create_namespace.
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
-        check_args(NvidiaDcgmExporterArgsModel, type(self).__name__, name, args)
+        args = check_args(NvidiaDcgmExporterArgsModel, type(self).__name__, name, args)
         super().__init__("gpupools:index:NvidiaDcgmExporter", name, None, opts)
         release, self.namespace = pinned_release(
             self, name, DCGM_EXPORTER, args, create_namespace=args.get("create_namespace") is True

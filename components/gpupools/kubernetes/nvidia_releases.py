@@ -53,7 +53,7 @@ class _NvidiaChart(pulumi.ComponentResource):
             Optional: timeout_seconds, create_namespace.
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
-        check_args(NvidiaChartArgsModel, type(self).__name__, name, args, {"installer": self._installer.name})
+        args = check_args(NvidiaChartArgsModel, type(self).__name__, name, args, {"installer": self._installer.name})
         super().__init__(self._type_token, name, None, opts)
         release, self.namespace = pinned_release(
             self, name, self._chart_ref, args, create_namespace=args.get("create_namespace", True) is not False

@@ -51,7 +51,7 @@ class GpuSmokeTest(pulumi.ComponentResource):
             node_selector, toleration_key. Optional: image.
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
-        check_args(GpuSmokeTestArgsModel, "GpuSmokeTest", name, args)
+        args = check_args(GpuSmokeTestArgsModel, "GpuSmokeTest", name, args)
         super().__init__(TYPE_TOKEN, name, None, opts)
         containers = [
             k8s.core.v1.ContainerArgs(

@@ -25,6 +25,7 @@ import pulumi
 from pulumi.runtime import set_all_config
 
 from ..pulumi_internals import reset_run_state, run_program_function, stack_exports
+from .program_errors import ProgramExited
 from .mocks import SECRET, UNKNOWN, RecordedCall, RecordedResource, RecordingMocks, SafeMockMonitor
 
 Program = Callable[[], None] | str | Path
@@ -87,7 +88,8 @@ def run_program(
     """Runs ``program`` as ``pulumi preview`` would, against mocks; exceptions from the program propagate.
 
     ``program`` is a callable, a Python file, or a directory with ``__main__.py`` (the directory goes on
-    ``sys.path`` so the program's sibling modules import, and they are re-imported on every run).
+    ``sys.path`` so the program's sibling modules import, and they are re-imported on every run). A file or
+    folder program's ``sys.exit(0)`` ends it as a return; another status is a ``ProgramExited`` raised there.
     ``config`` keys are full (``"gpupools:cloud"``); a bare key gets ``project:`` in front, as
     ``pulumi config set`` does. Non-string values reach Pulumi as JSON text, so ``get_object``,
     ``get_int`` and ``get_bool`` read them back. Keys in ``secret_keys`` are marked secret.
@@ -185,6 +187,9 @@ def _as_callable(program: Program) -> Callable[[], None]:
         sys.path.insert(0, str(directory))
         try:
             runpy.run_path(str(path), run_name="__main__")
+        except SystemExit as stop:  # the program's end, not the caller's: exit 0 ends it well, any other fails it
+            if stop.code not in (None, 0):
+                raise ProgramExited(stop.code).with_traceback(stop.__traceback__) from None
         finally:
             sys.path.remove(str(directory))
             for name in set(sys.modules) - before:

@@ -62,12 +62,25 @@ class Cost(_Model):
     pools: list[PoolCost] = Field(default_factory=list, max_length=MAX_POOLS)
 
 
+# What a base plan's DRA section names reaches the pull request's Markdown: names of the shape the driver and the
+# stack file allow (``gpu``, ``mig``, ``1g.10gb+me``, a pool name), so no HTML or Markdown can ride along.
+Name = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,79}$")]
+
+
+class DraDevice(_Model):
+    kind: Name
+    profile: Name | None = None
+    perNode: Count  # noqa: N815
+    memoryGB: Count | None = None  # noqa: N815
+
+
 class BasePlan(_Model):
     stack: Text = "base"
     capacity: list[PoolCapacity] = Field(max_length=MAX_POOLS)
     resources: list[Resource] = Field(default_factory=list, max_length=MAX_RESOURCES)
     outputs: dict[str, Any] = Field(default_factory=dict)
     cost: Cost | None = None  # absent or null: a plan made without prices
+    draDevices: dict[Name, list[DraDevice]] = Field(default_factory=dict, max_length=MAX_POOLS)  # noqa: N815
 
 
 def read_base_plan(path: Path) -> dict[str, Any]:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +23,7 @@ from ..domain.capacity_inputs import CapacityInputs, stack_capacity_inputs
 from ..domain.cost import StackCost, stack_cost
 from ..domain.dra import DraDevice, published_by_pool
 from ..resolve.stack_loader import validated_once
-from ..config.errors import NAMESPACE
+from ..config.errors import NAMESPACE, ConfigError
 from ..config.loading import StackFile
 from ..domain.stack import Placement
 from .project import program_location
@@ -86,14 +87,21 @@ def plan_stack(stack_file: StackFile) -> Plan:
         from ..offline_runtime.runner import dump_resources, run_program  # loads Pulumi only once config is known good
 
         project, program = program_location(stack_file.path)
-        with _without_engine_environment():
-            run = run_program(
-                program,
-                project=project,
-                stack=stack_file.stack,
-                config=pulumi_config_values(stack_file.config),
-                secret_keys=stack_file.secret_keys,
-            )
+        with _without_engine_environment(), redirect_stdout(sys.stderr):  # the program's print() is not the plan
+            try:
+                run = run_program(
+                    program,
+                    project=project,
+                    stack=stack_file.stack,
+                    config=pulumi_config_values(stack_file.config),
+                    secret_keys=stack_file.secret_keys,
+                )
+            except Exception as error:
+                if callable(program) or isinstance(error, ConfigError):
+                    raise  # the packaged program's failure is gpupools'; a config error is already the user's
+                from ..offline_runtime.program_errors import program_failed
+
+                raise program_failed(error, program) from error
     from ..price_lists.book import current_price_book  # the local price cache, else the packaged snapshot
 
     capacity = stack_capacity(stack.pools)

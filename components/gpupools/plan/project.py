@@ -9,6 +9,7 @@ Only a stack file with no project at or above it plans the packaged program (``g
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,7 +23,7 @@ def program_location(stack_path: Path) -> tuple[str, Path | Callable[[], None]]:
     """The project's name and program: what ``pulumi up`` runs for the stack file, else the packaged program."""
     root = find_project_root(stack_path.resolve().parent)
     project_file = root / "Pulumi.yaml"
-    if not project_file.is_file():
+    if not os.path.lexists(project_file):  # anything there (a folder, a FIFO, a link to /dev/zero) is read, refused
         from ..platform.program import main as packaged_program  # loads Pulumi: only once a plan runs
 
         return PACKAGED_PROJECT, packaged_program

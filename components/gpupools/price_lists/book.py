@@ -4,6 +4,7 @@ the rest. Nothing here touches the network.
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -12,7 +13,12 @@ from ..config.errors import ConfigError, Problem
 from ..untrusted.files import FileRefused, read_text
 from ..untrusted.strict_json import JsonRefused, strict_loads
 
-MAX_CACHE_BYTES = 64 << 20  # a cache of every region of both clouds is a few MB
+# A cache of every region of both clouds is a few MB; a larger file is refused by its size before it is read, and
+# the value count bounds what parsing it may build (about 1 KB of memory per value).
+MAX_CACHE_BYTES = 16 << 20
+MAX_CACHE_VALUES = 400_000
+REFRESH_ADVICE = "delete it or run gpupools prices refresh"
+_NO_FILE_THERE = frozenset({errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG})
 CACHE_VARIABLE = "GPUPOOLS_PRICE_CACHE"  # a path; the default is $XDG_CACHE_HOME/gpupools/prices.json
 
 
@@ -24,24 +30,24 @@ def cache_path() -> Path:
     return Path(base) / "gpupools" / "prices.json"
 
 
-def read_cache(path: Path) -> PriceBook | None:
-    """The cache at ``path``, None when there is none; an unreadable one is one error naming the file."""
-    if not path.is_file():
+def read_cache(path: Path, advice: str = REFRESH_ADVICE) -> PriceBook | None:
+    """The cache at ``path``, None when there is none (nothing there, or a path no file can be at, such as one under
+    a 5000-character ``XDG_CACHE_HOME``); an unreadable one is one error naming the file and ``advice``."""
+    try:
+        os.stat(path)
+    except OSError as error:
+        if error.errno in _NO_FILE_THERE:
+            return None
+    except ValueError:  # a NUL character: no file can be there
         return None
     try:
-        return read_price_book(strict_loads(read_text(path, "price cache", MAX_CACHE_BYTES)), f"cache {path}")
+        text = read_text(path, "price cache", MAX_CACHE_BYTES)
+        return read_price_book(strict_loads(text, max_nodes=MAX_CACHE_VALUES), f"cache {path}")
     except FileRefused as error:
-        raise ConfigError(
-            [
-                Problem(
-                    f"price cache {path}", f"cannot be read ({error.message}); delete it or run gpupools prices refresh"
-                )
-            ]
-        ) from None
+        problem = error.message
     except (JsonRefused, PriceBookError) as error:
-        raise ConfigError(
-            [Problem(f"price cache {path}", f"cannot be read ({error}); delete it or run gpupools prices refresh")]
-        ) from None
+        problem = str(error)
+    raise ConfigError([Problem(f"price cache {path}", f"cannot be read ({problem}); {advice}")]) from None
 
 
 def current_price_book() -> PriceBook:

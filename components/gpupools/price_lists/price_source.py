@@ -13,7 +13,17 @@ from typing import ClassVar
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.prices import Price
 
-Fetcher = Callable[[str], bytes]
+Fetcher = Callable[[str], bytes]  # GET url -> a body of bounded size, held whole
+
+
+def read_streamed(fetcher: Fetcher, url: str, feed: Callable[[bytes], None]) -> None:
+    """GET ``url`` and hand its body to ``feed`` piece by piece as it arrives, when ``fetcher`` can stream (it has
+    a ``stream(url, feed)`` method, as refresh's network fetcher does); otherwise whole, in one piece."""
+    stream = getattr(fetcher, "stream", None)
+    if stream is None:
+        feed(fetcher(url))
+    else:
+        stream(url, feed)
 
 
 def any_currency(currency: str) -> str | None:

@@ -52,10 +52,3 @@ class AwsOffer(_Shape):
 class AwsProduct(_Shape):
     productFamily: StrictStr | None = None  # noqa: N815
     attributes: dict[str, StrictStr]
-
-
-class AwsOfferFile(_Shape):
-    """An EC2 offer file: ``products`` (sku -> product) and ``terms.OnDemand`` (sku -> offer code -> offer)."""
-
-    products: dict[str, dict[str, Any]]
-    terms: dict[str, Any]

@@ -7,10 +7,13 @@ devices are advertised, so a mix of profiles needs ``mixed``.
 
 from __future__ import annotations
 
+import difflib
 import re
 from typing import Callable, Mapping
 
 from ..catalog.gpus import GpuModel
+from ..catalog.instances import INSTANCE_SIZES
+from ..catalog.labels import MIG_CONFIG_LABEL
 from ..catalog.cloud import KubernetesOffer
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.clouds import AKS_GPU_INSTANCE_PROFILES
@@ -79,6 +82,22 @@ def size_mig_problem(size: str, gpu: GpuModel | None) -> str | None:
     return f"{size[:80]} {has}; allowed: a size with A100, A30, H100, H200 or B200 GPUs"
 
 
+def mig_config_label_problem(size: str, labels: object) -> str | None:
+    """Why node ``labels`` given to a pool component (``EksGpuNodeGroup``, ``AksGpuPool``) set a
+    ``nvidia.com/mig.config`` the size's GPU has no layout for: the same rule ``plan_mig`` applies to a stack's
+    pools (NVIDIA's layout names for that GPU, or a ``gpupools-<pool>`` custom layout), plus ``all-disabled``."""
+    value = labels.get(MIG_CONFIG_LABEL) if isinstance(labels, Mapping) else None
+    known = INSTANCE_SIZES.get(size)
+    if not isinstance(value, str) or known is None or value == "all-disabled" or value.startswith("gpupools-"):
+        return None  # an output is checked by the cloud; a size the catalog lacks is refused by its own rule
+    gpu = known.gpu
+    if not gpu.mig_capable:
+        return f"'{value[:80]}': {size} has {gpu.name} GPUs, which do not support MIG; allowed: all-disabled"
+    if value in gpu.layouts:
+        return None
+    return f"'{value[:80]}' is not an NVIDIA layout for {gpu.name} ({size}); allowed: {', '.join(gpu.layouts)}"
+
+
 def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, int], str, bool, list[Problem]]:
     """Per-GPU MIG devices from a profile or layout, with the layout name the MIG manager label uses."""
     assert pool.mig is not None
@@ -89,6 +108,8 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
         profile = gpu.profile_for_slices(int(match.group(1))) if match else gpu.profile(name)
         if profile is None:
             allowed = f"{'/'.join(_aks_names(gpu))} or {allowed_profiles}"
+            meant = difflib.get_close_matches(name, [*_aks_names(gpu), *(p.name for p in gpu.profiles)], n=1)
+            allowed = f"did you mean '{meant[0]}'? allowed: {allowed}" if meant else f"allowed: {allowed}"
             return (
                 {},
                 "",
@@ -96,7 +117,7 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
                 [
                     Problem(
                         path("mig", "profile"),
-                        f"'{name}' is not a MIG profile of {gpu.name} ({pool.size}); allowed: {allowed}",
+                        f"'{name}' is not a MIG profile of {gpu.name} ({pool.size}); {allowed}",
                     )
                 ],
             )

@@ -7,6 +7,8 @@ The rules every cloud shares are here; each cloud adds its own (its ``CloudRules
 
 from __future__ import annotations
 
+import difflib
+
 from typing import Mapping
 
 from ..catalog.gpus import GpuModel
@@ -38,12 +40,14 @@ def resolve_pool(
     size = resolve_size(pool.size, custom)
     path = lambda *parts: field_path("gpuPools", index, *parts)  # noqa: E731
     if size is None:
-        known = ", ".join(sizes_for(config.cloud))
+        known = sizes_for(config.cloud)
+        meant = difflib.get_close_matches(pool.size, known, n=1, cutoff=0.8)
+        hint = f"did you mean '{meant[0]}'? " if meant else ""
         return None, Findings(
             [
                 Problem(
                     path("size"),
-                    f"unknown {config.cloud} GPU size '{pool.size}'; known: {known}; "
+                    f"unknown {config.cloud} GPU size '{pool.size}'; {hint}known: {', '.join(known)}; "
                     "or declare it under gpupools:customSizes with its gpu and gpus",
                 )
             ]

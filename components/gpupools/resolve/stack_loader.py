@@ -70,7 +70,8 @@ def load_stack(raw: Mapping[str, Any], on: PlanDate | None = None) -> Stack:
     # The one step after the rules: each pool completed with what landing NVIDIA's daemonsets on it decided.
     sized = [dataclasses.replace(pool, **dataclasses.asdict(placement.sizing[pool.name])) for pool in pools]
     _name_problems_of_generations(config, sized).raise_problems()
-    warnings = found.warnings + placement.findings.warnings + surge_warnings(sized)
+    # once each: 1,000 repeated draAlphaGates are one warning, not 1,000 (the order they were found in is kept)
+    warnings = list(dict.fromkeys(found.warnings + placement.findings.warnings + surge_warnings(sized)))
     return Stack(config, sized, warnings, placement.rows, on)
 
 

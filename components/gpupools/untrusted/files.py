@@ -40,11 +40,11 @@ def read_limited(path: Path, kind: str = "stack file", limit: int = MAX_FILE_BYT
     except ValueError:  # a NUL character in the path
         raise FileRefused(where, "is not a usable path (it contains a NUL character)") from None
     if descriptor is None:
-        raise FileRefused(where, _not_regular(mode, kind))
+        raise FileRefused(where, not_regular(mode, kind))
     try:
         info = os.fstat(descriptor)
         if not stat.S_ISREG(info.st_mode):  # replaced between stat and open
-            raise FileRefused(where, _not_regular(info.st_mode, kind))
+            raise FileRefused(where, not_regular(info.st_mode, kind))
         if info.st_size > limit:
             raise FileRefused(where, _too_big(info.st_size, kind, limit))
         chunks, size = [], 0
@@ -72,7 +72,7 @@ def _open_nonblocking(path: Path) -> int:
     return os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
 
 
-def _not_regular(mode: int, kind: str) -> str:
+def not_regular(mode: int, kind: str) -> str:
     what = (
         "a directory"
         if stat.S_ISDIR(mode)

@@ -76,15 +76,18 @@ def http_get(
     max_redirects: int = MAX_REDIRECTS,
     accept: str = "application/json",
     user_agent: str = "gpupools",
+    sink: Callable[[bytes], None] | None = None,
 ) -> bytes:
     """The body of a 200 answer to ``GET url``, finished before ``deadline`` (a ``clock()`` value); anything else
-    is an ``HttpFailed``. ``proxy`` is a ``(host, port)`` to CONNECT through, None for none, or the environment's."""
+    is an ``HttpFailed``. ``proxy`` is a ``(host, port)`` to CONNECT through, None for none, or the environment's.
+    With a ``sink``, a 200 answer's body goes to it piece by piece as it arrives (never held whole; an exception
+    from the sink ends the request and is raised as it is) and the result is empty."""
     secure = url.startswith("https://")
     sent = {"Accept": accept, "Accept-Encoding": "gzip", "User-Agent": user_agent, **(headers or {})}
     _check_headers(sent)
     for hop in range(max_redirects + 1):
         status, reason, location, body = _exchange(
-            url, sent, deadline, clock, connect_timeout, read_timeout, ssl_context, proxy, max_bytes
+            url, sent, deadline, clock, connect_timeout, read_timeout, ssl_context, proxy, max_bytes, sink
         )
         if status in REDIRECTS and location and hop < max_redirects:
             url, sent = _redirect(url, location, sent, secure, status)
@@ -147,6 +150,7 @@ def _exchange(
     ssl_context: ssl.SSLContext | None,
     proxy: Proxy | None,
     max_bytes: int,
+    sink: Callable[[bytes], None] | None = None,
 ) -> tuple[int, str, str | None, bytes]:
     """One request and its bounded answer: status, reason, Location, body."""
     scheme, host, port, path = _target(url)
@@ -173,9 +177,13 @@ def _exchange(
             conn.putheader(name, value)
         conn.endheaders()
         response = conn.getresponse()
-        body = _read_body(response, sock, deadline, clock, read_timeout, max_bytes)
+        if response.status != 200:  # a redirect's or an error's body is never used: not read at all
+            return response.status, response.reason or "", response.getheader("Location"), b""
+        body = _read_body(response, sock, deadline, clock, read_timeout, max_bytes, sink)
         if watchdog.fired:  # the socket was shut under the read: what came is cut short
             raise _failure(TimeoutError(), out_of_time=True)
+        if response.length:  # read1 ends quietly when the server closes before the Content-Length it announced
+            raise HttpFailed(f"closed the connection {response.length} bytes before the end it announced", True)
         return response.status, response.reason or "", response.getheader("Location"), body
     except HttpFailed:
         raise
@@ -262,6 +270,7 @@ def _read_body(
     clock: Callable[[], float],
     read_timeout: float,
     max_bytes: int,
+    sink: Callable[[bytes], None] | None = None,
 ) -> bytes:
     encoding = (response.getheader("Content-Encoding") or "identity").strip().lower()
     if encoding not in ("identity", "gzip"):
@@ -270,7 +279,7 @@ def _read_body(
         )
     inflate = zlib.decompressobj(16 + zlib.MAX_WBITS) if encoding == "gzip" else None
     body = bytearray()
-    received = 0
+    received = inflated = 0
     while True:
         sock.settimeout(min(read_timeout, _left(deadline, clock)))
         chunk = response.read1(65536)
@@ -279,14 +288,18 @@ def _read_body(
         received += len(chunk)
         if inflate is not None:
             try:
-                chunk = inflate.decompress(chunk, max_bytes + 1 - len(body))
+                chunk = inflate.decompress(chunk, max_bytes + 1 - inflated)
             except zlib.error:
                 raise HttpFailed("sent a gzip body that is not valid gzip", transient=False) from None
             if inflate.unconsumed_tail:
                 chunk += b"x"  # more output than the limit allows
-        body += chunk
-        if len(body) > max_bytes or received > max_bytes:
+        inflated += len(chunk)
+        if inflated > max_bytes or received > max_bytes:
             raise HttpFailed(f"sent a response larger than {_size(max_bytes)}, the limit gpupools reads", False)
+        if sink is not None:
+            sink(chunk)
+        else:
+            body += chunk
     return bytes(body)
 
 

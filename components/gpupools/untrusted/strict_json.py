@@ -44,6 +44,17 @@ def strict_loads(text: str | bytes, *, max_depth: int = MAX_DEPTH, max_nodes: in
     return value
 
 
+def strict_decoder() -> json.JSONDecoder:
+    """A decoder with the number rules above, for a reader that decodes a document piece by piece."""
+    return json.JSONDecoder(parse_constant=_refuse_constant, parse_int=_bounded_int, parse_float=_bounded_float)
+
+
+def check_size(value: Any, max_depth: int = MAX_DEPTH, max_nodes: int | None = None) -> None:
+    """The depth and value-count bounds of ``strict_loads`` on a decoded value."""
+    if isinstance(value, (dict, list)):
+        _check_size(value, max_depth, max_nodes)
+
+
 def _check_size(document: dict[str, Any] | list[Any], max_depth: int, max_nodes: int | None) -> None:
     """Depth (the document is level 1) and value count, iteratively: no recursion on a deep document."""
     stack, nodes = [(document, 1)], 1

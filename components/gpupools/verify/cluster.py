@@ -42,6 +42,7 @@ RESOURCE_SLICES_PATH = "/apis/resource.k8s.io/v1/resourceslices"
 NVIDIA_RESOURCE_PREFIX = "nvidia.com/"
 CONNECT_TIMEOUT = 5.0
 READ_TIMEOUT = 20.0
+MIN_REQUEST_SECONDS = 1.0  # the least a request is given, however little of --timeout is left
 PAGE_SIZE = 500
 MAX_PAGES = MAX_ITEMS // PAGE_SIZE + 1
 FIRST_RETRY_DELAY = 0.5
@@ -159,6 +160,9 @@ class ClusterReader:
     def _get(self, path: str, query: dict[str, Any]) -> Any:
         delay = FIRST_RETRY_DELAY
         while True:
+            # Each request gets at most a third of the time left (and never more than the fixed bounds), so one
+            # silent server or dropped connection cannot take the whole --timeout: there is time to retry.
+            share = max(MIN_REQUEST_SECONDS, (self._deadline - self._clock()) / 3)
             try:
                 return get_json(
                     self._connection,
@@ -166,8 +170,8 @@ class ClusterReader:
                     query,
                     deadline=self._deadline,
                     clock=self._clock,
-                    connect_timeout=CONNECT_TIMEOUT,
-                    read_timeout=READ_TIMEOUT,
+                    connect_timeout=min(CONNECT_TIMEOUT, share),
+                    read_timeout=min(READ_TIMEOUT, share),
                 )
             except RequestFailed as failure:
                 left = self._deadline - self._clock()

@@ -1,0 +1,121 @@
+"""refresh's network bounds against servers on 127.0.0.1 (issue 25): an offer file far larger than what is kept is
+read as it arrives, never held whole; one deadline ends the whole refresh; an answer held whole is size-bounded."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+import tracemalloc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from gpupools.price_lists import aws
+from gpupools.price_lists.errors import PriceSourceError
+from gpupools.price_lists.price_source import read_streamed
+from gpupools.price_lists.refresh import MAX_ANSWER_BYTES, NetworkFetcher
+
+OFFER = json.loads((Path(__file__).parent / "recorded_prices" / "aws_offer_us-east-1.json").read_text())
+
+
+@pytest.fixture(autouse=True)
+def _no_environment_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@contextmanager
+def _server(send: Callable[[socket.socket], None]) -> Iterator[str]:
+    """One connection on 127.0.0.1 answered by ``send``; yields the URL."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(5)
+
+    def run() -> None:
+        try:
+            conn, _ = listener.accept()
+        except OSError:
+            return
+        with conn:
+            conn.settimeout(60)  # sendall's timeout is for the whole body
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += conn.recv(4096) or b"\r\n\r\n"
+            try:
+                send(conn)
+            except OSError:
+                pass
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/offer.json"
+    finally:
+        listener.close()
+        thread.join(10)
+
+
+def _huge_offer(filler_products: int) -> bytes:
+    """The recorded offer file with many products gpupools does not keep, listed first (as in AWS's files)."""
+    filler = {
+        f"FILL{n:08d}": {
+            "sku": f"FILL{n:08d}",
+            "productFamily": "Compute Instance",
+            "attributes": {"instanceType": "m5.large", "regionCode": "us-east-1", "note": "x" * 800},
+        }
+        for n in range(filler_products)
+    }
+    return json.dumps({**OFFER, "products": {**filler, **OFFER["products"]}}).encode()
+
+
+def test_an_offer_file_is_read_as_it_arrives_not_held_whole() -> None:
+    body = _huge_offer(30_000)  # about 28 MB
+    header = f"HTTP/1.1 200 OK\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
+    with _server(lambda conn: (conn.sendall(header), conn.sendall(body))) as url:
+        reader = aws.OfferReader("us-east-1", "t")
+        tracemalloc.start()
+        try:
+            read_streamed(NetworkFetcher(time.monotonic() + 60), url, reader.feed)
+            prices = reader.close()
+            _, peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    assert {p.size for p in prices} == {p.size for p in aws.parse(json.dumps(OFFER).encode(), "us-east-1", "t")}
+    assert len(body) > 25 << 20 and peak < 8 << 20, peak  # a quarter of the body at most, whatever its size
+
+
+def test_one_deadline_ends_the_whole_refresh_however_slowly_a_server_drips() -> None:
+    def drip(conn: socket.socket) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n{")
+        for _ in range(100):
+            time.sleep(0.2)
+            conn.sendall(b" ")
+
+    with _server(drip) as url:
+        start = time.monotonic()
+        with pytest.raises(PriceSourceError, match="the deadline passed"):
+            read_streamed(NetworkFetcher(start + 1.5), url, aws.OfferReader("us-east-1", "t").feed)
+        assert time.monotonic() - start < 5  # the deadline holds: 1.5 s and the watchdog's shutdown
+
+
+def test_a_body_shorter_than_its_content_length_is_refused() -> None:
+    with _server(lambda conn: conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{}")) as url:
+        with pytest.raises(PriceSourceError, match="98 bytes before the end it announced"):
+            NetworkFetcher(time.monotonic() + 10)(url)
+
+
+def test_an_answer_held_whole_is_bounded_by_size() -> None:
+    size = MAX_ANSWER_BYTES + (1 << 20)
+    header = f"HTTP/1.1 200 OK\r\nContent-Length: {size}\r\nConnection: close\r\n\r\n".encode()
+
+    def flood(conn: socket.socket) -> None:
+        conn.sendall(header)
+        for _ in range(size >> 16):
+            conn.sendall(b" " * 65536)
+
+    with _server(flood) as url:
+        with pytest.raises(PriceSourceError, match=f"larger than {MAX_ANSWER_BYTES >> 20} MiB"):
+            NetworkFetcher(time.monotonic() + 60)(url)
