@@ -101,7 +101,8 @@ def resolve_pool(
             f"Operator's MIG manager is kept off these nodes ({MIG_MANAGER_DEPLOY_LABEL}=false) so "
             "it never undoes it"
         )
-    if pool.sharing is not None and pool.sharing.mps is not None:
+    # The DRA driver runs no MPS DaemonSet: it starts one control daemon Deployment per claim (guides-mps.md).
+    if pool.sharing is not None and pool.sharing.mps is not None and not config.gpu_software.chosen_installer.uses_dra:
         found.warnings.append(
             f"pool {pool.name}: MPS: its control daemon runs privileged and in the host's PID "
             "namespace (hostPID; no hostIPC) on every node of the pool (allowPrivilegedHostPID)"
