@@ -71,9 +71,11 @@ def config_findings(config: StackConfig) -> Findings:
             found.problems.append(
                 Problem(
                     f"{path}.sharing.timeSlicing",
-                    "time-slicing has no effect on MIG devices through the DRA driver "
-                    '("TimeSlicing has no effect on MIG devices", MIG guide); allowed: '
-                    "no sharing on MIG pools",
+                    "time-slicing has no effect on MIG devices through the DRA driver: "
+                    '"Setting `strategy: TimeSlicing` in a MigDeviceConfig is accepted without error but has no '
+                    'effect on hardware" '
+                    "(dra-driver-nvidia-gpu time-slicing guide); allowed: no sharing on MIG pools, or time-slicing "
+                    "on a pool without mig",
                 )
             )
         elif gate not in software.dra_alpha_gates:
