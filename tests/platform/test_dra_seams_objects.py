@@ -89,3 +89,12 @@ def test_the_134_dra_stack_turns_the_autoscaler_dra_handling_on(tmp_path: Path) 
     values = release["inputs"]["values"]
     assert values["image"]["tag"].startswith("v1.34.")  # an image below 1.35
     assert values["extraArgs"]["enable-dynamic-resource-allocation"] is True
+
+
+def test_a_newer_driver_chart_pinned_gets_the_same_values(tmp_path: Path) -> None:
+    """Chart 0.4.1 stays the default; pinning 0.5.0 (released 2026-08-19) plans the same values at that version."""
+    newer = {**P4D_BALANCED, "gpuSoftware": {**P4D_BALANCED["gpuSoftware"], "version": "0.5.0"}}
+    default = plan_named(plan_config(tmp_path, pulumi_config(P4D_BALANCED), "default"), "dra-driver-release")
+    pinned = plan_named(plan_config(tmp_path, pulumi_config(newer), "newer"), "dra-driver-release")
+    assert default["inputs"]["version"] == "0.4.1" and pinned["inputs"]["version"] == "0.5.0"
+    assert pinned["inputs"]["values"] == default["inputs"]["values"]
