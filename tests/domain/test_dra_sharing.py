@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from gpupools.config import ConfigError
 from gpupools.domain.dra import DraClass, DraDevice, DraSharing, pool_classes
 from gpupools.domain.workloads import WorkloadError, slice_workload
 from gpupools.resolve.stack_loader import load_stack
@@ -56,3 +57,21 @@ def test_pools_without_sharing_keep_one_claim_per_pod() -> None:
     assert workload.resource_claim is None
     assert workload.resource_claims == [{"name": "gpu", "resourceClaimTemplateName": "balanced-mig-1g.5gb"}]
     assert all(cls.shared_claim_count == 0 and not cls.config() for cls in pool_classes(stack, "balanced"))
+
+
+def test_mps_on_a_mig_pool_is_allowed_under_dra_only() -> None:
+    mps = {"mps": {"replicas": 2, "allowPrivilegedHostPID": True}}
+    pool = {**P4D_BALANCED["gpuPools"][0], "sharing": mps}
+    dra = load_stack(
+        {
+            **P4D_BALANCED,
+            "gpuPools": [pool],
+            "gpuSoftware": {"installer": "dra-driver", "draAlphaGates": ["MPSSupport"]},
+        }
+    )
+    kinds = {cls.config()[0]["opaque"]["parameters"]["kind"] for cls in pool_classes(dra, "balanced")}
+    assert kinds == {"MigDeviceConfig"}
+    # 8 GPUs x (2x 1g.5gb): one shared claim per device.
+    assert {cls.device.profile: cls.shared_claim_count for cls in pool_classes(dra, "balanced")}["1g.5gb"] == 16
+    with pytest.raises(ConfigError, match="MPS shares full GPUs only"):
+        load_stack({**P4D_BALANCED, "gpuPools": [pool], "gpuSoftware": {"installer": "gpu-operator"}})

@@ -59,7 +59,7 @@ def resolve_pool(
         mig, mig_problems = plan_mig(config, pool, size.gpu, path)
         found.problems += mig_problems
     found.problems += strategy_problems(config, pool, mig, path)
-    found.problems += _sharing_problems(pool, mig, path)
+    found.problems += _sharing_problems(pool, mig, path, config.gpu_software.chosen_installer.uses_dra)
     found.problems += _label_problems(pool, path)
     if pool.autoscaling and not (pool.autoscaling.min_count <= pool.count <= pool.autoscaling.max_count):
         found.problems.append(
@@ -138,7 +138,7 @@ def _cloud_scope_problems(cloud: str, pool: GpuPoolConfig, path) -> list[Problem
     return problems
 
 
-def _sharing_problems(pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Problem]:
+def _sharing_problems(pool: GpuPoolConfig, mig: MigPlan | None, path, dra: bool = False) -> list[Problem]:
     if pool.sharing and pool.name == DEFAULT_DEVICE_PLUGIN_CONFIG:
         return [
             Problem(
@@ -151,7 +151,8 @@ def _sharing_problems(pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Pr
     if mps is None:
         return []
     problems = []
-    if pool.mig is not None:
+    # The DRA driver shares a MIG device through MPS (MigDeviceConfig, guides-mps.md); the device plugin cannot.
+    if pool.mig is not None and not dra:
         problems.append(
             Problem(
                 path("sharing", "mps"),
