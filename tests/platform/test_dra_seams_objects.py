@@ -66,7 +66,7 @@ def test_time_slicing_pool_gets_one_shared_claim_per_gpu_with_the_drivers_config
     assert _releases(plan)["dra-driver-release"]["inputs"]["values"]["featureGates"] == {"TimeSlicingSettings": True}
 
 
-def test_mps_pool_splits_each_gpu_between_its_replicas_and_warns_of_no_device_plugin_daemon(tmp_path: Path) -> None:
+def test_mps_pool_splits_each_gpu_between_its_replicas_and_warns_of_the_drivers_own_daemon(tmp_path: Path) -> None:
     plan = plan_config(tmp_path, pulumi_config(MPS), "mps")
     (claim,) = plan_of_type(plan, CLAIM)
     parameters = claim["inputs"]["spec"]["devices"]["config"][0]["opaque"]["parameters"]
@@ -79,7 +79,11 @@ def test_mps_pool_splits_each_gpu_between_its_replicas_and_warns_of_no_device_pl
             "mpsConfig": {"defaultActiveThreadPercentage": 25, "defaultPinnedDeviceMemoryLimit": "6144Mi"},
         },
     }
-    assert not [w for w in plan.warnings if "hostPID" in w]
+    hostpid = [w for w in plan.warnings if "hostPID" in w]
+    assert hostpid == [
+        "pool mps: MPS: the DRA driver starts one MPS control daemon per shared claim, a Deployment on the claim's "
+        "node that runs privileged with hostPID (allowPrivilegedHostPID)"
+    ]  # not the device plugin's DaemonSet "on every node of the pool", which a DRA stack never deploys
     assert "nvidia-device-plugin" not in " ".join(_releases(plan))
 
 
