@@ -24,6 +24,7 @@ from gpupools.domain.workloads import slice_workload
 from gpupools.resolve.stack_loader import load_stack
 from support.dra_allocator import AllocationError, Allocator, devices_of
 from support.dra_slices import node_slice
+from support.dra_stacks import TIME_SLICING
 
 GPUS_PER_NODE = 2
 NODE = "node-0"
@@ -171,3 +172,19 @@ def test_a_selector_that_does_not_compile_is_an_error_not_a_miss() -> None:
         obj["spec"]["selectors"][0]["cel"]["expression"] += " &&"
     with pytest.raises(AllocationError, match="CEL"):
         simulate(stack, model, classes=classes)
+
+
+def test_a_shared_claim_takes_one_device_however_many_pods_reference_it() -> None:
+    """Time-slicing pool, one A100 80GB per node: its shared claim is allocated once (pods that reference an
+    allocated claim consume nothing more), and a second claim finds no device on that node."""
+    stack = load_stack(TIME_SLICING)
+    (cls,) = dra_classes(stack)
+    gpu = GPU_MODELS["A100-80GB"]
+    devices = devices_of([node_slice(NODE, 1, "NVIDIA A100 80GB", gpu.memory_gb, None)], NODE)
+    allocator = Allocator({cls.name: cls.device_class()})
+    shared = slice_workload(stack, "shared").resource_claim
+    assert shared is not None
+    (result,) = allocator.allocate(devices, [shared]) or [[]]
+    assert [device.name for _, device in result] == ["gpu-0"]
+    other = {**shared, "metadata": {"name": "another"}}
+    assert allocator.allocate(devices, [other]) is None
