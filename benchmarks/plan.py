@@ -90,7 +90,6 @@ def aks_config(pools: int) -> dict[str, Any]:
             "create": True,
             "resourceGroup": "gpu-bench-rg",
             "location": "southcentralus",
-            "kubernetesVersion": "1.33",
             "systemPool": {"size": "Standard_D4s_v5", "count": 2},
         },
         "gpupools:gpuPools": [
@@ -119,7 +118,6 @@ def eks_config(pools: int) -> dict[str, Any]:
             "name": "gpu-bench",
             "create": True,
             "region": "us-east-1",
-            "kubernetesVersion": "1.33",
             "systemPool": {"size": "m6i.large", "count": 2},
         },
         "gpupools:gpuPools": [

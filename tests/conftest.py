@@ -19,6 +19,11 @@ import pytest
 TESTS = Path(__file__).resolve().parent
 # Plans price pools from the packaged snapshot, never from a price cache this machine may have.
 os.environ["GPUPOOLS_PRICE_CACHE"] = str(TESTS / "no-price-cache.json")
+os.environ["GPUPOOLS_OFFERS_CACHE"] = str(TESTS / "no-offers-cache.json")  # and offers from the packaged snapshot
+# Plans compare dated facts (Kubernetes support windows, snapshot ages) with one fixed day, 2026-11-25 UTC, so
+# outputs and goldens do not change with the calendar (catalog/clock.py reads it).
+PLAN_EPOCH = "1795564800"
+os.environ["SOURCE_DATE_EPOCH"] = PLAN_EPOCH
 MARKER_OF_FOLDER = {
     "catalog": "pure",
     "config": "pure",
@@ -36,6 +41,25 @@ MARKER_OF_FOLDER = {
     "render": "render",
     "release": "release",
 }
+
+
+def _selected_markers(config: pytest.Config) -> set[str] | None:
+    """The folder markers a plain ``-m a or b`` selects, else ``None`` (any other expression: collect everything)."""
+    words = (config.option.markexpr or "").split()
+    names = set(words[0::2])
+    if not words or any(word != "or" for word in words[1::2]) or not names <= set(MARKER_OF_FOLDER.values()):
+        return None
+    return names
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """``-m pure`` and the like import only their own folders' test modules: the others would load every cloud SDK
+    just to be deselected (the inner loop's cost was mostly that import)."""
+    selected = _selected_markers(config)
+    if selected is None or collection_path.parent != TESTS or not collection_path.is_dir():
+        return None
+    marker = MARKER_OF_FOLDER.get(collection_path.name)
+    return True if marker is not None and marker not in selected else None
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

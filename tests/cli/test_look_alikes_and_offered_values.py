@@ -106,7 +106,7 @@ def test_the_config_refuses_it(raw, field):
     assert any(problem.field.startswith(field) for problem in caught.value.problems), caught.value.problems
 
 
-@pytest.mark.parametrize(("cloud", "version"), [("azure", "1.36"), ("azure", "1.31"), ("aws", "1.36"), ("aws", "1.29")])
+@pytest.mark.parametrize(("cloud", "version"), [("azure", "1.36"), ("azure", "1.34"), ("aws", "1.36"), ("aws", "1.31")])
 def test_the_minors_the_clouds_offer_pass(cloud, version):
     base = AZURE if cloud == "azure" else AWS
     assert load_stack(_with(base, "cluster", kubernetesVersion=version)).config.cluster.kubernetes_version == version

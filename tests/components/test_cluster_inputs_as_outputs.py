@@ -28,14 +28,15 @@ AKS_ARGS = {
     "name": "gpu-aks",
     "resource_group_name": "gpu-rg",
     "location": "southcentralus",
-    "kubernetes_version": "1.33",
+    "kubernetes_version": "1.35",
     "system_pool_size": "Standard_D8s_v5",
     "system_pool_count": 3,
     "system_pool_max_pods": 60,
     "pod_cidr": "10.100.0.0/16",
     "tags": {"team": "ml"},
 }
-PLAIN_ONLY = {"create", "capacity_reservation_group_ids"}  # decides which resources exist / one per group
+# decide which resources exist / one per group / which inputs the cluster gets
+PLAIN_ONLY = {"create", "capacity_reservation_group_ids", "long_term_support"}
 
 
 def _schema_inputs(component: str) -> dict[str, Any]:
@@ -54,7 +55,7 @@ def test_schema_takes_outputs_for_every_input_but_create(component: str, args: d
     inputs = _schema_inputs(component)
     assert {name for name, prop in inputs.items() if not prop.get("plain")} == {_camel(key) for key in args}
     assert {name for name, prop in inputs.items() if prop.get("plain")} == (
-        {"create"} | ({"capacityReservationGroupIds"} if component == "AksCluster" else set())
+        {"create"} | ({"capacityReservationGroupIds", "longTermSupport"} if component == "AksCluster" else set())
     )
 
 
@@ -104,7 +105,7 @@ def test_aks_cluster_with_an_output_for_each_input_registers_what_plain_values_r
     assert (cluster["resourceName"], cluster["dnsPrefix"], cluster["kubernetesVersion"]) == (
         "gpu-aks",
         "gpu-aks",
-        "1.33",
+        "1.35",
     )
     (pool,) = cluster["agentPoolProfiles"]
     assert (pool["vmSize"], pool["count"], pool["maxPods"]) == ("Standard_D8s_v5", 3, 60)

@@ -132,7 +132,7 @@ def test_aks_cluster_created():
                 "name": "gpu-dev",
                 "resource_group_name": "gpu-dev-rg",
                 "location": "southcentralus",
-                "kubernetes_version": "1.33",
+                "kubernetes_version": "1.35",
             },
         )
         pulumi.export("kubeconfig", cluster.kubeconfig)
@@ -145,7 +145,7 @@ def test_aks_cluster_created():
     managed = _one(run, "azure-native:containerservice:ManagedCluster")
     assert managed.parent == group.parent == component.urn
     assert managed.inputs["resourceName"] == "gpu-dev" and managed.inputs["resourceGroupName"] == "gpu-dev-rg"
-    assert managed.inputs["identity"] == {"type": "SystemAssigned"} and managed.inputs["kubernetesVersion"] == "1.33"
+    assert managed.inputs["identity"] == {"type": "SystemAssigned"} and managed.inputs["kubernetesVersion"] == "1.35"
     (system,) = managed.inputs["agentPoolProfiles"]
     assert system["mode"] == "System" and system["osType"] == "Linux" and system["count"] >= 1
     # GPU pools are separate AgentPools; without this the cluster's next update would drop them.

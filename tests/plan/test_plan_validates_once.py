@@ -25,9 +25,9 @@ def rule_runs(monkeypatch):
     runs: list[str] = []
     apply_rules = stack_loader._apply_rules
 
-    def counted(config):
+    def counted(config, day):
         runs.append(config.cloud)
-        return apply_rules(config)
+        return apply_rules(config, day)
 
     monkeypatch.setattr(stack_loader, "_apply_rules", counted)
     return runs

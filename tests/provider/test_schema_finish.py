@@ -8,8 +8,6 @@ from typing import Any, Literal, get_args, get_origin
 
 import pytest
 
-pytestmark = pytest.mark.pure
-
 
 @pytest.fixture(scope="module")
 def schema() -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""The habits are wired in: ``.ci/run`` checks the format and runs pyright over the whole package before the tests,
-and ``.pre-commit-config.yaml`` runs the same linter and formatter and the fast test loop before a commit.
+"""The habits are wired in: ``.ci/run`` runs the pre-commit hooks (lint, format) and pyright over the whole package
+before the tests, and ``.pre-commit-config.yaml`` runs the same linter and formatter and the fast test loop before a
+commit.
 
 pyright itself runs in ``.ci/run`` (about 2.5 minutes on 2 cores), not here; these tests keep the wiring from
 drifting: a check dropped from CI, run after the tests, or a hook that runs something else than CI does.
@@ -32,8 +33,10 @@ def test_ci_checks_format_and_types_before_the_tests():
     commands = _ci_commands()
     tests = _index(commands, "-m pytest")
     install = _index(commands, ".ci/install-")
-    assert _index(commands, "ruff check .") < tests
-    assert _index(commands, "ruff format --check .") < tests
+    # ruff check and ruff format run as pre-commit's hooks over every file, the fast loop skipped (the suite runs).
+    hooks = _index(commands, "pre-commit run --all-files")
+    assert hooks < tests and commands[hooks].startswith("SKIP=pytest-pure ")
+    assert {"ruff-check", "ruff-format"} <= set(_hooks())
     pyright = _index(commands, ".ci/node/node_modules/.bin/pyright")
     assert install < pyright < tests
     # pyright alone, so pyproject.toml's [tool.pyright] says what is checked (the whole package).

@@ -37,6 +37,7 @@ LAYERS = [
     "plan",
     "verify",
     "provider",
+    "facts",
     "cli",
 ]
 # Import paths users know, kept as thin re-exports at the top: they may import from any layer, and nothing in the

@@ -28,7 +28,7 @@ config:
     create: true
     resourceGroup: gpu-team-rg
     location: southcentralus
-    kubernetesVerison: "1.33"
+    kubernetesVerison: "1.35"
     systemPool:
       size: m6i.large
       count: 2

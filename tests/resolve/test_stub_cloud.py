@@ -77,9 +77,11 @@ def test_each_catalog_capability_the_stub_lacks_is_refused_by_name(gke, capabili
 
 
 def test_kubernetes_versions_of_the_stub_are_refused_not_read_from_another_cloud(gke):
+    from datetime import date
+
     from gpupools.resolve.versions import kubernetes_version_problem
 
-    assert _refusal(lambda: kubernetes_version_problem(STUB, "1.33")) == (
+    assert _refusal(lambda: kubernetes_version_problem(STUB, "1.33", date(2026, 11, 25))) == (
         "managed Kubernetes versions is not supported on gke"
     )
 

@@ -43,6 +43,8 @@ if __name__ == "__main__":  # run as a script: make the test helpers importable 
     import os  # and price plans from the packaged snapshot, as tests/conftest.py does
 
     os.environ["GPUPOOLS_PRICE_CACHE"] = str(Path(__file__).resolve().parents[1] / "no-price-cache.json")
+    os.environ["GPUPOOLS_OFFERS_CACHE"] = str(Path(__file__).resolve().parents[1] / "no-offers-cache.json")
+    os.environ["SOURCE_DATE_EPOCH"] = "1795564800"  # 2026-11-25 UTC, as tests/conftest.py sets it
 
 from support.chart_variants import MODE_VARIANTS, REPO, STACK_FILES, Variant, variant_stack_file  # noqa: E402
 from support.cli import run_cli  # noqa: E402

@@ -51,7 +51,9 @@ class AksClusterArgs(TypedDict):
     create: NotRequired[bool]
     """Create the cluster (default true) or use an existing one."""
     kubernetes_version: NotRequired[pulumi.Input[str]]
-    """Kubernetes minor version, e.g. "1.33"."""
+    """Kubernetes minor version, e.g. "1.35"."""
+    long_term_support: NotRequired[bool]
+    """AKS long-term support: the Premium tier and the AKSLongTermSupport plan (created clusters; default false)."""
     system_pool_size: NotRequired[pulumi.Input[str]]
     """VM size of the system pool (default Standard_D4s_v5)."""
     system_pool_count: NotRequired[pulumi.Input[int]]
@@ -87,8 +89,8 @@ class AksCluster(pulumi.ComponentResource):
 
         :param name: the Pulumi resource name; children are named ``<name>-...``.
         :param args: ``AksClusterArgs`` (each key documented there). Required: name, resource_group_name. Optional:
-            location, create, kubernetes_version, system_pool_size, system_pool_count, system_pool_max_pods,
-            pod_cidr, capacity_reservation_group_ids, tags.
+            location, create, kubernetes_version, long_term_support, system_pool_size, system_pool_count,
+            system_pool_max_pods, pod_cidr, capacity_reservation_group_ids, tags.
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
         check_args(AksClusterArgsModel, "AksCluster", name, args)
@@ -115,6 +117,20 @@ class AksCluster(pulumi.ComponentResource):
                 location=group.location,
                 dns_prefix=args["name"],
                 kubernetes_version=args.get("kubernetes_version"),
+                # LTS (aks-docs long-term-support.md): "Enabling LTS requires moving your cluster to the Premium
+                # tier and explicitly selecting the LTS support plan"; both together, or neither (the SDK default:
+                # Free tier, KubernetesOfficial).
+                **(
+                    {
+                        "sku": containerservice.ManagedClusterSKUArgs(
+                            name=containerservice.ManagedClusterSKUName.BASE,
+                            tier=containerservice.ManagedClusterSKUTier.PREMIUM,
+                        ),
+                        "support_plan": containerservice.KubernetesSupportPlan.AKS_LONG_TERM_SUPPORT,
+                    }
+                    if args.get("long_term_support")
+                    else {}
+                ),
                 enable_rbac=True,
                 identity=identity,
                 # Azure CNI Overlay: pod IPs from a private CIDR, so GPU pools can run up to 250 pods per node

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from .regions import AWS_READ_ON, AWS_SOURCE, Places, aws_regions
 from .cloud import Cloud, Extra, FixedFields, KubernetesOffer, PoolNaming, SizeNaming, TagRules
 from .fixed_fields import EKS_NODE_GROUP
-from .kubernetes_versions import EKS_MINORS
+from .kubernetes_versions import EKS_EXTENDED_FEE, EKS_MINORS
 from .names import AWS_RESERVED_TAG_PREFIX, AWS_TAG_KEY_MAX, AWS_TAG_VALUE_MAX, EC2_INSTANCE_TYPE, POOL_NAME_MAX
 
 
@@ -32,7 +33,14 @@ AWS = Cloud(
             "an EC2 instance type, <family>.<size> in lowercase ASCII letters, digits and '-', e.g. p4d.24xlarge",
         ),
         TagRules(AWS_TAG_KEY_MAX, AWS_TAG_VALUE_MAX, _tag_key_problems),
-        KubernetesOffer("EKS", EKS_MINORS),
+        KubernetesOffer(
+            "EKS",
+            EKS_MINORS,
+            "extended support",
+            long_term_fee=EKS_EXTENDED_FEE,
+            long_term_note="EKS bills extended support at $0.60 per cluster-hour instead of $0.10 (EKS pricing)",
+        ),
+        Places(aws_regions(), AWS_SOURCE, AWS_READ_ON),
         FixedFields(tuple(EKS_NODE_GROUP)),
         Extra("aws", "the AWS SDKs", ("pulumi_aws", "pulumi_eks")),
     ),

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from .regions import AZURE_READ_ON, AZURE_SOURCE, Places, azure_locations
 from .cloud import Cloud, Extra, FixedFields, KubernetesOffer, PoolNaming, SizeNaming, TagRules
 from .clouds import AKS_RUNTIME_CLASS, SYSTEM_POOL_NAME
 from .fixed_fields import AKS_AGENT_POOL
-from .kubernetes_versions import AKS_MINORS
+from .kubernetes_versions import AKS_LTS_FEE, AKS_MINORS
 from .labels import AKS_GPU_LABELS, AKS_SPOT_TAINT
 from .names import (
     AZURE_RESERVED_TAG_PREFIXES,
@@ -52,7 +53,15 @@ AZURE = Cloud(
             "an Azure VM size, Standard_ and ASCII letters, digits, '_' and '-', e.g. Standard_ND96asr_v4",
         ),
         TagRules(AZURE_TAG_KEY_MAX, AZURE_TAG_VALUE_MAX, _tag_key_problems),
-        KubernetesOffer("AKS", AKS_MINORS),
+        KubernetesOffer(
+            "AKS",
+            AKS_MINORS,
+            "LTS",
+            long_term_opt_in=True,
+            long_term_fee=AKS_LTS_FEE,
+            long_term_note="LTS needs the Premium tier and the AKSLongTermSupport plan (aks-docs long-term-support.md)",
+        ),
+        Places(azure_locations(), AZURE_SOURCE, AZURE_READ_ON),
         FixedFields(tuple(AKS_AGENT_POOL)),
         Extra("azure", "the Azure SDK", ("pulumi_azure_native",)),
     ),

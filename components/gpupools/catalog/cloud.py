@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar, TypeVar
 
 from ..errors import GpupoolsError
+from .kubernetes_versions import KubernetesWindow, SupportFee
 from .labels import Taint
 
 F = TypeVar("F")
@@ -64,7 +65,13 @@ class KubernetesOffer:
 
     capability: ClassVar[str] = "managed Kubernetes versions"
     service: str  # AKS, EKS
-    minors: Mapping[str, tuple[str, str]]
+    minors: Mapping[str, KubernetesWindow]
+    long_term: str  # what follows standard support: "LTS" (AKS), "extended support" (EKS)
+    # AKS: LTS is opt-in (Premium tier + AKSLongTermSupport plan, ``cluster.longTermSupport``); EKS moves a cluster
+    # to extended support by itself (billed), so it needs no opt-in.
+    long_term_opt_in: bool = False
+    long_term_note: str = ""  # what long-term support costs or needs, for the warning
+    long_term_fee: SupportFee | None = None  # what long-term support adds per cluster-hour (the plan's cost)
 
 
 @dataclass(frozen=True)

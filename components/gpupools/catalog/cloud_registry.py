@@ -5,9 +5,12 @@ facets to the same object (``docs/architecture.md``, "A cloud").
 
 from __future__ import annotations
 
+from datetime import date
+
 from .aws_cloud import AWS
 from .azure_cloud import AZURE
-from .cloud import Cloud, CloudNotSupported, SizeNaming
+from .cloud import Cloud, CloudNotSupported, KubernetesOffer, SizeNaming
+from .kubernetes_versions import default_minor
 
 _CLOUDS: dict[str, Cloud] = {}
 
@@ -40,6 +43,15 @@ def cloud_names() -> tuple[str, ...]:
 
 def clouds() -> tuple[Cloud, ...]:
     return tuple(_CLOUDS.values())
+
+
+def default_kubernetes_version(name: str, day: date) -> str | None:
+    """The default ``kubernetesVersion`` of cloud ``name`` on ``day`` (``kubernetes_versions.default_minor``), or
+    None when it offers no Kubernetes versions or none is in standard support that day."""
+    found = _CLOUDS.get(name)
+    if found is None or not found.has(KubernetesOffer):
+        return None
+    return default_minor(dict(found.facet(KubernetesOffer).minors), day)
 
 
 def cloud_of_size_name(name: str) -> str:

@@ -7,7 +7,7 @@ A size missing here can be declared in stack config (``gpupools:customSizes``) w
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Mapping
+from typing import Mapping
 
 from .cloud_registry import cloud_names, cloud_of_size_name
 from .gpus import (
@@ -28,7 +28,6 @@ from .gpus import (
     GpuModel,
 )
 
-Cloud = Literal["azure", "aws"]
 CLOUDS: tuple[str, ...] = cloud_names()  # the built-in clouds (the registry knows any added later)
 
 

@@ -1,39 +1,134 @@
-"""The Kubernetes minors each cloud offers for new clusters and node pools, with the dates their support ends.
+"""The Kubernetes minors each cloud offers, with the dates their support starts and ends.
 
-A version outside the cloud's row is refused before anything is created (``1.99`` or ``1.10`` would only fail at
-deploy). Rows are the sources' lists when read, with standard and extended (EKS) or LTS (AKS) support counted:
-a row past its end date stays until the table is bumped, and the cloud then refuses it itself.
+Every rule compares these dates with the plan's date (``catalog/clock.py``), never with a fixed list: a minor past
+the end of all support is refused, one whose end is within ``ENDS_SOON_DAYS`` is a warning, and the default minor
+is one in standard support on that date. A version is usable through its end date. Sources (``docs/sources.md``):
 
-- AKS: aks-docs ``articles/aks/supported-kubernetes-versions.md``, "AKS Kubernetes release calendar" and "LTS
-  versions" (read with 1.36 GA Jun 2026, 1.37 in preview; the sources row names the columns).
-- EKS: endoflife.date ``amazon-eks`` (read Feb 2026, 1.35 released 28 Jan 2026), the 1.36 release note, and the
-  EKS user guide "Understand the Kubernetes version lifecycle on EKS": "standard support ... 14 months ... extended
-  support for the next 12 months", "You can create new Amazon EKS clusters on any version offered in standard or
-  extended support".
+- AKS ends: MicrosoftDocs/azure-aks-docs ``articles/aks/supported-kubernetes-versions.md`` @ f988e7e8b023
+  (2026-08-05), "AKS Kubernetes release calendar" (End of life = end of community support) and "LTS versions"
+  (LTS End of life). "Unless an explicit date is provided, the End of Life (EOL) date is the last day of the
+  specified month": month-only rows are that month's last day (``exact=False``).
+- AKS GA days: endoflife-date/endoflife.date ``products/azure-kubernetes-service.md`` @ c1b458e81970 (2026-07-03),
+  ``releaseDate``, each from the Azure/AKS release note of that day.
+- EKS: endoflife-date/endoflife.date ``products/amazon-eks.md`` @ de1074dab973 (2026-07-08), auto-updated from the
+  EKS user guide's release calendar (releaseDate, eol = end of standard support, eoes = end of extended support);
+  1.29-1.31 confirmed by awsdocs/amazon-eks-user-guide ``latest/ug/clusters/kubernetes-versions.adoc`` @ 4d52b4d05e34.
 """
 
 from __future__ import annotations
 
-# minor -> (generally available on the cloud, end of LTS / extended support), as the sources print them.
-AKS_MINORS: dict[str, tuple[str, str]] = {
-    "1.29": ("Mar 2024", "Apr 2026"),
-    "1.30": ("Jul 2024", "Jul 2026"),
-    "1.31": ("Nov 2024", "Nov 2026"),
-    "1.32": ("Apr 2025", "Mar 2027"),
-    "1.33": ("Jun 2025", "Jul 2027"),
-    "1.34": ("Nov 2025", "Nov 2027"),
-    "1.35": ("Mar 2026", "Mar 2028"),
-    "1.36": ("Jun 2026", "Jun 2028"),
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+READ_ON = date(2026, 11, 26)  # the day these rows were read from the sources above
+ENDS_SOON_DAYS = 60  # an end this close to the plan's date is a warning
+
+AKS_DOCS = "MicrosoftDocs/azure-aks-docs articles/aks/supported-kubernetes-versions.md @ f988e7e8b023 (2026-08-05)"
+EOL_AKS = "endoflife-date/endoflife.date products/azure-kubernetes-service.md @ c1b458e81970 (2026-07-03)"
+EOL_EKS = "endoflife-date/endoflife.date products/amazon-eks.md @ de1074dab973 (2026-07-08)"
+
+STANDARD, LONG_TERM, ENDED, NOT_YET = "standard", "long-term", "ended", "not yet offered"
+
+
+@dataclass(frozen=True)
+class KubernetesWindow:
+    """One minor on one cloud: GA, end of standard (AKS: community) support, end of all support (AKS LTS, EKS
+    extended). ``ga`` is None for a minor announced but not generally available in the sources read."""
+
+    minor: str
+    ga: date | None
+    standard_end: date
+    end: date
+    source: str
+    exact: bool = True  # False: the source gave only a month (its last day is used)
+
+    def status(self, day: date) -> str:
+        """``standard``, ``long-term`` (AKS LTS, EKS extended), ``ended`` or ``not yet offered`` on ``day``."""
+        if self.ga is None or day < self.ga:
+            return NOT_YET
+        if day <= self.standard_end:
+            return STANDARD
+        return LONG_TERM if day <= self.end else ENDED
+
+    def ends_soon(self, day: date) -> date | None:
+        """The end (standard or all support) within ``ENDS_SOON_DAYS`` of ``day``, or None."""
+        for end in (self.standard_end, self.end):
+            if day <= end <= day + timedelta(days=ENDS_SOON_DAYS):
+                return end
+        return None
+
+
+@dataclass(frozen=True)
+class SupportFee:
+    """What long-term support adds per cluster-hour to what the plan otherwise counts (USD list price)."""
+
+    what: str
+    per_hour: float
+    source: str
+
+
+# Premium tier (LTS needs it), over the Free tier the cluster otherwise gets. Secondary sources only: Microsoft's
+# docs link https://azure.microsoft.com/pricing/details/kubernetes-service/ without stating the rate, and several
+# independent write-ups quote $0.60 per cluster-hour (docs/sources.md).
+AKS_LTS_FEE = SupportFee(
+    "AKS Premium tier (LTS)",
+    0.60,
+    "azure.microsoft.com/pricing/details/kubernetes-service as quoted by secondary sources (2026-11-26)",
+)
+# EKS extended support: $0.60 per cluster-hour instead of $0.10, so $0.50 over standard support (secondary quotes
+# of https://aws.amazon.com/eks/pricing/; billing starts the day standard support ends, EKS user guide).
+EKS_EXTENDED_FEE = SupportFee(
+    "EKS extended support surcharge",
+    0.50,
+    "aws.amazon.com/eks/pricing as quoted by secondary sources (2026-11-26)",
+)
+
+
+def _d(text: str) -> date:
+    return date.fromisoformat(text)
+
+
+def _aks(minor: str, ga: str | None, community_end: str, lts_end: str, exact: bool = False) -> KubernetesWindow:
+    return KubernetesWindow(
+        minor, _d(ga) if ga else None, _d(community_end), _d(lts_end), f"{AKS_DOCS}; GA: {EOL_AKS}", exact
+    )
+
+
+def _eks(minor: str, ga: str, standard_end: str, extended_end: str) -> KubernetesWindow:
+    return KubernetesWindow(minor, _d(ga), _d(standard_end), _d(extended_end), EOL_EKS)
+
+
+# AKS: GA (release note day), end of community support, end of LTS. Docs months expanded to their last day, but
+# 1.30 (Aug 22, 2025) and 1.31 (Nov 1, 2025) community ends, which the page gives to the day.
+AKS_MINORS: dict[str, KubernetesWindow] = {
+    "1.29": _aks("1.29", "2024-03-18", "2025-03-31", "2026-04-30"),
+    "1.30": _aks("1.30", "2024-08-05", "2025-08-22", "2026-07-31"),
+    "1.31": _aks("1.31", "2024-10-25", "2025-11-01", "2026-11-30"),
+    "1.32": _aks("1.32", "2025-04-06", "2026-03-31", "2027-03-31"),
+    "1.33": _aks("1.33", "2025-06-17", "2026-07-31", "2027-07-31"),
+    "1.34": _aks("1.34", "2026-01-04", "2026-11-30", "2027-11-30"),
+    "1.35": _aks("1.35", "2026-03-05", "2027-03-31", "2028-03-31"),
+    "1.36": _aks("1.36", "2026-06-30", "2027-06-30", "2028-06-30"),
+    # Calendar only (GA "Oct 2026" planned; not GA in the sources read, which end 2026-08-21): not offered yet.
+    "1.37": _aks("1.37", None, "2027-10-31", "2028-10-31"),
 }
-EKS_MINORS: dict[str, tuple[str, str]] = {
-    "1.29": ("2024-01-23", "2026-03-23"),
-    "1.30": ("2024-05-23", "2026-07-23"),
-    "1.31": ("2024-09-26", "2026-11-26"),
-    "1.32": ("2025-01-23", "2027-03-23"),
-    "1.33": ("2025-05-28", "2027-07-29"),
-    "1.34": ("2025-10-06", "2027-12-02"),
-    "1.35": ("2026-01-28", "2028-03-27"),
-    # EKS user guide "Review release notes for Kubernetes versions on standard support" (2026-06-02): "Kubernetes 1.36
-    # is now available in Amazon EKS"; its end: 14 + 12 months later, by the lifecycle rule above.
-    "1.36": ("2026-06-02", "2028-08-02"),
+# EKS: Amazon EKS release, end of standard support, end of extended support (exact days).
+EKS_MINORS: dict[str, KubernetesWindow] = {
+    "1.29": _eks("1.29", "2024-01-23", "2025-03-23", "2026-03-23"),
+    "1.30": _eks("1.30", "2024-05-23", "2025-07-23", "2026-07-23"),
+    "1.31": _eks("1.31", "2024-09-26", "2025-11-26", "2026-11-26"),
+    "1.32": _eks("1.32", "2025-01-25", "2026-03-23", "2027-03-23"),
+    "1.33": _eks("1.33", "2025-05-28", "2026-07-29", "2027-07-29"),
+    "1.34": _eks("1.34", "2025-10-06", "2026-12-02", "2027-12-02"),
+    "1.35": _eks("1.35", "2026-01-28", "2027-03-27", "2028-03-27"),
+    "1.36": _eks("1.36", "2026-06-02", "2027-08-02", "2028-08-02"),
 }
+
+
+def default_minor(minors: dict[str, KubernetesWindow], day: date) -> str | None:
+    """The default ``kubernetesVersion`` on ``day``: the newest minor in standard support but one (the clouds'
+    own default stays one behind the newest), or the only one; None when no minor is in standard support."""
+    standard = [w.minor for w in minors.values() if w.status(day) == STANDARD]
+    if not standard:
+        return None
+    return standard[-2] if len(standard) > 1 else standard[-1]

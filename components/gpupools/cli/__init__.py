@@ -15,6 +15,7 @@ import sys
 from typing import NoReturn, Sequence
 
 from .._version import __version__
+from ..catalog.clock import ClockError
 from ..catalog.extras import MissingExtraError
 from ..config.errors import NAMESPACE, ConfigError, Problem
 from ..config.loading import read_stack_file, stack_file_path
@@ -83,6 +84,10 @@ def _run(argv: Sequence[str] | None) -> int:
             from .prices import run_prices
 
             return run_prices(args)
+        if args.command == "catalog":
+            from .catalog import run_catalog
+
+            return run_catalog(args)
         stack_file = _stack_file(args)
         if args.command == "check":
             from .check import run_check
@@ -98,6 +103,9 @@ def _run(argv: Sequence[str] | None) -> int:
     except ConfigError as error:
         for problem in error.problems:
             print(f"error: {problem}", file=sys.stderr)
+        return EXIT_BAD_CONFIG
+    except ClockError as error:  # a malformed SOURCE_DATE_EPOCH: the user's environment, one line
+        print(f"error: {shown(str(error))}", file=sys.stderr)
         return EXIT_BAD_CONFIG
     except MissingExtraError as error:  # the user's install: which extra to add, not "a gpupools bug"
         print(f"error: {shown(str(error))}", file=sys.stderr)
@@ -178,6 +186,9 @@ def _parser() -> argparse.ArgumentParser:
     from .prices import add_prices_command  # the price list commands take no stack
 
     add_prices_command(commands)
+    from .catalog import add_catalog_command  # takes no stack either
+
+    add_catalog_command(commands)
     return parser
 
 

@@ -51,6 +51,9 @@ def cost_lines(cost: StackCost) -> list[str]:
         f"  pool {p.pool} ({p.size}, {p.region or 'no region'}, {_capacity(p)}): {_pool_figures(p, cost.currency)}"
         for p in cost.pools
     ]
+    lines += [
+        f"  cluster: {fee.what}: {money(fee.per_hour, 2, cost.currency)}/h; price: {fee.source}" for fee in cost.fees
+    ]
     missing = f" (without {', '.join(cost.unknown)}: {UNKNOWN})" if cost.unknown and cost.hourly is not None else ""
     if cost.hourly is None:
         return lines + [f"  total: {UNKNOWN}"]
@@ -82,6 +85,11 @@ def markdown_cost(cost: StackCost) -> list[str]:
             f"| {p.pool} | {p.size} | {p.region or '-'} | {_capacity(p)} | {cash(p.node_hourly)} | "
             f"{cash(p.hourly)} | {month} | {slices} | {source} |"
         )
+    lines += [
+        f"| cluster | {fee.what} | | | | {cash(fee.per_hour)} | {cash(fee.per_hour * HOURS_PER_MONTH)} | | "
+        f"{fee.source} |"
+        for fee in cost.fees
+    ]
     missing = f" (without {', '.join(cost.unknown)})" if cost.unknown and cost.hourly is not None else ""
     return lines + [f"| **total**{missing} | | | | | {cash(cost.hourly)} | {cash(cost.monthly)} | | |"]
 

@@ -105,7 +105,8 @@ def _with_cost(lines: list[str], costs: CostDiff, bold: str = "") -> list[str]:
 
 
 def text_plan(plan: Plan) -> list[str]:
-    lines = [f"stack {plan.stack} ({plan.cloud}): {len(plan.resources)} resources", ""]
+    lines = [f"stack {plan.stack} ({plan.cloud}): {len(plan.resources)} resources"]
+    lines += [plan.on.line(), ""] if plan.on else [""]
     lines += _tree(plan.resources)
     lines += ["", "GPU resources advertised:"] + capacity_lines(plan.capacity, plan.warnings, plan.capacity_inputs)
     if plan.cost:
@@ -122,6 +123,7 @@ def text_plan(plan: Plan) -> list[str]:
 
 def markdown_plan(plan: Plan) -> list[str]:
     lines = [f"### gpupools plan: stack `{plan.stack}` ({plan.cloud}), {len(plan.resources)} resources", ""]
+    lines += [f"_{plan.on.line()}_", ""] if plan.on else []
     lines += markdown_capacity(plan.capacity, plan.warnings, plan.capacity_inputs)
     if plan.cost:
         lines += ["", "Cost:", ""] + markdown_cost(plan.cost)

@@ -52,4 +52,22 @@ def run_prices(args: argparse.Namespace) -> int:
         return EXIT_CANNOT_READ
     replaced = f" (replacing {dropped} prices in another currency: a cache holds one)" if dropped else ""
     print(f"wrote {len(fresh)} {args.currency} prices to {path}{replaced}")
+    return _refresh_offers(args)
+
+
+def _refresh_offers(args: argparse.Namespace) -> int:
+    """With the prices, the regions that sell each size (``price_lists/azure_offers.py``), on a whole refresh."""
+    from ..price_lists import azure_offers
+    from ..price_lists.errors import PriceSourceError
+    from ..price_lists.refresh import fetch
+    from ..untrusted.text import shown
+
+    if args.region is not None or args.cloud not in (None, azure_offers.CLOUD):
+        return 0
+    try:
+        path, sizes = azure_offers.refresh_offers(fetch)
+    except PriceSourceError as error:
+        print(f"error: offers: {shown(str(error))}", file=sys.stderr)
+        return EXIT_CANNOT_READ
+    print(f"wrote the regions selling {sizes} sizes to {path}")
     return 0

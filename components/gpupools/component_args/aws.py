@@ -15,6 +15,7 @@ from ..catalog.labels import GPUPOOLS_NODE_LABELS
 from ..resolve import aws_rules
 from ..resolve.pool_rules import duplicate_taint_problems, reserved_label_problem
 from ..resolve.versions import kubernetes_version_problem
+from ..catalog.clock import plan_date
 from .fields import (
     Count,
     Rule,
@@ -47,7 +48,7 @@ class EksClusterArgsModel(_Args):
     name: Annotated[str, Rule(_matching(names.EKS_CLUSTER_NAME, _CLUSTER_NAME))]
     create: Annotated[bool, Rule(_input(bool))] = True
     kubernetes_version: Optional[
-        Annotated[str, Rule(_input(_checked(lambda v: kubernetes_version_problem("aws", v))))]
+        Annotated[str, Rule(_input(_checked(lambda v: kubernetes_version_problem("aws", v, plan_date().day))))]
     ] = None
     system_node_size: Optional[Annotated[str, Rule(_size("aws"))]] = None
     system_node_count: Optional[Annotated[int, Rule(_like(config.SystemPool, "count"))]] = None

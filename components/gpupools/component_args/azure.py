@@ -13,7 +13,8 @@ from ..catalog.labels import GPUPOOLS_NODE_LABELS
 from ..resolve import azure_rules
 from ..resolve.mig_rules import size_mig_problem
 from ..resolve.pool_rules import duplicate_taint_problems, reserved_label_problem
-from ..resolve.versions import kubernetes_version_problem
+from ..resolve.versions import kubernetes_version_problem, long_term_support_problem
+from ..catalog.clock import plan_date
 from ..config import models as config
 from .fields import (
     Count,
@@ -66,8 +67,9 @@ class AksClusterArgsModel(_Args):
     ] = None
     create: Annotated[bool, Rule(_input(bool))] = True
     kubernetes_version: Optional[
-        Annotated[str, Rule(_input(_checked(lambda v: kubernetes_version_problem("azure", v))))]
+        Annotated[str, Rule(_input(_checked(lambda v: kubernetes_version_problem("azure", v, plan_date().day))))]
     ] = None
+    long_term_support: Annotated[bool, Rule(_input(bool))] = False
     system_pool_size: Optional[Annotated[str, Rule(_size("azure"))]] = None
     system_pool_count: Optional[Annotated[int, Rule(_like(config.SystemPool, "count"))]] = None
     system_pool_max_pods: Optional[MaxPods] = None
@@ -93,6 +95,11 @@ class AksClusterArgsModel(_Args):
     def _location_to_create(self) -> "AksClusterArgsModel":
         if self.create is True and self.location is None:
             raise ValueError("location: is required when create is true (the region of the new cluster)")
+        version = self.kubernetes_version
+        if self.create is True and not self.long_term_support and isinstance(version, str):
+            why = long_term_support_problem("azure", version, plan_date().day)
+            if why:
+                raise ValueError(f"kubernetes_version: {why.replace('cluster.longTermSupport', 'long_term_support')}")
         return self
 
 
@@ -115,7 +122,9 @@ class AksGpuPoolArgsModel(_Args):
         Annotated[list[str], Rule(_input(list[_input(Annotated[str, AfterValidator(_aks_taint)])]))]
     ] = None
     kubernetes_version: Optional[
-        Annotated[str, Rule(_input(_checked(lambda v: kubernetes_version_problem("azure", v, patch=True))))]
+        Annotated[
+            str, Rule(_input(_checked(lambda v: kubernetes_version_problem("azure", v, plan_date().day, patch=True))))
+        ]
     ] = None
     max_pods: Optional[MaxPods] = None
     availability_zones: Optional[Annotated[list[str], Rule(_like(config.GpuPoolConfig, "availability_zones"))]] = None

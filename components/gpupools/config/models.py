@@ -19,7 +19,9 @@ from ..catalog.chart_refs import (
     DEFAULT_EXPANDER,
     DIGITS_VERSION,
 )
+from ..catalog.clock import plan_date
 from ..catalog.clouds import SYSTEM_POOL_COUNT
+from ..catalog.cloud_registry import cloud_names, default_kubernetes_version
 from ..catalog.dra_driver import AlphaGate
 from ..catalog.installers import Installer, InstallerName, installer_named
 from ..catalog.names import (
@@ -154,7 +156,11 @@ class ClusterConfig(Strict):
     resource_group: str | None = Field(default=None, min_length=1)
     location: str | None = Field(default=None, min_length=1)
     region: str | None = Field(default=None, min_length=1)
-    kubernetes_version: str = Field(default="1.33", min_length=1)  # offered minors: resolve.versions
+    # Unset: filled by StackConfig with the cloud's default minor on the plan's date (default_kubernetes_version);
+    # "" only when no minor is in standard support that day, which resolve.versions refuses.
+    kubernetes_version: str = Field(default="", min_length=1)  # offered minors and their dates: resolve.versions
+    # AKS: run a minor past community support on LTS (Premium tier + AKSLongTermSupport plan); resolve.versions.
+    long_term_support: bool = False
     system_pool: SystemPool | None = None
     subnet_ids: list[str] = Field(default_factory=list)
     # aws: the VPC of subnet_ids; pulumi-eks would otherwise put the cluster security group in the default VPC.
@@ -402,3 +408,16 @@ class StackConfig(Strict):
     gpu_software: GpuSoftware
     custom_sizes: dict[str, CustomSize] = Field(default_factory=dict)
     tags: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_kubernetes_version(cls, values: Any, info: ValidationInfo) -> Any:
+        """An unset ``cluster.kubernetesVersion`` is the cloud's default minor on the plan's date (the context's
+        ``day``, which ``load_stack`` passes; the clock otherwise)."""
+        if not isinstance(values, dict) or not isinstance(values.get("cluster"), dict):
+            return values
+        if "kubernetesVersion" in values["cluster"] or values.get("cloud") not in cloud_names():
+            return values
+        day = (info.context or {}).get("day") or plan_date().day
+        minor = default_kubernetes_version(values["cloud"], day)
+        return {**values, "cluster": {**values["cluster"], "kubernetesVersion": minor}} if minor else values

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..catalog.cloud_registry import cloud as cloud_named
+from ..catalog.kubernetes_versions import SupportFee
 from ..catalog.prices import PriceBook
 from .capacity import PoolCapacity
 from .pools import ResolvedPool
 from .stack import Stack
+from .support_fees import support_fees
 
 HOURS_PER_MONTH = 730
 CAPACITY_BLOCK_NOTE = "Capacity Block prices are set at purchase and are not in the price list"
@@ -103,12 +105,14 @@ class StackCost:
     pools: tuple[PoolCost, ...]
     currency: str
     prices_from: str
+    fees: tuple[SupportFee, ...] = ()  # per cluster-hour, in USD: long-term Kubernetes support (support_fees)
 
     @property
     def hourly(self) -> float | None:
-        """The pools with a price; None (unknown, never 0) when no pool has one."""
+        """The pools with a price, and the cluster's fees; None (unknown, never 0) when no pool has one."""
         known = [pool.hourly for pool in self.pools if pool.hourly is not None]
-        return sum(known) if known or not self.pools else None
+        fees = sum(fee.per_hour for fee in self.fees)
+        return sum(known) + fees if known or not self.pools else None
 
     @property
     def monthly(self) -> float | None:
@@ -125,6 +129,11 @@ class StackCost:
             "hoursPerMonth": HOURS_PER_MONTH,
             "basis": "list prices: no discounts, reservations or savings plans",
             "pools": [pool.to_json() for pool in self.pools],
+            **(
+                {"fees": [{"what": f.what, "hourly": f.per_hour, "source": f.source} for f in self.fees]}
+                if self.fees
+                else {}
+            ),
             "hourly": self.hourly,
             "monthly": self.monthly,
             "unknown": self.unknown,
@@ -187,5 +196,8 @@ def stack_cost(stack: Stack, capacities: list[PoolCapacity], book: PriceBook) ->
     by_name = {capacity.pool: capacity for capacity in capacities}
     pools = tuple(pool_cost(pool, by_name[pool.name], region, book) for pool in stack.pools)
     return StackCost(
-        pools, book.currency, book.origin if book.origin != "snapshot" else f"the packaged snapshot ({book.retrieved})"
+        pools,
+        book.currency,
+        book.origin if book.origin != "snapshot" else f"the packaged snapshot ({book.retrieved})",
+        support_fees(stack) if book.currency == "USD" else (),  # the fees are USD list prices
     )

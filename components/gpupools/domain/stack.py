@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..catalog.clock import PlanDate
 from ..config.models import StackConfig
 from .pools import ResolvedPool
 
@@ -44,6 +45,8 @@ class Stack:
     warnings: list[str] = field(default_factory=list)
     # Where each NVIDIA daemonset lands on each pool, as the placement check found it (for the plan to show).
     placements: list[Placement] = field(default_factory=list)
+    # The date its dated facts were compared with (catalog/clock.py); plan shows it.
+    on: PlanDate | None = None
 
     @property
     def cloud(self) -> str:

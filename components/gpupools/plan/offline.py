@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..catalog.clock import PlanDate
 from ..catalog.extras import require_extra
 from ..domain.node_templates import AutoscaledPool, autoscaled_pools
 from ..domain.capacity import PoolCapacity, stack_capacity
@@ -45,11 +46,13 @@ class Plan:
     # installer dra-driver only: per pool, the devices NVIDIA's DRA driver publishes on each node.
     dra_devices: dict[str, list[DraDevice]] = field(default_factory=dict)
     capacity_inputs: list[CapacityInputs] = field(default_factory=list)
+    on: PlanDate | None = None  # the date dated facts were compared with (catalog/clock.py)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "stack": self.stack,
             "cloud": self.cloud,
+            **({"planDate": self.on.to_json()} if self.on else {}),
             "resources": self.resources,
             "capacity": [pool.to_json() for pool in self.capacity],
             "capacityInputs": [pool.to_json() for pool in self.capacity_inputs],
@@ -106,6 +109,7 @@ def plan_stack(stack_file: StackFile) -> Plan:
         stack_cost(stack, capacity, current_price_book()),
         published_by_pool(stack),
         stack_capacity_inputs(stack),
+        stack.on,
     )
 
 

@@ -57,7 +57,9 @@ class ClusterArgs(TypedDict):
     region: NotRequired[str]
     """aws: region, e.g. us-east-1."""
     kubernetes_version: NotRequired[str]
-    """Kubernetes minor version (default "1.33")."""
+    """Kubernetes minor version (default: the cloud's default minor on the plan's date, in standard support)."""
+    long_term_support: NotRequired[bool]
+    """azure: AKS LTS on a created cluster (Premium tier + AKSLongTermSupport plan); needed past community support."""
     system_pool: NotRequired[SystemPoolArgs]
     """CPU pool for system pods; required when create is true."""
     subnet_ids: NotRequired[pulumi.Input[list[pulumi.Input[str]]]]

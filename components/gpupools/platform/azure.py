@@ -35,6 +35,7 @@ def build(
                 "location": cluster_config.location,
                 "create": cluster_config.create,
                 "kubernetes_version": cluster_config.kubernetes_version,
+                "long_term_support": cluster_config.long_term_support or None,
                 "system_pool_size": system.size if system else None,
                 "system_pool_count": system.count if system else None,
                 "capacity_reservation_group_ids": _reservation_groups(stack, deferred)

@@ -27,7 +27,6 @@ from ..catalog.names import (
 from ..catalog.cloud_registry import cloud as cloud_named
 from .autoscaling_rules import aws_template_tag_problems
 from .cloud_rules import CloudRules, no_findings
-from .versions import kubernetes_version_problem
 
 Path = Callable[..., str]
 # The extended resource the AWS EFA device plugin advertises (EKS "Manage EFA devices on Amazon EKS").
@@ -45,8 +44,6 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
                 "digits, '-' and '_', starting with a letter or digit",
             )
         )
-    version = kubernetes_version_problem("aws", cluster.kubernetes_version)
-    problems += [Problem(path("kubernetesVersion"), version)] if version else []
     if not cluster.region:
         problems.append(Problem(path("region"), "is required on aws (e.g. us-east-1)"))
     elif not AWS_REGION.fullmatch(cluster.region):

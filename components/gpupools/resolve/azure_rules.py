@@ -37,7 +37,6 @@ from ..catalog.cloud import PoolNaming
 from ..catalog.cloud_registry import cloud as cloud_named
 from .autoscaling_rules import azure_template_tag_problems
 from .cloud_rules import CloudRules
-from .versions import kubernetes_version_problem
 
 Path = Callable[..., str]
 
@@ -79,8 +78,6 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
                 "southcentralus",
             )
         )
-    version = kubernetes_version_problem("azure", cluster.kubernetes_version)
-    problems += [Problem(path("kubernetesVersion"), version)] if version else []
     if "autoscaler" in cluster.model_fields_set and (
         cluster.autoscaler.install or cluster.autoscaler.model_fields_set - {"install"}
     ):

@@ -10,6 +10,7 @@ every component that takes a whole stack call this, so they refuse the same conf
 from __future__ import annotations
 
 import dataclasses
+from datetime import date
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Mapping
@@ -17,6 +18,8 @@ from typing import Any, Mapping
 import pydantic
 
 from .autoscaler_version_rule import cluster_autoscaler_problems
+from .versions import kubernetes_window_findings
+from ..catalog.clock import PlanDate, plan_date
 from ..catalog.gpus import GPU_MODELS
 from ..catalog.instances import INSTANCE_SIZES, InstanceSize, cloud_of_size_name
 from ..catalog.cloud_syntax import size_name_problem, tag_problems
@@ -28,7 +31,7 @@ from ..domain.pools import ResolvedPool
 from ..domain.rotation import name_clashes, surge_warnings
 from ..domain.stack import Stack
 from ..charts.values import addon_chart_values
-from . import dra_rules
+from . import dra_rules, place_rules
 from .cloud_rules import rules
 from .daemonsets import place_daemonsets
 from .handed_down import exact_key, hand_down, handed_down
@@ -36,26 +39,29 @@ from .pool_rules import resolve_pool
 from . import installer_rules
 
 
-def load_stack(raw: Mapping[str, Any]) -> Stack:
+def load_stack(raw: Mapping[str, Any], on: PlanDate | None = None) -> Stack:
     """Validate raw ``gpupools:`` config (keys with or without the namespace) and resolve it.
 
     Shape errors do not hide rule errors: the sections that are well formed still go through the
     catalog rules, so one run reports every problem. A stack that passes every rule then goes through
-    the daemonset placement check, which also sizes each AKS pool's ``maxPods``.
+    the daemonset placement check, which also sizes each AKS pool's ``maxPods``. Dated facts are compared with
+    ``on`` (the clock's ``plan_date()`` when not given): the one reading of the clock for the rules.
     """
     values, problems = strip_namespace(raw)
     reused = None if problems else handed_down(exact_key(values))
     if reused is not None:  # the very config validated_once validated: the same answer
         return reused
+    on = on or plan_date()
     try:
-        config = StackConfig.model_validate(values)
+        config = StackConfig.model_validate(values, context={"day": on.day})
     except pydantic.ValidationError as error:
         problems += shape_problems(error)
         partial = well_formed_part(values)
         if partial is not None:  # the rules on what is well formed, less what a stand-in default could cause
-            problems += [problem for problem in _apply_rules(partial.config)[1].problems if partial.keeps(problem)]
+            found = _apply_rules(partial.config, on.day)[1]
+            problems += [problem for problem in found.problems if partial.keeps(problem)]
         raise ConfigError(problems) from None
-    pools, found = _apply_rules(config)
+    pools, found = _apply_rules(config, on.day)
     Findings(problems + found.problems).raise_problems()
     draft = Stack(config, pools)
     placement = place_daemonsets(draft)
@@ -65,7 +71,7 @@ def load_stack(raw: Mapping[str, Any]) -> Stack:
     sized = [dataclasses.replace(pool, **dataclasses.asdict(placement.sizing[pool.name])) for pool in pools]
     _name_problems_of_generations(config, sized).raise_problems()
     warnings = found.warnings + placement.findings.warnings + surge_warnings(sized)
-    return Stack(config, sized, warnings, placement.rows)
+    return Stack(config, sized, warnings, placement.rows, on)
 
 
 @contextmanager
@@ -80,10 +86,13 @@ def validated_once(raw: Mapping[str, Any]) -> Iterator[Stack]:
         yield stack
 
 
-def _apply_rules(config: StackConfig) -> tuple[list[ResolvedPool], Findings]:
+def _apply_rules(config: StackConfig, day: date) -> tuple[list[ResolvedPool], Findings]:
     found = Findings()
     found.problems += _software_problems(config)
     found.problems += _cluster_problems(config)
+    found += kubernetes_window_findings(config, day)
+    found.problems += place_rules.region_problems(config)
+    found += place_rules.offer_findings(config)
     found += installer_rules.config_findings(config)
     found.problems += [
         Problem(field_path("tags", key) if key is not None else field_path("tags"), message)

@@ -1,0 +1,167 @@
+"""Which regions sell each catalog size: the packaged offers snapshot (``offers_snapshot.json``), read from public
+copies of the clouds' price lists (the EC2 offer file via vantage's instances.json; Azure Retail Prices via
+SkyPilot's catalog), with each list's source, data date and the regions it covers.
+
+A size the snapshot lists, in a region its list covers, but not sold there is "not offered" where the list is
+recent enough to refuse on (``refuses``: the AWS copy, 2026-01-21), "not listed" (a warning) where it is not (the
+Azure copy's rows are undated, 2023-2024). Anything the snapshot
+cannot answer (a region outside the list's coverage, a size it lacks, a missing or unreadable snapshot) is "not
+checked", never a refusal: the copies are older than the clouds' own lists (``docs/sources.md``).
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import os
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from typing import Any, Literal
+
+from ..untrusted.files import read_text
+from ..untrusted.strict_json import strict_loads
+
+SNAPSHOT_FILE = "offers_snapshot.json"
+CACHE_VARIABLE = "GPUPOOLS_OFFERS_CACHE"  # a path; default $XDG_CACHE_HOME/gpupools/offers.json (prices refresh)
+MAX_CACHE_BYTES = 16 << 20
+FORMAT = "gpupools-offers/1"
+Status = Literal["offered", "not offered", "not listed", "not checked"]
+
+
+@dataclass(frozen=True)
+class Offer:
+    """The snapshot's answer for one size in one region; ``nearest`` are regions that do sell it."""
+
+    status: Status
+    why: str = ""
+    nearest: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class OfferList:
+    """One public copy of one cloud's list: which regions it covers, and per size the regions that sell it."""
+
+    cloud: str
+    source: str
+    data_date: str
+    covers: frozenset[str]
+    why: str  # what a region outside ``covers`` means
+    sizes: dict[str, tuple[str, ...]]
+    refuses: bool = False  # recent enough that a size missing from a covered region is refused
+
+
+@dataclass(frozen=True)
+class OffersSnapshot:
+    read: str
+    lists: tuple[OfferList, ...]
+    unlisted: dict[str, str]
+    sources: dict[str, dict[str, str]]
+    zones: str
+
+
+def offers_cache_path() -> Path:
+    """Where ``gpupools prices refresh`` writes the offers it read (beside the price cache)."""
+    explicit = os.environ.get(CACHE_VARIABLE)
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gpupools" / "offers.json"
+
+
+def offers_snapshot() -> OffersSnapshot | None:
+    """The refreshed cache when there is a readable one, else the packaged snapshot; None when neither can be read
+    (then nothing is checked)."""
+    return _cached(str(offers_cache_path())) or packaged_offers()
+
+
+@functools.cache
+def _cached(path: str) -> OffersSnapshot | None:
+    try:
+        return _snapshot(strict_loads(read_text(Path(path), "offers cache", MAX_CACHE_BYTES)))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):  # absent or unreadable: the snapshot
+        return None
+
+
+@functools.cache
+def packaged_offers() -> OffersSnapshot | None:
+    """The packaged snapshot, or None when it is missing or not in its format."""
+    try:
+        return _snapshot(strict_loads(files(__name__.rpartition(".")[0]).joinpath(SNAPSHOT_FILE).read_bytes()))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def snapshot_json(snapshot: OffersSnapshot) -> dict[str, Any]:
+    """``snapshot`` in the file's format (what the refresh writes)."""
+    return {
+        "format": FORMAT,
+        "read": snapshot.read,
+        "lists": [
+            {
+                "cloud": item.cloud,
+                "source": item.source,
+                "dataDate": item.data_date,
+                "covers": sorted(item.covers),
+                "why": item.why,
+                "refuses": item.refuses,
+                "sizes": {size: list(regions) for size, regions in sorted(item.sizes.items())},
+            }
+            for item in snapshot.lists
+        ],
+        "unlisted": snapshot.unlisted,
+        "sources": snapshot.sources,
+        "zones": snapshot.zones,
+    }
+
+
+def _snapshot(document: Any) -> OffersSnapshot:
+    if document["format"] != FORMAT:
+        raise ValueError(f"not {FORMAT}")
+    lists = tuple(
+        OfferList(
+            str(item["cloud"]),
+            str(item["source"]),
+            str(item["dataDate"]),
+            frozenset(map(str, item["covers"])),
+            str(item["why"]),
+            {str(size): tuple(map(str, regions)) for size, regions in item["sizes"].items()},
+            item.get("refuses") is True,
+        )
+        for item in document["lists"]
+    )
+    return OffersSnapshot(
+        str(document["read"]),
+        lists,
+        {str(k): str(v) for k, v in document["unlisted"].items()},
+        {str(k): {str(a): str(b) for a, b in v.items()} for k, v in document["sources"].items()},
+        str(document["zones"]),
+    )
+
+
+def offer(size: str, region: str, snapshot: OffersSnapshot | None = None) -> Offer:
+    """Whether ``size`` is sold in ``region``, as far as the snapshot knows."""
+    snapshot = snapshot if snapshot is not None else offers_snapshot()
+    if snapshot is None:
+        return Offer("not checked", "the offers snapshot is missing or unreadable")
+    if size in snapshot.unlisted:
+        return Offer("not checked", snapshot.unlisted[size])
+    found = next((item for item in snapshot.lists if size in item.sizes), None)
+    if found is None:
+        return Offer("not checked", "the offers snapshot does not list this size")
+    if region not in found.covers:
+        return Offer("not checked", found.why)
+    sold = found.sizes[size]
+    if region in sold:
+        return Offer("offered")
+    return Offer(
+        "not offered" if found.refuses else "not listed",
+        f"{found.source}, data of {found.data_date}, lists no price for it there",
+        nearest_by_name(region, sold),
+    )
+
+
+def nearest_by_name(region: str, regions: tuple[str, ...], count: int = 3) -> tuple[str, ...]:
+    """The ``count`` regions spelled most like ``region`` (difflib's ratio), best first, ties by name."""
+    ranked = sorted(regions, key=lambda name: (-difflib.SequenceMatcher(None, region, name).ratio(), name))
+    return tuple(ranked[:count])
