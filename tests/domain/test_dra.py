@@ -24,7 +24,16 @@ from gpupools.resolve.scheduling import placements
 from gpupools.resolve.stack_loader import load_stack
 from gpupools.charts.dra_driver import operator_beside_dra_values
 from gpupools.catalog.chart_defaults import GPU_OPERATOR_DEFAULTS
-from support.dra_slices import cel_device, gpu_device, mig_device, node_slice, vfio_device
+from support.dra_slices import (
+    cel_device,
+    gi_profile_id,
+    gpu_device,
+    mig_device,
+    mig_name,
+    node_slice,
+    rfc1123,
+    vfio_device,
+)
 
 celpy = pytest.importorskip("celpy")
 
@@ -105,7 +114,7 @@ def test_aks_mig1g_class_selects_the_56_1g5gb_devices_and_nothing_else() -> None
     (cls,) = dra_classes(stack)
     slices = simulated(stack)
     found = matching(cls, slices)
-    assert len(found) == 56 and all("-mig-1g.5gb-" in name for name in found)
+    assert len(found) == 56 and all("-mig-1g5gb-19-" in name for name in found)  # the driver's names
     assert cls.device == DraDevice("mig", "1g.5gb", 56, 7, 5)
 
 
@@ -118,19 +127,24 @@ def test_eks_all_balanced_classes_select_16_8_8_and_nothing_else() -> None:
     everything = sum(len(s["spec"]["devices"]) for s in slices)
     assert sum(counts.values()) == everything  # each device is picked by exactly one class
     for profile, cls in classes.items():
-        assert all(f"-mig-{profile}-" in name for name in matching(cls, slices))
+        assert all(f"-mig-{rfc1123(profile)}-" in name for name in matching(cls, slices))
 
 
 @pytest.mark.parametrize("gpu", sorted(GPU_MODELS))
 def test_every_catalog_gpu_and_profile_is_selected_exactly(gpu: str) -> None:
     model = GPU_MODELS[gpu]
     devices = [gpu_device(0, f"NVIDIA {gpu}", model.memory_gb), vfio_device(0, f"NVIDIA {gpu}")]
-    devices += [mig_device(0, 0, p.name, f"NVIDIA {gpu}", p.memory_gb) for p in model.profiles]
+    devices += [
+        mig_device(0, p.name, f"NVIDIA {gpu}", p.memory_gb, gi_profile_id(model, p.name), 0, p.memory_slices)
+        for p in model.profiles
+    ]
     kinds = [DraDevice("gpu", None, 1, 1, model.memory_gb)]
     kinds += [DraDevice("mig", p.name, 1, 1, p.memory_gb) for p in model.profiles]
     for kind in kinds:
         picked = [d["name"] for d in devices if matches(selector(kind), d)]
-        expected = ["gpu-0"] if kind.profile is None else [f"gpu-0-mig-{kind.profile}-0"]
+        expected = (
+            ["gpu-0"] if kind.profile is None else [mig_name(0, kind.profile, gi_profile_id(model, kind.profile), 0)]
+        )
         assert picked == expected, (kind, picked)
 
 

@@ -111,7 +111,7 @@ def test_eks_all_balanced_stack_creates_one_class_per_profile_selecting_16_8_8(t
     for profile, count in profiles.items():
         device_class = classes[f"balanced-mig-{profile}.gpupools.io"]
         picked = _selected(device_class, slices)
-        assert len(picked) == count and all(f"-mig-{profile}-" in name for name in picked)
+        assert len(picked) == count and all(f"-mig-{profile.replace('.', '')}-" in name for name in picked)
         # 1.36: DRAExtendedResource is beta, so pods asking for the device plugin's resource name keep working.
         assert device_class["inputs"]["spec"]["extendedResourceName"] == f"nvidia.com/mig-{profile}"
         assert templates[f"balanced-mig-{profile}"]["inputs"]["metadata"]["namespace"] == "gpu-dra"

@@ -130,10 +130,10 @@ def test_the_rendered_kubelet_plugin_lands_where_the_placement_check_says(stack_
     tolerations, node_selector, affinity = pod_placement(
         named(render(helm, chart_values(stack)), "DaemonSet", KUBELET_PLUGIN)
     )
-    assert not node_selector
+    assert node_selector == chart_values(stack)["kubeletPlugin"].get("nodeSelector", {})
     rows = {row.pool: row for row in placements(stack, chart_values(stack)) if row.daemonset == KUBELET_PLUGIN}
     for pool in stack.pools:
-        labels = {**pool.labels}
+        labels = {**pool.labels, **pool.readiness_labels}  # MIG-manager pools: once the layout is cut
         assert tolerates(tolerations, pool.node_taints) and matches_affinity(affinity, labels)
         assert rows[pool.name].schedules and rows[pool.name].ok
 

@@ -203,6 +203,7 @@ GPU_OPERATOR_DEFAULTS = ChartDefaults(
             "dcgm-exporter",
             "node-status-exporter",
             "operator-validator",
+            "client",  # v26.7.0: third-party GPU clients (catalog.labels.GPU_CLIENT_DEPLOY_LABEL)
         )
     ),
 )

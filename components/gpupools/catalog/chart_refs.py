@@ -51,5 +51,6 @@ DEFAULT_EXPANDER = "least-waste"
 
 # NVIDIA's DRA driver for GPUs (kubernetes-sigs/dra-driver-nvidia-gpu), published as an OCI chart: install.md
 # "helm install dra-driver-nvidia-gpu oci://registry.k8s.io/dra-driver-nvidia/charts/dra-driver-nvidia-gpu".
-# Chart.yaml 0.4.1: "strict semver: no v prefix allowed", kubeVersion ">=1.32.0-0".
+# Chart.yaml 0.4.1: "strict semver: no v prefix allowed", kubeVersion ">=1.32.0-0". Driver 0.5.0 exists (released
+# 2026-08-19: consumable capacity, multi-user MPS); 0.4.1 stays the default, the release the reference files hold.
 DRA_DRIVER = ChartRef("dra-driver-nvidia-gpu", "oci://registry.k8s.io/dra-driver-nvidia/charts", "0.4.1")

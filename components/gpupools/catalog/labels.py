@@ -65,6 +65,10 @@ MIG_CONFIG_STATE_LABEL = "nvidia.com/mig.config.state"
 MIG_CONFIG_STATE_READY = "success"
 MIG_CONFIG_STATE_FAILED = "failed"
 MIG_CONFIG_STATES_IN_PROGRESS = frozenset({"pending", "rebooting", None})
+# Set to true on GPU nodes by the GPU Operator from v26.7.0 (controllers/state_manager.go gpuStateLabels); the MIG
+# manager (mig-parted v0.15.0 pkg/mig/reconfigure/reconfigure.go) flips it to paused-for-mig-change around a layout
+# change and waits for every DaemonSet pod whose nodeSelector has this key to leave the node: a third-party client.
+GPU_CLIENT_DEPLOY_LABEL = "nvidia.com/gpu.deploy.client"
 # Set by NFD on nodes with an NVIDIA (vendor 10de) PCI device; the device plugin's affinity accepts it.
 NFD_GPU_LABEL = "feature.node.kubernetes.io/pci-10de.present"
 # Set by GPU feature discovery (k8s-device-plugin internal/lm/nvml.go): any GPU MIG-capable; MPS sharing configured.

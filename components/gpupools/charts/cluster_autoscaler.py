@@ -13,8 +13,10 @@ from typing import Any, Mapping
 
 from ..catalog.autoscaler_versions import autoscaler_image_tag
 from ..catalog.chart_refs import CLUSTER_AUTOSCALER_SERVICE_ACCOUNT, DEFAULT_EXPANDER
+from ..catalog.dra_driver import AUTOSCALER_DRA_FLAG, AUTOSCALER_DRA_ON_MINOR
 
 IRSA_ROLE_ANNOTATION = "eks.amazonaws.com/role-arn"
+CHART_APP_MINOR = 35  # chart 9.59.0 (catalog.chart_refs.CLUSTER_AUTOSCALER): Chart.yaml appVersion 1.35.0
 
 
 def cluster_autoscaler_values(
@@ -28,12 +30,15 @@ def cluster_autoscaler_values(
     scale_down_utilization_threshold: float | None = None,
     scale_down_gpu_utilization_threshold: float | None = None,
     kubernetes_version: str | None = None,
+    dynamic_resource_allocation: bool = False,
 ) -> dict[str, Any]:
     """Values for one EKS cluster. ``cluster_name``, ``region`` and ``role_arn`` may be Pulumi outputs.
 
     Thresholds left at None keep the autoscaler's defaults (0.5 each, cluster-autoscaler 1.35.0 flags.go).
     ``kubernetes_version`` (``major.minor``) picks the image of the same minor (``image.tag``); None keeps the
     chart's appVersion. A version the table lacks is refused before this (``resolve.autoscaler_version_rule``).
+    ``dynamic_resource_allocation`` (a DRA stack): an image below 1.35 gets ``--enable-dynamic-resource-allocation``,
+    off by default there (flags.go at cluster-autoscaler-1.34.3); from 1.35 it is locked on and left alone.
     """
     extra_args: dict[str, Any] = {"expander": expander}
     if scale_down_utilization_threshold is not None:
@@ -51,9 +56,18 @@ def cluster_autoscaler_values(
         "extraArgs": extra_args,
     }
     tag = autoscaler_image_tag(kubernetes_version) if kubernetes_version is not None else None
+    if dynamic_resource_allocation and image_minor(tag) < AUTOSCALER_DRA_ON_MINOR:
+        extra_args[AUTOSCALER_DRA_FLAG] = True
     if tag is not None:
         values["image"] = {"tag": tag}  # Helm merges maps: the chart's repository and pullPolicy stay
     if expander == "priority":
         # Text keys: Helm values are JSON maps; the chart's template turns each key into an int (``$k | int``).
         values["expanderPriorities"] = {str(key): list(patterns) for key, patterns in (priorities or {}).items()}
     return values
+
+
+def image_minor(tag: str | None) -> int:
+    """The cluster-autoscaler minor of an image tag (``v1.34.3`` -> 34); None is the chart's own appVersion."""
+    if tag is None:
+        return CHART_APP_MINOR
+    return int(tag.lstrip("v").split(".")[1])

@@ -16,6 +16,18 @@ What we set and why (docs in ``../shared/reference/dra-driver-nvidia-gpu/docs``,
 MIG layouts that AKS does not apply at pool creation are applied by the GPU Operator's MIG manager: NVIDIA's
 prerequisites page installs "the GPU Operator with the NVIDIA Kubernetes Device Plugin disabled" beside the
 driver, so ``operator_beside_dra_values`` is the operator's values with ``devicePlugin.enabled: false``.
+
+The kubelet plugin discovers MIG devices once, at start ("Discovery is a point-in-time snapshot", concepts-gpu-
+allocation.md), so where the MIG manager cuts a pool's layout the plugin must start after the cut and restart after
+each re-cut. Two values do it (sources in docs/sources.md):
+
+* ``kubeletPlugin.nodeSelector: {nvidia.com/gpu.deploy.client: "true"}``: the GPU Operator (v26.7.0) labels GPU nodes
+  so; the MIG manager (v0.15.0) flips the label to ``paused-for-mig-change`` before a change, so the DaemonSet
+  controller removes the plugin, waits for DaemonSet pods with that key *in their nodeSelector* (not affinity) to
+  leave, cuts, and flips it back to ``true``, which starts the plugin again on the new layout;
+* a required affinity term that admits the nodes of those pools only with ``nvidia.com/mig.config.state=success``
+  (a fresh node carries the client label before the MIG manager first runs); the chart's other terms stay, each
+  closed to those pools, because Helm replaces lists.
 """
 
 from __future__ import annotations
@@ -25,7 +37,14 @@ from typing import Any
 
 from ..catalog.chart_defaults import DRA_DRIVER_DEFAULTS
 from ..catalog.dra_driver import HOST_DRIVER_ROOT, OPERATOR_DRIVER_ROOT, SHARING_GATES
-from ..catalog.labels import GPU_TAINT
+from ..catalog.labels import (
+    GPU_CLIENT_DEPLOY_LABEL,
+    GPU_PRESENT_LABEL,
+    GPU_TAINT,
+    MIG_CONFIG_STATE_LABEL,
+    MIG_CONFIG_STATE_READY,
+    POOL_LABEL,
+)
 from ..domain.stack import Stack
 from .device_plugin import POOL_AFFINITY_TERM, cloud_taint_tolerations
 from .gpu_operator import gpu_operator_values
@@ -42,9 +61,11 @@ def dra_driver_values(stack: Stack) -> dict[str, Any]:
         "resources": {"gpus": {"enabled": True}, "computeDomains": {"enabled": False}},
         "kubeletPlugin": {
             "tolerations": [GPU_TAINT.kubernetes_toleration(), *cloud_taint_tolerations(stack)],
-            "affinity": _affinity(),
+            "affinity": _affinity(stack),
         },
     }
+    if operator_mig_pools(stack):
+        values["kubeletPlugin"]["nodeSelector"] = {GPU_CLIENT_DEPLOY_LABEL: "true"}
     gates = needed_gates(stack)
     if gates:
         values["featureGates"] = {gate: True for gate in gates}
@@ -75,9 +96,23 @@ def operator_beside_dra_values(stack: Stack) -> dict[str, Any]:
     return values
 
 
-def _affinity() -> dict[str, Any]:
+def _affinity(stack: Stack) -> dict[str, Any]:
+    """The chart's terms (ours first); with MIG-manager pools, those pools' nodes only once their layout is cut."""
     chart_terms = DRA_DRIVER_DEFAULTS.values["kubeletPlugin"]["affinity"]["nodeAffinity"][
         "requiredDuringSchedulingIgnoredDuringExecution"
     ]["nodeSelectorTerms"]
     terms = [deepcopy(POOL_AFFINITY_TERM), *(deepcopy(term) for term in chart_terms if term != POOL_AFFINITY_TERM)]
+    cut = sorted(pool.name for pool in operator_mig_pools(stack))
+    if cut:
+        elsewhere = {"key": POOL_LABEL, "operator": "NotIn", "values": cut}
+        terms = [
+            {
+                "matchExpressions": [
+                    {"key": POOL_LABEL, "operator": "In", "values": cut},
+                    {"key": GPU_PRESENT_LABEL, "operator": "In", "values": ["true"]},
+                    {"key": MIG_CONFIG_STATE_LABEL, "operator": "In", "values": [MIG_CONFIG_STATE_READY]},
+                ]
+            },
+            *({"matchExpressions": [*term["matchExpressions"], dict(elsewhere)]} for term in terms),
+        ]
     return {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": terms}}}

@@ -25,7 +25,23 @@ def dra_device_lines(devices: dict[str, list[dict[str, Any]]]) -> list[str]:
     rows = [HEADER, *_rows(devices)]
     widths = [max(len(row[i]) for row in rows) for i in range(len(HEADER))]
     table = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
-    return ["", "Devices the DRA driver publishes per node (ResourceSlices, resource.k8s.io/v1):", *table]
+    return [
+        "",
+        "Devices the DRA driver publishes per node (ResourceSlices, resource.k8s.io/v1):",
+        *table,
+        *_shared(devices),
+    ]
+
+
+def _shared(devices: dict[str, list[dict[str, Any]]]) -> list[str]:
+    """What ``replicas`` means under DRA: pods per shared ResourceClaim, one claim per device (``domain.dra``)."""
+    return [
+        f"  pool {pool}: {d['sharing']['strategy']} through one shared ResourceClaim per {d['kind']} device, "
+        f"meant for {d['sharing']['podsPerClaim']} pods each (slice_workload shared_claim=N)"
+        for pool, found in devices.items()
+        for d in found
+        if d.get("sharing")
+    ]
 
 
 def markdown_dra_devices(devices: dict[str, list[dict[str, Any]]]) -> list[str]:
@@ -38,7 +54,8 @@ def markdown_dra_devices(devices: dict[str, list[dict[str, Any]]]) -> list[str]:
         "| pool | kind | profile | per node | memory |",
         "|---|---|---|---|---|",
     ]
-    return lines + [f"| {' | '.join(row)} |" for row in _rows(devices)]
+    shared = [line.strip() for line in _shared(devices)]
+    return lines + [f"| {' | '.join(row)} |" for row in _rows(devices)] + (["", *shared] if shared else [])
 
 
 def dra_diff_lines(devices: dict[str, dict[str, Count]]) -> list[str]:

@@ -146,6 +146,7 @@ class ClusterAutoscalerArgsModel(_Args):
     kubernetes_version: Optional[Annotated[str, Rule(_input(Annotated[str, AfterValidator(_autoscaler_version)]))]] = (
         None
     )
+    dynamic_resource_allocation: Optional[bool] = None
 
     @model_validator(mode="after")
     def _priorities(self) -> "ClusterAutoscalerArgsModel":

@@ -15,6 +15,14 @@ attribute that says which node pool a device is on (its ``pool`` is the node nam
 DeviceClass can effectively map to a given extendedResourceName" (driver demo). Whole GPUs keep the chart's own
 ``gpu.nvidia.com`` class, which already maps ``nvidia.com/gpu``.
 
+Sharing (time-slicing, MPS) is no extra device under DRA: it is an opaque config on the claim, which the driver reads
+(``GpuConfig`` for a whole GPU, ``MigDeviceConfig`` for a MIG device, driver ``gpu.nvidia.com``; time-slicing guide,
+MPS guide). A claim *template* gives each pod a claim of its own, so pods never share through one; pods share a
+device by referencing one ``ResourceClaim`` (the driver's gpu-test3 demo). So a sharing pool gets one ResourceClaim
+per device it publishes (per node times its planned nodes), and ``replicas`` means the pods meant to reference each
+claim: the plan and ``slice_workload`` say so; Kubernetes itself caps a claim at 256 pods (``reservedFor``). MPS
+splits each device as the device plugin's MPS does: each client gets ``1/replicas`` of the threads and memory.
+
 Why the claim templates live in the gpuSoftware namespace: a ResourceClaimTemplate is namespaced and a pod can only
 reference one in its own namespace, so no single place serves every workload. The release's namespace exists before
 the templates (the release creates it, or it is one every cluster has), gpupools' smoke tests run there, and it is
@@ -27,7 +35,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..catalog.dra_driver import DRA_DRIVER_NAME, EXTENDED_RESOURCE_MINOR, GPU_TYPE, MIG_TYPE, device_token
+from ..catalog.dra_driver import (
+    CONFIG_API_VERSION,
+    DRA_DRIVER_NAME,
+    EXTENDED_RESOURCE_MINOR,
+    GPU_CONFIG_KIND,
+    GPU_TYPE,
+    MIG_CONFIG_KIND,
+    MIG_TYPE,
+    MPS_STRATEGY,
+    TIME_SLICING_STRATEGY,
+    device_token,
+)
 from ..catalog.labels import mig_resource_name
 from .pools import ResolvedPool
 from .stack import Stack
@@ -39,6 +58,33 @@ SAME_GPU = f"{DRA_DRIVER_NAME}/parentUUID"  # mig.md: "Request multiple MIG devi
 
 
 @dataclass(frozen=True)
+class DraSharing:
+    """How pods share one device of a pool: the driver's strategy, and the pods meant to reference one claim."""
+
+    strategy: str  # TimeSlicing or MPS, as the driver's GpuSharing spells it
+    replicas: int
+
+    def parameters(self, kind: str, memory_gb: int) -> dict[str, Any]:
+        """The opaque parameters the driver decodes strictly (no key it does not know)."""
+        if kind == MIG_TYPE and self.strategy != MPS_STRATEGY:
+            # resolve.dra_rules refuses it: "has no effect on hardware" (time-slicing guide)
+            raise ValueError("the DRA driver cannot time-slice a MIG device")
+        sharing: dict[str, Any] = {"strategy": self.strategy}
+        if self.strategy == TIME_SLICING_STRATEGY:
+            sharing["timeSlicingConfig"] = {"interval": "Default"}
+        else:
+            sharing["mpsConfig"] = {
+                "defaultActiveThreadPercentage": 100 // self.replicas,
+                "defaultPinnedDeviceMemoryLimit": f"{memory_gb * 1024 // self.replicas}Mi",
+            }
+        config_kind = GPU_CONFIG_KIND if kind == GPU_TYPE else MIG_CONFIG_KIND
+        return {"apiVersion": CONFIG_API_VERSION, "kind": config_kind, "sharing": sharing}
+
+    def to_json(self) -> dict[str, Any]:
+        return {"strategy": self.strategy, "podsPerClaim": self.replicas}
+
+
+@dataclass(frozen=True)
 class DraDevice:
     """One kind of device the driver publishes on each node of a pool: how many, and each one's memory."""
 
@@ -47,6 +93,7 @@ class DraDevice:
     per_node: int
     per_gpu: int
     memory_gb: int
+    sharing: DraSharing | None = None
 
     @property
     def token(self) -> str:
@@ -54,15 +101,30 @@ class DraDevice:
         return device_token(self.profile)
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "profile": self.profile, "perNode": self.per_node, "memoryGB": self.memory_gb}
+        found = {"kind": self.kind, "profile": self.profile, "perNode": self.per_node, "memoryGB": self.memory_gb}
+        if self.sharing is not None:
+            found["sharing"] = self.sharing.to_json()
+        return found
+
+
+def pool_sharing(pool: ResolvedPool) -> DraSharing | None:
+    """The pool's ``sharing`` as the driver's strategy; None without sharing."""
+    sharing = pool.sharing
+    if sharing is None:
+        return None
+    if sharing.mps is not None:
+        return DraSharing(MPS_STRATEGY, sharing.mps.replicas)
+    assert sharing.time_slicing is not None  # config.models.Sharing: exactly one mode
+    return DraSharing(TIME_SLICING_STRATEGY, sharing.time_slicing.replicas)
 
 
 def published_devices(pool: ResolvedPool) -> list[DraDevice]:
     """Per node: the whole GPUs, or each MIG profile's devices, as the driver's ResourceSlice lists them."""
+    sharing = pool_sharing(pool)
     if pool.mig is None:
-        return [DraDevice(GPU_TYPE, None, pool.gpus_per_node, 1, pool.gpu.memory_gb)]
+        return [DraDevice(GPU_TYPE, None, pool.gpus_per_node, 1, pool.gpu.memory_gb, sharing)]
     return [
-        DraDevice(MIG_TYPE, name, pool.gpus_per_node * count, count, _profile_memory_gb(pool, name))
+        DraDevice(MIG_TYPE, name, pool.gpus_per_node * count, count, _profile_memory_gb(pool, name), sharing)
         for name, count in sorted(pool.mig.devices.items())
         if count > 0
     ]
@@ -93,6 +155,33 @@ class DraClass:
     device: DraDevice
     extended_resource_name: str | None
     namespace: str  # of the claim template: the gpuSoftware namespace (module docstring)
+    nodes: int = 0  # the pool's planned nodes: a sharing pool gets a shared claim per device on each
+
+    @property
+    def shared_claim_count(self) -> int:
+        """How many shared ResourceClaims a sharing pool gets (one per device on its planned nodes); else 0."""
+        return self.device.per_node * self.nodes if self.device.sharing is not None else 0
+
+    def shared_claim_name(self, index: int) -> str:
+        return f"{self.template_name}-shared-{index}"
+
+    def config(self) -> list[dict[str, Any]]:
+        """The claim's ``devices.config``: the sharing settings for the driver, or none."""
+        if self.device.sharing is None:
+            return []
+        parameters = self.device.sharing.parameters(self.device.kind, self.device.memory_gb)
+        return [{"requests": [REQUEST], "opaque": {"driver": DRA_DRIVER_NAME, "parameters": parameters}}]
+
+    def shared_claim(self, index: int) -> dict[str, Any]:
+        """The ``index``-th ResourceClaim that ``replicas`` pods of a sharing pool reference by name."""
+        devices: dict[str, Any] = {"requests": [{"name": REQUEST, "exactly": {"deviceClassName": self.name}}]}
+        devices["config"] = self.config()
+        return {
+            "apiVersion": API_VERSION,
+            "kind": "ResourceClaim",
+            "metadata": {"name": self.shared_claim_name(index), "namespace": self.namespace},
+            "spec": {"devices": devices},
+        }
 
     @property
     def name(self) -> str:
@@ -110,7 +199,7 @@ class DraClass:
 
     def to_json(self) -> dict[str, Any]:
         """What a stack output says of this class: the names a workload references."""
-        return {
+        found = {
             "kind": self.device.kind,
             "profile": self.device.profile,
             "deviceClass": self.name,
@@ -118,6 +207,10 @@ class DraClass:
             "namespace": self.namespace,
             "extendedResourceName": self.extended_resource_name,
         }
+        if self.device.sharing is not None:
+            found["sharedClaims"] = [self.shared_claim_name(i) for i in range(self.shared_claim_count)]
+            found["podsPerClaim"] = self.device.sharing.replicas
+        return found
 
     def claim_template(self, count: int = 1, same_gpu: bool = False, name: str | None = None) -> dict[str, Any]:
         """``count`` devices of this kind in one claim; ``same_gpu``: all on one physical GPU (MIG only)."""
@@ -128,6 +221,8 @@ class DraClass:
         devices: dict[str, Any] = {"requests": [{"name": REQUEST, "exactly": exactly}]}
         if same_gpu:
             devices["constraints"] = [{"requests": [REQUEST], "matchAttribute": SAME_GPU}]
+        if self.device.sharing is not None:
+            devices["config"] = self.config()  # the containers of one pod share its claim with these settings
         return {
             "apiVersion": API_VERSION,
             "kind": "ResourceClaimTemplate",
@@ -149,7 +244,8 @@ def dra_classes(stack: Stack) -> list[DraClass]:
         if device.profile is not None and minor >= EXTENDED_RESOURCE_MINOR:
             candidate = mig_resource_name(device.profile)
             extended = candidate if names.count(candidate) == 1 else None
-        classes.append(DraClass(pool.name, device, extended, stack.config.gpu_software.resolved_namespace))
+        namespace = stack.config.gpu_software.resolved_namespace
+        classes.append(DraClass(pool.name, device, extended, namespace, pool.nodes))
     return classes
 
 

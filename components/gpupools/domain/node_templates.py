@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping
 
 from ..catalog.cloud_registry import cloud as cloud_named
+from ..catalog.dra_driver import AUTOSCALER_DRA_FLAG, AUTOSCALER_DRA_ON_MINOR
 from ..catalog.labels import GPU_RESOURCE, Taint
 from ..catalog.names import MAX_TAGS
 from .capacity import advertised_resources, pool_capacity
@@ -136,6 +137,8 @@ def cluster_autoscaler_args(stack: Stack) -> dict[str, Any] | None:
         "namespace": settings.namespace,
         "expander": settings.expander,
     }
+    if stack.config.gpu_software.chosen_installer.uses_dra:
+        args["dynamic_resource_allocation"] = True  # below 1.35 the flag is off by default (charts.cluster_autoscaler)
     if settings.priorities:
         args["priorities"] = {key: list(patterns) for key, patterns in settings.priorities.items()}
     for key in ("scale_down_utilization_threshold", "scale_down_gpu_utilization_threshold"):
@@ -203,7 +206,9 @@ def autoscaled_pools(stack: Stack) -> list[AutoscaledPool]:
             continue
         template = pool_node_template(pool)
         from_zero, why = (
-            _dra_from_zero(pool) if stack.config.gpu_software.chosen_installer.uses_dra else _from_zero(pool, template)
+            _dra_from_zero(pool, stack.config.cluster.kubernetes_version)
+            if stack.config.gpu_software.chosen_installer.uses_dra
+            else _from_zero(pool, template)
         )
         rows.append(AutoscaledPool(pool.name, pool.cloud, bounds.min_count, bounds.max_count, template, from_zero, why))
     return rows
@@ -231,13 +236,22 @@ def _from_zero(pool: ResolvedPool, template: NodeTemplate) -> tuple[bool, str]:
     return cloud_named(pool.cloud).facet(ScaleFromZero).from_zero(pool, template)
 
 
-def _dra_from_zero(pool: ResolvedPool) -> tuple[bool, str]:
+def _dra_from_zero(pool: ResolvedPool, kubernetes_version: str) -> tuple[bool, str]:
+    """A DRA pool never scales from zero; with a node up, the autoscaler copies its slices if its DRA handling is on:
+    from 1.35 always, below only with ``--enable-dynamic-resource-allocation``, which gpupools sets on the
+    autoscaler it installs and cannot set on a managed one."""
     bounds = pool.config.autoscaling
     assert bounds is not None
-    why = DRA_FROM_ZERO.format(provider=cloud_named(pool.cloud).display_name)
-    if bounds.min_count > 0:
+    cloud = cloud_named(pool.cloud)
+    why = DRA_FROM_ZERO.format(provider=cloud.display_name)
+    if bounds.min_count == 0:
+        return False, why
+    if cloud.cluster_autoscaler_chart or int(kubernetes_version.split(".")[1]) >= AUTOSCALER_DRA_ON_MINOR:
         return False, f"minCount {bounds.min_count} keeps a node up, whose slices the autoscaler copies; {why}"
-    return False, why
+    return False, (
+        f"minCount {bounds.min_count} keeps a node up, but the managed autoscaler below 1.35 copies its slices only "
+        f"with --{AUTOSCALER_DRA_FLAG} (default false); {why}"
+    )
 
 
 def _azure_key(key: str) -> str:

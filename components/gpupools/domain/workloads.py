@@ -13,7 +13,7 @@ from typing import Any
 from ..catalog.labels import GPU_RESOURCE, GPU_TAINT, POOL_LABEL, mig_resource_name
 from ..errors import GpupoolsError
 from .capacity import pool_capacity
-from .dra import pool_classes
+from .dra import DraClass, pool_classes
 from .pools import ResolvedPool
 from .stack import Stack
 
@@ -35,6 +35,8 @@ class GpuWorkload:
     resource_claims: list[dict[str, str]] = field(default_factory=list)
     claims: list[dict[str, str]] = field(default_factory=list)
     claim_template: dict[str, Any] | None = None
+    # DRA sharing pools: the shared ResourceClaim the pod references by name (the plan registers it).
+    resource_claim: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         found = {
@@ -45,6 +47,8 @@ class GpuWorkload:
         }
         if self.claim_template is not None:
             found.update(resourceClaims=self.resource_claims, claims=self.claims, claimTemplate=self.claim_template)
+        if self.resource_claim is not None:
+            found.update(resourceClaims=self.resource_claims, claims=self.claims, resourceClaim=self.resource_claim)
         return found
 
 
@@ -69,8 +73,14 @@ def find_pool(stack: Stack, name: str) -> ResolvedPool:
     raise WorkloadError(f"no GPU pool named '{name}'; pools: {', '.join(p.name for p in stack.pools)}")
 
 
-def slice_workload(stack: Stack, pool_name: str, profile: str | None = None, count: int = 1) -> GpuWorkload:
-    """Scheduling for ``count`` slices of ``profile`` (or of the pool's only resource) on ``pool_name``."""
+def slice_workload(
+    stack: Stack, pool_name: str, profile: str | None = None, count: int = 1, shared_claim: int = 0
+) -> GpuWorkload:
+    """Scheduling for ``count`` slices of ``profile`` (or of the pool's only resource) on ``pool_name``.
+
+    ``shared_claim``: on a DRA pool with sharing, which of the pool's shared ResourceClaims the pod joins (``0`` to
+    the number of devices on its planned nodes, less one); each is meant for the pool's ``replicas`` pods.
+    """
     # bool is an int to Python, but count=True would become the limit "True", which Kubernetes refuses.
     if isinstance(count, bool) or not isinstance(count, int) or count < 1:
         raise WorkloadError(
@@ -78,7 +88,7 @@ def slice_workload(stack: Stack, pool_name: str, profile: str | None = None, cou
         )
     pool = find_pool(stack, pool_name)
     if stack.config.gpu_software.chosen_installer.uses_dra:
-        return _dra_workload(stack, pool, profile, count)
+        return _dra_workload(stack, pool, profile, count, shared_claim)
     advertised = pool_capacity(pool).per_node  # usable at once: maxPods may cap the slices
     resource = _resource_for(pool, advertised, profile)
     per_node = advertised[resource]
@@ -111,7 +121,7 @@ def _fails_multiple(pool: ResolvedPool) -> bool:
     return bool(sharing and sharing.time_slicing and sharing.time_slicing.fail_requests_greater_than_one)
 
 
-def _dra_workload(stack: Stack, pool: ResolvedPool, profile: str | None, count: int) -> GpuWorkload:
+def _dra_workload(stack: Stack, pool: ResolvedPool, profile: str | None, count: int, shared_claim: int) -> GpuWorkload:
     """A claim on ``count`` devices of one kind; several MIG devices are asked on one GPU (``matchAttribute``)."""
     classes = pool_classes(stack, pool.name)
     if profile is None:
@@ -129,6 +139,8 @@ def _dra_workload(stack: Stack, pool: ResolvedPool, profile: str | None, count: 
     device = chosen.device
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
         raise WorkloadError(f"count must be a whole number of at least 1, got {count!r}")
+    if device.sharing is not None:
+        return _shared_workload(pool, chosen, count, shared_claim)
     same_gpu = device.profile is not None and count > 1
     room = device.per_gpu if same_gpu else device.per_node
     if count > room:
@@ -152,4 +164,32 @@ def _dra_workload(stack: Stack, pool: ResolvedPool, profile: str | None, count: 
         [{"name": "gpu", "resourceClaimTemplateName": name}],
         [{"name": "gpu"}],
         template,
+    )
+
+
+def _shared_workload(pool: ResolvedPool, chosen: DraClass, count: int, index: int) -> GpuWorkload:
+    """A pod that joins one of the pool's shared ResourceClaims (one device, shared by ``replicas`` pods)."""
+    sharing = chosen.device.sharing
+    assert sharing is not None
+    if count != 1:
+        raise WorkloadError(
+            f"pool {pool.name} shares each {chosen.device.token} through one ResourceClaim ({sharing.strategy}, "
+            f"{sharing.replicas} pods per claim); ask for 1"
+        )
+    claims = chosen.shared_claim_count
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < claims:
+        raise WorkloadError(
+            f"pool {pool.name} has {claims} shared claims (one per {chosen.device.token} on its planned nodes); "
+            f"shared_claim must be 0..{claims - 1}, got {index!r}"
+        )
+    claim = chosen.shared_claim(index)
+    return GpuWorkload(
+        pool.name,
+        pool_tolerations(pool),
+        pool_node_selector(pool),
+        {},
+        [{"name": "gpu", "resourceClaimName": claim["metadata"]["name"]}],
+        [{"name": "gpu"}],
+        None,
+        claim,
     )

@@ -55,6 +55,8 @@ class ClusterAutoscalerArgs(TypedDict):
     """AWS tags of the IAM role."""
     kubernetes_version: NotRequired[str]
     """The cluster's Kubernetes version (major.minor): the autoscaler image of the same minor (default: the chart's)."""
+    dynamic_resource_allocation: NotRequired[bool]
+    """The cluster's GPUs are DRA devices: below cluster-autoscaler 1.35 turn its DRA handling on (default false)."""
 
 
 class ClusterAutoscaler(pulumi.ComponentResource):
@@ -75,7 +77,7 @@ class ClusterAutoscaler(pulumi.ComponentResource):
         :param args: ``ClusterAutoscalerArgs`` (each key documented there). Required: cluster_name, region,
             oidc_provider_arn, oidc_provider_url. Optional: version, namespace, service_account, expander,
             priorities, scale_down_utilization_threshold, scale_down_gpu_utilization_threshold, tags,
-            kubernetes_version.
+            kubernetes_version, dynamic_resource_allocation.
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
         args = check_args(ClusterAutoscalerArgsModel, "ClusterAutoscaler", name, args)
@@ -106,6 +108,7 @@ class ClusterAutoscaler(pulumi.ComponentResource):
             scale_down_utilization_threshold=args.get("scale_down_utilization_threshold"),
             scale_down_gpu_utilization_threshold=args.get("scale_down_gpu_utilization_threshold"),
             kubernetes_version=args.get("kubernetes_version"),
+            dynamic_resource_allocation=bool(args.get("dynamic_resource_allocation")),
         )
         # The values carry the role's ARN, so the release waits for the role.
         release, _ = pinned_release(

@@ -1,6 +1,9 @@
 """The DRA objects of a ``dra-driver`` stack: per pool and device kind, the DeviceClass and ResourceClaimTemplate
 ``domain.dra`` derives, as ``resource.k8s.io/v1`` resources of the cluster.
 
+A sharing pool's devices also get their shared ``ResourceClaim``s (``DraClass.shared_claim``): one per device on
+its planned nodes, each carrying the driver's sharing config, for ``replicas`` pods to reference by name.
+
 They wait for the driver's release: a DeviceClass names the driver's devices, and the claim templates live in the
 release's namespace, which the release creates. Parented to the platform (not to the release's component) so they
 are the platform's own objects, on the cluster's provider.
@@ -18,7 +21,8 @@ from ..domain.stack import Stack
 def create(
     stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str, parent: pulumi.Resource
 ) -> list[pulumi.CustomResource]:
-    """``<prefix><class name>`` DeviceClasses and ``<prefix><template name>`` claim templates; none without DRA."""
+    """``<prefix><class name>`` DeviceClasses, ``<prefix><template name>`` claim templates and, for sharing pools,
+    ``<prefix><shared claim name>`` ResourceClaims; none without DRA."""
     opts = pulumi.ResourceOptions(parent=parent, provider=provider, depends_on=[software])
     created: list[pulumi.CustomResource] = []
     for cls in dra_classes(stack):
@@ -39,4 +43,14 @@ def create(
                 opts=opts,
             )
         )
+        for index in range(cls.shared_claim_count):
+            claim = cls.shared_claim(index)
+            created.append(
+                k8s.resource.v1.ResourceClaim(
+                    f"{prefix}{claim['metadata']['name']}",
+                    metadata=k8s.meta.v1.ObjectMetaArgs(**claim["metadata"]),
+                    spec=claim["spec"],
+                    opts=opts,
+                )
+            )
     return created

@@ -12,8 +12,9 @@ Each refusal quotes its source in docs/sources.md (the driver's docs at ``../sha
 * the device plugin and the DRA kubelet plugin both reaching one node (helm values reference, KEP 5004), from the
   placement rows over the real chart values.
 
-Warnings: pools the cluster autoscaler must scale from zero (its AWS and Azure providers build no ResourceSlices for
-template nodes), and ``draAlphaGates`` named but unused.
+Warnings: MPS pools (the driver's per-claim MPS control daemon runs privileged with hostPID,
+``templates/mps-control-daemon.tmpl.yaml``), pools the cluster autoscaler must scale from zero (its AWS and Azure
+providers build no ResourceSlices for template nodes), and ``draAlphaGates`` named but unused.
 """
 
 from __future__ import annotations
@@ -71,9 +72,11 @@ def config_findings(config: StackConfig) -> Findings:
             found.problems.append(
                 Problem(
                     f"{path}.sharing.timeSlicing",
-                    "time-slicing has no effect on MIG devices through the DRA driver "
-                    '("TimeSlicing has no effect on MIG devices", MIG guide); allowed: '
-                    "no sharing on MIG pools",
+                    "time-slicing has no effect on MIG devices through the DRA driver: "
+                    '"Setting `strategy: TimeSlicing` in a MigDeviceConfig is accepted without error but has no '
+                    'effect on hardware" '
+                    "(dra-driver-nvidia-gpu time-slicing guide); allowed: no sharing on MIG pools, or time-slicing "
+                    "on a pool without mig",
                 )
             )
         elif gate not in software.dra_alpha_gates:
@@ -84,6 +87,12 @@ def config_findings(config: StackConfig) -> Findings:
                     f"allowed: name it in gpuSoftware.draAlphaGates to accept an alpha "
                     "feature, or remove sharing",
                 )
+            )
+    for pool in config.gpu_pools:
+        if pool is not None and pool.sharing is not None and pool.sharing.mps is not None:
+            found.warnings.append(
+                f"pool {pool.name}: MPS: the DRA driver starts one MPS control daemon per shared claim, a "
+                "Deployment on the claim's node that runs privileged with hostPID (allowPrivilegedHostPID)"
             )
     for gate in software.dra_alpha_gates:
         if gate not in used:

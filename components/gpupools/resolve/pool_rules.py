@@ -63,7 +63,7 @@ def resolve_pool(
         mig, mig_problems = plan_mig(config, pool, size.gpu, path)
         found.problems += mig_problems
     found.problems += strategy_problems(config, pool, mig, path)
-    found.problems += _sharing_problems(pool, mig, path)
+    found.problems += _sharing_problems(pool, mig, path, config.gpu_software.chosen_installer.uses_dra)
     found.problems += _label_problems(pool, path)
     if pool.autoscaling and not (pool.autoscaling.min_count <= pool.count <= pool.autoscaling.max_count):
         found.problems.append(
@@ -105,7 +105,8 @@ def resolve_pool(
             f"Operator's MIG manager is kept off these nodes ({MIG_MANAGER_DEPLOY_LABEL}=false) so "
             "it never undoes it"
         )
-    if pool.sharing is not None and pool.sharing.mps is not None:
+    # The DRA driver runs no MPS DaemonSet: it starts one control daemon Deployment per claim (guides-mps.md).
+    if pool.sharing is not None and pool.sharing.mps is not None and not config.gpu_software.chosen_installer.uses_dra:
         found.warnings.append(
             f"pool {pool.name}: MPS: its control daemon runs privileged and in the host's PID "
             "namespace (hostPID; no hostIPC) on every node of the pool (allowPrivilegedHostPID)"
@@ -141,7 +142,7 @@ def _cloud_scope_problems(cloud: str, pool: GpuPoolConfig, path) -> list[Problem
     return problems
 
 
-def _sharing_problems(pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Problem]:
+def _sharing_problems(pool: GpuPoolConfig, mig: MigPlan | None, path, dra: bool = False) -> list[Problem]:
     if pool.sharing and pool.name == DEFAULT_DEVICE_PLUGIN_CONFIG:
         return [
             Problem(
@@ -154,7 +155,8 @@ def _sharing_problems(pool: GpuPoolConfig, mig: MigPlan | None, path) -> list[Pr
     if mps is None:
         return []
     problems = []
-    if pool.mig is not None:
+    # The DRA driver shares a MIG device through MPS (MigDeviceConfig, guides-mps.md); the device plugin cannot.
+    if pool.mig is not None and not dra:
         problems.append(
             Problem(
                 path("sharing", "mps"),

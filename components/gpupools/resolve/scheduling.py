@@ -12,8 +12,13 @@ Kubernetes scheduling rules over them before anything is deployed:
 The node taints are ours and the cloud's (AKS Spot pools' ``scalesetpriority`` taint). The node labels are
 those a pool's nodes end up with, built in the order they appear: the cloud's, ours
 (``ResolvedPool.labels``), NFD's GPU label if an NFD worker runs there,
-the GPU Operator's deploy labels, GFD's labels if GFD and an NFD worker run there, and last the
-operator's MIG manager label, which depends on GFD's ``nvidia.com/mig.capable``.
+the GPU Operator's deploy labels, GFD's labels if GFD and an NFD worker run there, the
+operator's MIG manager label, which depends on GFD's ``nvidia.com/mig.capable``, and last, where the MIG manager
+runs and cuts the pool's layout, its ``nvidia.com/mig.config.state=success``.
+
+The DRA kubelet plugin reads MIG devices once, at start: on a pool whose layout the MIG manager cuts it must not
+land before that state is ``success``. So for those pools the check also places it on the labels the node has
+before (without the MIG state); landing there is a problem row of its own (``BEFORE_MIG``).
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ from ..domain.pools import ResolvedPool
 from ..domain.stack import PLAIN_POD, Placement, Stack
 
 BLOCKING_EFFECTS = ("NoSchedule", "NoExecute")
+BEFORE_MIG = " before the MIG layout is cut"  # suffix of the row of a daemonset that must wait for the MIG manager
+MIG_WAITERS = ("dra-kubelet-plugin",)  # roles that read the MIG layout once, at start
 
 
 @dataclass(frozen=True)
@@ -100,8 +107,16 @@ def placements(
     rows = []
     for pool in stack.pools:
         labels = _node_labels(stack, pool, labeler, [*deployed, *extra], pods)
+        before = {key: value for key, value in labels.items() if key not in pool.readiness_labels}
         for ds in [*deployed, *extra]:
             schedules, reason = _fits(pods[ds.name], labels, pool.node_taints)
+            waits = ds.role in MIG_WAITERS and before != labels
+            if waits and schedules:
+                early, why = _fits(pods[ds.name], before, pool.node_taints)
+                if early:  # it would publish whole GPUs (or nothing) and never see the layout
+                    rows.append(Placement(pool.name, ds.name + BEFORE_MIG, True, False, why))
+                else:
+                    reason += ", once " + ", ".join(f"{k}={v}" for k, v in pool.readiness_labels.items())
             rows.append(Placement(pool.name, ds.name, schedules, _belongs(ds, pool), reason))
         schedules, reason = _fits(_Pod(), labels, pool.node_taints)
         rows.append(Placement(pool.name, PLAIN_POD, schedules, False, reason))
@@ -147,6 +162,8 @@ def _node_labels(
         labels[MPS_CAPABLE_LABEL] = str(pool.sharing is not None and pool.sharing.mps is not None).lower()
     if operator_labels and labels.get(MIG_CAPABLE_LABEL) == "true":
         labels.setdefault(MIG_MANAGER_DEPLOY_LABEL, "true")
+    if pool.readiness_labels and runs("mig-manager"):  # it writes the state last, once the layout is cut
+        labels.update(pool.readiness_labels)
     return labels
 
 

@@ -8,7 +8,7 @@ its pods (device plugin chart 0.20.0 ``templates/_helpers.tpl``; GPU Operator v2
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Callable
 
 from ..domain.capacity import stack_capacity
@@ -34,6 +34,7 @@ class DevicePluginTarget:
     namespace: str
     daemonset: str
     pod_labels: dict[str, str]
+    kind: str = "device plugin"  # how reports name it: the DRA driver's is its kubelet plugin
 
     @property
     def label_selector(self) -> str:
@@ -50,6 +51,8 @@ class PoolExpectation:
     per_node: dict[str, int]
     # The GPU Operator's MIG manager applies the layout, so the node's MIG state label must say success.
     mig_by_operator: bool
+    # DRA stacks: the devices each node's ResourceSlices must list (``verify.resource_slices``), by device name.
+    devices: dict[str, int] = field(default_factory=dict)
 
     @property
     def label_selector(self) -> str:
@@ -96,6 +99,7 @@ def _dra_kubelet_plugin(namespace: str) -> DevicePluginTarget:
             "app.kubernetes.io/name": DRA_DRIVER.name,
             "app.kubernetes.io/instance": DRA_DRIVER.name,
         },
+        "DRA kubelet plugin",
     )
 
 

@@ -44,27 +44,33 @@ class PoolResult:
     expectation: PoolExpectation
     nodes: list[NodeState]
     mismatches: list[Mismatch]
+    # DRA stacks: per node, the devices its ResourceSlices list (``verify.resource_slices``).
+    published: dict[str, dict[str, int]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
         return not self.mismatches
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        dra = bool(self.expectation.devices)
+        found: dict[str, Any] = {
             "pool": self.expectation.pool,
-            "expected": dict(self.expectation.per_node),
-            "nodes": [
-                {
-                    "name": node.name,
-                    "allocatable": dict(node.allocatable),
-                    "migConfigState": node.mig_config_state,
-                    "devicePluginReady": node.device_plugin_ready,
-                }
-                for node in self.nodes
-            ],
-            "ok": self.ok,
-            "mismatches": [str(mismatch) for mismatch in self.mismatches],
+            "expected": dict(self.expectation.devices if dra else self.expectation.per_node),
         }
+        if dra:
+            found["expectedIn"] = DRA_SLICES
+        found["nodes"] = [
+            {
+                "name": node.name,
+                "allocatable": dict(node.allocatable),
+                **({"devices": dict(self.published.get(node.name, {}))} if dra else {}),
+                "migConfigState": node.mig_config_state,
+                "devicePluginReady": node.device_plugin_ready,
+            }
+            for node in self.nodes
+        ]
+        found.update(ok=self.ok, mismatches=[str(mismatch) for mismatch in self.mismatches])
+        return found
 
 
 @dataclass(frozen=True)
@@ -73,6 +79,7 @@ class VerifyReport:
     server: str
     version: str
     pools: list[PoolResult] = field(default_factory=list)
+    publisher: str = "device plugin"  # what must run on every GPU node, by the name reports use
 
     @property
     def mismatches(self) -> list[Mismatch]:
@@ -110,7 +117,7 @@ def compare(
         for node in nodes:
             mismatches += node_mismatches(pool, node, target)
         results.append(PoolResult(pool, nodes, mismatches))
-    return VerifyReport(stack, server, version, results)
+    return VerifyReport(stack, server, version, results, target.kind)
 
 
 def node_mismatches(pool: PoolExpectation, node: NodeState, target: DevicePluginTarget) -> list[Mismatch]:
@@ -134,7 +141,7 @@ def node_mismatches(pool: PoolExpectation, node: NodeState, target: DevicePlugin
         if resource not in pool.per_node and got:
             mismatch(resource, 0, got)
     if not node.device_plugin_ready:
-        mismatch(f"device plugin pod ({target.namespace}/{target.daemonset})", "ready", node.device_plugin)
+        mismatch(f"{target.kind} pod ({target.namespace}/{target.daemonset})", "ready", node.device_plugin)
     return found
 
 
@@ -144,14 +151,11 @@ def render_text(report: VerifyReport) -> str:
         count = len(pool.nodes)
         lines.append(
             f"pool {pool.expectation.pool}: {count} node{'s' if count != 1 else ''} "
-            f"(planned {pool.expectation.nodes}), per node {_resources(pool.expectation.per_node)}"
+            f"(planned {pool.expectation.nodes}), per node {_planned(pool.expectation)}"
         )
         for node in pool.nodes:
             mig = f", MIG {node.mig_config_state}" if node.mig_config_state else ""
-            lines.append(
-                f"  {node.name}: {_resources(node.allocatable) or 'no nvidia.com resources'}{mig}, "
-                f"device plugin {node.device_plugin}"
-            )
+            lines.append(f"  {node.name}: {_observed(pool, node)}{mig}, {report.publisher} {node.device_plugin}")
     for mismatch in report.mismatches:
         lines.append(f"mismatch: {mismatch}")
     count = len(report.mismatches)
@@ -173,17 +177,17 @@ def render_markdown(report: VerifyReport) -> str:
     lines = [
         f"### Stack `{report.stack}` on Kubernetes {_md(report.version)}: {verdict}",
         "",
-        "| pool | node | allocatable | planned | MIG state | device plugin |",
+        f"| pool | node | allocatable | planned | MIG state | {report.publisher} |",
         "|---|---|---|---|---|---|",
     ]
     for pool in report.pools:
-        planned = _md(_resources(pool.expectation.per_node))
+        planned = _md(_planned(pool.expectation))
         for node in pool.nodes or [None]:
             if node is None:
                 lines.append(f"| {_md(pool.expectation.pool)} | (no nodes) | | {planned} | | |")
                 continue
             lines.append(
-                f"| {_md(pool.expectation.pool)} | {_md(node.name)} | {_md(_resources(node.allocatable))} | "
+                f"| {_md(pool.expectation.pool)} | {_md(node.name)} | {_md(_observed(pool, node))} | "
                 f"{planned} | {_md(node.mig_config_state or '')} | {_md(node.device_plugin)} |"
             )
     if report.mismatches:
@@ -201,3 +205,21 @@ RENDERERS = {"text": render_text, "json": render_json, "markdown": render_markdo
 
 def _resources(resources: dict[str, int]) -> str:
     return ", ".join(f"{count}x {name}" for name, count in sorted(resources.items()))
+
+
+DRA_SLICES = "ResourceSlices (gpu.nvidia.com)"
+
+
+def _planned(expectation: PoolExpectation) -> str:
+    """What each node must offer: its allocatable, or for DRA the devices its ResourceSlices list."""
+    if expectation.devices:
+        return f"{_resources(expectation.devices)} in {DRA_SLICES}"
+    return _resources(expectation.per_node)
+
+
+def _observed(pool: PoolResult, node: NodeState) -> str:
+    if pool.expectation.devices:
+        devices = _resources(pool.published.get(node.name, {})) or "none"
+        extra = f", allocatable {_resources(node.allocatable)}" if node.allocatable else ""
+        return f"{devices} in {DRA_SLICES}{extra}"
+    return _resources(node.allocatable) or "no nvidia.com resources"

@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping
 from ..catalog.dra_driver import DRA_DRIVER_NAME
 from ..domain.dra import published_by_pool
 from ..domain.stack import Stack
-from .report import Mismatch, VerifyReport
+from .report import DRA_SLICES, Mismatch, VerifyReport
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,8 @@ class NodeDevices:
     node: str
     devices: dict[str, int]
     complete: bool
+    slices: int = 0  # slices of the newest generation seen
+    slice_count: int = 0  # how many its pool says there are (``resourceSliceCount``)
 
 
 def device_name(kind: str, profile: str | None) -> str:
@@ -72,7 +74,11 @@ def node_devices(slices: Iterable[Mapping[str, Any]], driver: str = DRA_DRIVER_N
         for name, count in counts.items():
             merged[name] = merged.get(name, 0) + count
         found[node] = NodeDevices(
-            node, dict(sorted(merged.items())), (seen.complete if seen else True) and len(items) >= expected
+            node,
+            dict(sorted(merged.items())),
+            (seen.complete if seen else True) and len(items) >= expected,
+            (seen.slices if seen else 0) + len(items),
+            (seen.slice_count if seen else 0) + expected,
         )
     return found
 
@@ -86,9 +92,20 @@ def slice_mismatches(
     for node in nodes:
         seen = published.get(node)
         if seen is None:
-            found.append(Mismatch(pool, node, "ResourceSlices (gpu.nvidia.com)", _devices(expected), "none", True))
+            found.append(Mismatch(pool, node, DRA_SLICES, _devices(expected), "none", True))
             continue
         settling = not seen.complete
+        if settling:  # the scheduler allocates from none of its devices until every slice is there
+            found.append(
+                Mismatch(
+                    pool,
+                    node,
+                    f"{DRA_SLICES} of the newest generation",
+                    str(seen.slice_count),
+                    str(seen.slices),
+                    True,
+                )
+            )
         for name, count in sorted(expected.items()):
             got = seen.devices.get(name, 0)
             if got != count:
@@ -111,7 +128,9 @@ def with_slice_mismatches(
             names = [node.name for node in result.nodes]
             result = dataclasses.replace(
                 result,
+                expectation=dataclasses.replace(result.expectation, devices=dict(wanted)),
                 mismatches=[*result.mismatches, *slice_mismatches(result.expectation.pool, names, wanted, published)],
+                published={name: dict(published[name].devices) for name in names if name in published},
             )
         pools.append(result)
     return dataclasses.replace(report, pools=pools)
