@@ -124,7 +124,9 @@ def test_plan_a_lone_eks_stack_file_from_another_directory(wheel_venv: Path, tmp
     assert _per_node(plan) == {
         "p4d-balanced": {"nvidia.com/mig-1g.5gb": 8 * 2, "nvidia.com/mig-2g.10gb": 8, "nvidia.com/mig-3g.20gb": 8}
     }
-    group = next(r for r in plan["resources"] if r["name"] == "p4d-balanced-ng")
+    group = next(
+        r for r in plan["resources"] if r["type"] == "eks:index:ManagedNodeGroup" and r["parent"] == "p4d-balanced"
+    )
     assert group["inputs"]["labels"]["nvidia.com/mig.config"] == "all-balanced"
 
 

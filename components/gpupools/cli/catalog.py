@@ -11,7 +11,8 @@ from ..facts.listing import needs_attention, pinned_facts
 from .check import print_lines
 
 
-def add_catalog_command(commands: argparse._SubParsersAction) -> None:
+def add_catalog_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``catalog`` to the CLI's subcommands."""
     command = commands.add_parser(
         "catalog",
         help="list every pinned fact (charts, images, Kubernetes windows, snapshots, actions) and its status",

@@ -44,9 +44,11 @@ class OfferReader:
     ``terms``; in the other order the on-demand terms are kept until the products arrive."""
 
     def __init__(self, region: str, retrieved: str, sizes: Iterable[str] | None = None):
-        self.region, self.retrieved, self.url = region, retrieved, offer_url(region)
-        self.wanted = set(sizes) if sizes is not None else None
-        self.stream = JsonStream(self._choose)
+        self.region: str = region
+        self.retrieved: str = retrieved
+        self.url: str = offer_url(region)
+        self.wanted: set[str] | None = set(sizes) if sizes is not None else None
+        self.stream: JsonStream = JsonStream(self._choose)
         self.products: dict[str, AwsProduct] = {}  # the wanted ones
         self.terms: dict[str, Any] = {}
         self.seen: set[str] = set()  # "products", "OnDemand"

@@ -37,6 +37,9 @@ The provider (``gpupools.provider``), loaded lazily (``pulumi.provider.experimen
 
 - ``pulumi.provider.experimental.component.ComponentProvider`` (in ``provider_host``): the base of
   ``GpuPoolsProvider``, which rewrites its ``schema`` attribute with the finished schema.
+- ``pulumi.provider.server.ComponentInitError`` and ``pulumi.errors.InputPropertyError`` (in ``provider_host``):
+  what ``construct`` raises for a user's bad input; ``pulumi.provider.experimental.analyzer.PropertyType``: the
+  types ``map_input_properties`` reads.
 - ``pulumi.provider.experimental.analyzer.Analyzer`` and ``.schema.generate_schema``: the schema the provider
   serves, generated offline (``generate_component_schema``).
 """
