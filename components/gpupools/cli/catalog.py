@@ -9,9 +9,10 @@ import json
 from ..catalog.clock import plan_date
 from ..facts.listing import needs_attention, pinned_facts
 from .check import print_lines
+from .help import Parser
 
 
-def add_catalog_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_catalog_command(commands: argparse._SubParsersAction[Parser]) -> None:
     """Add ``catalog`` to the CLI's subcommands."""
     command = commands.add_parser(
         "catalog",
