@@ -88,6 +88,10 @@ def _run(argv: Sequence[str] | None) -> int:
             from .catalog import run_catalog
 
             return run_catalog(args)
+        if args.command == "sizes":
+            from .sizes import run_sizes
+
+            return run_sizes(args)
         if args.command == "schema":
             from .schema import run_schema
 
@@ -196,6 +200,9 @@ def _parser() -> argparse.ArgumentParser:
     from .schema import add_schema_command  # nor this one
 
     add_schema_command(commands)
+    from .sizes import add_sizes_command
+
+    add_sizes_command(commands)
     return parser
 
 
