@@ -113,7 +113,8 @@ def _reservation_mapping(keys: tuple[str, ...]) -> dict[str, Any]:
 def _allow_secure(prop: dict[str, Any]) -> dict[str, Any]:
     """A free string may be ``{secure: ...}``: loading reads it as a placeholder string."""
     options = prop.get("anyOf", [prop])
-    if not any(option.get("type") == "string" and "enum" not in option for option in options):
+    # A pattern or an enum refuses the placeholder, as the models would.
+    if not any(option.get("type") == "string" and not {"enum", "pattern"} & set(option) for option in options):
         return prop
     secure = {"$ref": f"#/$defs/{SECURE}"}
     if "anyOf" in prop:
