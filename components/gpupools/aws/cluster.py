@@ -58,6 +58,8 @@ class EksCluster(pulumi.ComponentResource):
     )
     subnet_ids: pulumi.Output[list[str]]
     """The cluster's subnets (for EksGpuNodeGroup's subnet_ids)."""
+    vpc_id: pulumi.Output[str]
+    """The cluster's VPC (for a team stack's node groups and security group rules)."""
     oidc_provider_arn: pulumi.Output[str]
     (
         """ARN of the cluster's IAM OIDC provider (for ClusterAutoscaler); for an existing cluster, the ARN IAM """
@@ -144,6 +146,7 @@ class EksCluster(pulumi.ComponentResource):
         # EKS reports every cluster's VPC config and OIDC issuer; the SDK types them Optional, and the None
         # branches here and above only pass on what offline mocks leave out (a plan, not a deployment).
         self.subnet_ids = cast(pulumi.Output[list[str]], vpc_config.apply(lambda vpc: vpc.subnet_ids if vpc else None))
+        self.vpc_id = cast(pulumi.Output[str], vpc_config.apply(lambda vpc: vpc.vpc_id if vpc else None))
         self.cluster_security_group_id = cast(
             pulumi.Output[str], vpc_config.apply(lambda vpc: vpc.cluster_security_group_id if vpc else None)
         )
@@ -155,6 +158,7 @@ class EksCluster(pulumi.ComponentResource):
                 "kubeconfig": self.kubeconfig,
                 "nodeRoleArn": self.node_role_arn,
                 "subnetIds": self.subnet_ids,
+                "vpcId": self.vpc_id,
                 "oidcProviderArn": self.oidc_provider_arn,
                 "oidcProviderUrl": self.oidc_provider_url,
                 "clusterSecurityGroupId": self.cluster_security_group_id,

@@ -90,6 +90,14 @@ def _run(argv: Sequence[str] | None) -> int:
             from .catalog import run_catalog
 
             return run_catalog(args)
+        if args.command == "sizes":
+            from .sizes import run_sizes
+
+            return run_sizes(args)
+        if args.command == "schema":
+            from .schema import run_schema
+
+            return run_schema(args)
         stack_file = _stack_file(args)
         if args.command == "check":
             from .check import run_check
@@ -193,6 +201,12 @@ def _parser() -> argparse.ArgumentParser:
     from .catalog import add_catalog_command  # takes no stack either
 
     add_catalog_command(commands)
+    from .schema import add_schema_command  # nor this one
+
+    add_schema_command(commands)
+    from .sizes import add_sizes_command
+
+    add_sizes_command(commands)
     return parser
 
 

@@ -19,4 +19,11 @@ def _build(stack: Stack, deferred: Deferred, prefix: str, opts: pulumi.ResourceO
     return cluster, list(groups)
 
 
-cloud("aws").attach(PlatformBuilder(_build))
+# What a team stack reads (StackReference) to add its GPU node groups to this cluster.
+OUTPUTS = (
+    ("subnetIds", "subnet_ids"),
+    ("vpcId", "vpc_id"),
+    ("nodeRoleArn", "node_role_arn"),
+    ("clusterSecurityGroupId", "cluster_security_group_id"),
+)
+cloud("aws").attach(PlatformBuilder(_build, outputs=OUTPUTS))

@@ -38,6 +38,14 @@ class GpuPlatform(pulumi.ComponentResource):
     """azure: resource group of the cluster."""
     kubeconfig: pulumi.Output[str]
     """Kubeconfig of the cluster (secret)."""
+    subnet_ids: pulumi.Output[Optional[list[str]]]
+    """aws: the cluster's subnets, for a team stack's node groups on this cluster."""
+    vpc_id: pulumi.Output[Optional[str]]
+    """aws: the cluster's VPC."""
+    node_role_arn: pulumi.Output[Optional[str]]
+    """aws: the node role a created cluster admits (unset for an existing cluster: its owner admits roles)."""
+    cluster_security_group_id: pulumi.Output[Optional[str]]
+    """aws: the security group EKS created for the cluster, which managed nodes get."""
     gpu_toleration: pulumi.Output[dict[str, str]]
     """The toleration GPU pods need: {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}."""
     gpu_software: pulumi.Output[dict[str, str]]
@@ -98,6 +106,12 @@ class GpuPlatform(pulumi.ComponentResource):
         self.cluster_name = cluster.cluster_name
         self.resource_group_name = getattr(cluster, "resource_group_name", pulumi.Output.from_input(None))
         self.kubeconfig = cluster.kubeconfig
+        # The links a team stack needs to add node groups to this cluster; only clusters that have them set them.
+        none = pulumi.Output.from_input(None)
+        self.subnet_ids = getattr(cluster, "subnet_ids", none)
+        self.vpc_id = getattr(cluster, "vpc_id", none)
+        self.node_role_arn = getattr(cluster, "node_role_arn", none)
+        self.cluster_security_group_id = getattr(cluster, "cluster_security_group_id", none)
         self.gpu_toleration = pulumi.Output.from_input(gpu_toleration())
         self.gpu_software = pulumi.Output.from_input(software_summary(stack))
         self.resources_per_node, self.resources_total = _capacity(stack, deferred)
@@ -111,6 +125,10 @@ class GpuPlatform(pulumi.ComponentResource):
                 "clusterName": self.cluster_name,
                 "resourceGroupName": self.resource_group_name,
                 "kubeconfig": self.kubeconfig,
+                "subnetIds": self.subnet_ids,
+                "vpcId": self.vpc_id,
+                "nodeRoleArn": self.node_role_arn,
+                "clusterSecurityGroupId": self.cluster_security_group_id,
                 "gpuToleration": self.gpu_toleration,
                 "gpuSoftware": self.gpu_software,
                 "resourcesPerNode": self.resources_per_node,
