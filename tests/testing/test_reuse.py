@@ -249,7 +249,7 @@ def test_platform_schema_is_typed_through_pools_mig_and_sharing(schema: dict[str
 def test_platform_schema_takes_outputs_for_names_ids_and_counts_only(schema: dict[str, Any]) -> None:
     types = _types_reached(schema, "gpupools:index:GpuPlatform")
     may_be_outputs = {
-        "ClusterArgs": {"name", "resourceGroup", "subnetIds", "vpcId"},
+        "ClusterArgs": {"name", "resourceGroup", "subnetIds", "vpcId", "nodeRoleArn"},
         "GpuPoolArgs": {"count", "capacityReservationGroupId", "capacityReservation", "subnetIds"},
     }
     for type_name, names in may_be_outputs.items():

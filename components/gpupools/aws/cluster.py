@@ -128,7 +128,9 @@ class EksCluster(pulumi.ComponentResource):
         else:
             self.node_role = None
             existing = aws.eks.get_cluster_output(name=args["name"], opts=pulumi.InvokeOptions(parent=self))
-            self.cluster_name = existing.name
+            # The name given, as on a created cluster: known while planning even when the lookup's answer is not
+            # (an invoke whose input is another stack's output resolves only at deploy in a preview).
+            self.cluster_name = pulumi.Output.from_input(args["name"])
             kubeconfig = pulumi.Output.all(
                 existing.name,
                 existing.endpoint,

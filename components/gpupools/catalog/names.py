@@ -47,6 +47,8 @@ EC2_INSTANCE_TYPE = re.compile(r"[a-z][a-z0-9-]{0,29}\.[a-z0-9-]{1,30}")
 VPC_ID = re.compile(r"vpc-([0-9a-f]{8}|[0-9a-f]{17})")
 SUBNET_ID = re.compile(r"subnet-([0-9a-f]{8}|[0-9a-f]{17})")
 CAPACITY_RESERVATION_ID = re.compile(r"cr-[0-9a-f]{17}")
+# An IAM role ARN: partition, 12-digit account, role/<path/>name (IAM: 64 characters at most for the name).
+IAM_ROLE_ARN = re.compile(r"arn:aws(-cn|-us-gov)?:iam::[0-9]{12}:role/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}", re.ASCII)
 CAPACITY_RESERVATION_GROUP_ARN = re.compile(
     r"arn:(?P<partition>aws(-cn|-us-gov)?):resource-groups:(?P<region>[a-z]{2}(-[a-z]+)+-[0-9]):[0-9]{12}:"
     r"group/[A-Za-z0-9_.-]{1,300}"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Annotated, Any, Optional, TypeAlias
 
 from pydantic import Field, model_validator
@@ -77,8 +76,6 @@ class EksClusterArgsModel(_Args):
         return self
 
 
-# An IAM role ARN: partition, 12-digit account, role/<path/>name (IAM: 64 characters at most for the name).
-IAM_ROLE_ARN = re.compile(r"arn:aws(-cn|-us-gov)?:iam::[0-9]{12}:role/([\w+=,.@-]+/)*[\w+=,.@-]{1,64}", re.ASCII)
 _SUBNETS: TypeAlias = Annotated[
     list[str], Rule(_input(list[_matching(names.SUBNET_ID, "a subnet id, subnet-0123456789abcdef0")]))
 ]
@@ -92,7 +89,7 @@ class EksGpuNodeGroupArgsModel(_Args):
     cluster_name: Optional[Annotated[str, Rule(_matching(names.EKS_CLUSTER_NAME, _CLUSTER_NAME))]] = None
     node_role: Optional[Annotated[Any, Rule(_pulumi_object("pulumi_aws iam.Role"))]] = None
     node_role_arn: Optional[
-        Annotated[str, Rule(_matching(IAM_ROLE_ARN, "an IAM role ARN, arn:aws:iam::<account>:role/<name>"))]
+        Annotated[str, Rule(_matching(names.IAM_ROLE_ARN, "an IAM role ARN, arn:aws:iam::<account>:role/<name>"))]
     ] = None
     node_group_name: Annotated[
         str,

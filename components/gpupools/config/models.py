@@ -169,6 +169,9 @@ class ClusterConfig(Strict):
     subnet_ids: list[str] = Field(default_factory=list)
     # aws: the VPC of subnet_ids; pulumi-eks would otherwise put the cluster security group in the default VPC.
     vpc_id: str | None = None
+    # aws, create false: the node role the existing cluster admits (its platform stack's nodeRoleArn output);
+    # unset, each GPU node group gets its own role, which EKS admits through the access entry it creates for it.
+    node_role_arn: str | None = Field(default=None, min_length=1)
     autoscaler: ClusterAutoscalerConfig = Field(default_factory=ClusterAutoscalerConfig)
 
 

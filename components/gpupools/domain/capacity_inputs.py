@@ -111,13 +111,17 @@ def eks_inputs(config: StackConfig, pool: ResolvedPool) -> list[tuple[str, str]]
         ("maxPods", "the AMI's (VPC CNI limit of the instance type)"),
         ("autoscaling", _autoscaling(pool)),
         ("network", "VPC CNI (pod IPs from the subnets)"),
-        (
-            "identity",
-            "the cluster's node role, created by gpupools"
-            if config.cluster.create
-            else "the pool's own node role, created by gpupools",
-        ),
+        ("identity", _eks_identity(config)),
     ]
+
+
+def _eks_identity(config: StackConfig) -> str:
+    cluster = config.cluster
+    if cluster.create:
+        return "the cluster's node role, created by gpupools"
+    if cluster.node_role_arn:
+        return f"{cluster.node_role_arn} (nodeRoleArn: the existing cluster admits it)"
+    return "the pool's own node role, created by gpupools (EKS adds a managed node group's role as an access entry)"
 
 
 def _launch_template(pool: ResolvedPool) -> str:
@@ -142,7 +146,7 @@ def _eks_subnets(config: StackConfig, pool: ResolvedPool) -> str:
         return f"{', '.join(pool.cluster_subnet_ids)} (the cluster's)"
     if config.cluster.create:
         return "the cluster's (the default VPC's)"
-    return "the existing cluster's (not read offline)"
+    return "the existing cluster's (read from EKS at deploy, not offline)"
 
 
 def _autoscaling(pool: ResolvedPool) -> str:

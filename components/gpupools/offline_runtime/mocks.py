@@ -40,6 +40,10 @@ UNKNOWN = "[unknown]"
 MOCK_ACCOUNT_ID = "123456789012"
 MOCK_REGION = "us-east-1"
 MOCK_AZURE_LOCATION = "eastus"
+# An existing EKS cluster's network as aws.eks.get_cluster reports it (well-formed ids, no real resource).
+MOCK_SUBNET_IDS = ("subnet-0000000000000000a", "subnet-0000000000000000b")
+MOCK_VPC_ID = "vpc-0000000000000000a"
+MOCK_SECURITY_GROUP_ID = "sg-0000000000000000a"
 MOCK_KUBECONFIG = """\
 apiVersion: v1
 kind: Config
@@ -215,8 +219,16 @@ def call_result(token: str, args: dict[str, Any]) -> dict[str, Any]:
             "name": name,
             "id": name,
             "endpoint": f"https://{name}.gr7.{MOCK_REGION}.eks.amazonaws.com",
+            "arn": f"arn:aws:eks:{MOCK_REGION}:{MOCK_ACCOUNT_ID}:cluster/{name}",
             "certificateAuthorities": [{"data": base64.b64encode(b"mock-ca").decode()}],
             "version": "1.33",
+            # What a team stack's node groups take from an existing cluster: its subnets, VPC and security group.
+            "vpcConfig": {
+                "subnetIds": list(MOCK_SUBNET_IDS),
+                "vpcId": MOCK_VPC_ID,
+                "clusterSecurityGroupId": MOCK_SECURITY_GROUP_ID,
+            },
+            "identities": [{"oidcs": [{"issuer": f"https://oidc.eks.{MOCK_REGION}.amazonaws.com/id/MOCK"}]}],
         }
     if token == "eks:index:Cluster/getKubeconfig":
         return {"result": MOCK_KUBECONFIG}

@@ -49,7 +49,7 @@ class ClusterArgs(TypedDict):
     name: pulumi.Input[str]
     """Cluster name; may be another stack's output (its syntax is then left to the cloud)."""
     create: NotRequired[bool]
-    """Create the cluster (default true) or use an existing one (azure only)."""
+    """Create the cluster (default true) or add pools to an existing one (another stack's, on AKS or EKS)."""
     resource_group: NotRequired[pulumi.Input[str]]
     """azure: resource group of the cluster (created with it); may be an output."""
     location: NotRequired[str]
@@ -63,9 +63,11 @@ class ClusterArgs(TypedDict):
     system_pool: NotRequired[SystemPoolArgs]
     """CPU pool for system pods; required when create is true."""
     subnet_ids: NotRequired[pulumi.Input[list[pulumi.Input[str]]]]
-    """aws: subnets of the cluster and node groups (default VPC when empty); may be outputs."""
+    """aws: subnets of the cluster and node groups (default VPC when empty; an existing cluster's); may be outputs."""
     vpc_id: NotRequired[pulumi.Input[str]]
-    """aws: the VPC of subnet_ids (required with them); may be an output."""
+    """aws: the VPC of subnet_ids (required with them on a created cluster); may be an output."""
+    node_role_arn: NotRequired[pulumi.Input[str]]
+    """aws, create false: the node role the existing cluster admits (default: one per node group); may be an output."""
     autoscaler: NotRequired[ClusterAutoscalerSettingsArgs]
     """The cluster autoscaler gpupools installs on EKS."""
 

@@ -31,6 +31,7 @@ def build(
     regional = pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider]))
     cluster_name = deferred.cluster_value("name", cluster_config.name)
     subnet_ids = deferred.cluster_value("subnet_ids", cluster_config.subnet_ids)
+    created = cluster_config.create
     cluster = EksCluster(
         prefix + ("cluster" if "name" in deferred.cluster else cluster_config.name),
         given(
@@ -41,10 +42,11 @@ def build(
                 "kubernetes_version": cluster_config.kubernetes_version,
                 "system_node_size": system.size if system else None,
                 "system_node_count": system.count if system else None,
-                "subnet_ids": subnet_ids,
+                # An existing cluster's network is read from EKS: subnet_ids go to its node groups only.
+                "subnet_ids": subnet_ids if created else None,
                 # pulumi-eks creates the cluster's security groups in this VPC (the default VPC without it).
                 "vpc_id": deferred.cluster_value("vpc_id", cluster_config.vpc_id)
-                if cluster_config.subnet_ids
+                if created and cluster_config.subnet_ids
                 else None,
                 "tags": stack.config.tags,
             },
@@ -125,12 +127,23 @@ def _group_args(
 ) -> EksGpuNodeGroupArgs:
     autoscaling = pool.config.autoscaling
     count = deferred.pool_value(index, "count", pool.nodes)
+    # On a cluster gpupools created, the pulumi-eks Cluster object and its node role; on an existing one, its name,
+    # the node role it admits (nodeRoleArn, else the group's own) and, by default, the subnets EKS reports for it.
+    created = stack.config.cluster.create
+    links = (
+        {"cluster": cluster.cluster, "node_role": cluster.node_role}
+        if created
+        else {
+            "cluster_name": cluster.cluster_name,
+            "node_role_arn": deferred.cluster_value("node_role_arn", stack.config.cluster.node_role_arn),
+        }
+    )
+    own_subnets = deferred.pool_value(index, "subnet_ids", pool.config.subnet_ids)
     # The component's defaults without autoscaling: count..max(count, 1). (A count given as an output is
     # refused on aws in inputs.py: EksGpuNodeGroup needs a number to compute max(count, 1).)
     bounds = (autoscaling.min_count, autoscaling.max_count) if autoscaling else (None, None)
     args = {
-        "cluster": cluster.cluster,
-        "node_role": cluster.node_role,  # one node role for the cluster, as its access entry already allows it
+        **links,  # one node role for a created cluster, as its access entry already allows it
         "node_group_name": pool.cloud_pool_name,
         "instance_type": pool.size.name,
         "desired_size": count,
@@ -142,7 +155,7 @@ def _group_args(
         "disk_size_gb": pool.config.disk_size_gb,
         "labels": pool.labels,
         "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in pool.taints],
-        "subnet_ids": deferred.pool_value(index, "subnet_ids", pool.config.subnet_ids) or cluster_subnets or None,
+        "subnet_ids": own_subnets or cluster_subnets or (None if created else cluster.subnet_ids),
         # ON_DEMAND written out is sent unset, as when defaulted (the generation hashes the same).
         "capacity_type": eks_fixed_fields(pool, [], DEFAULT_AMI_TYPE)["capacityType"],
         "capacity_reservation": deferred.pool_value(index, "capacity_reservation", pool.config.capacity_reservation),

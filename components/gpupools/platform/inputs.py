@@ -32,6 +32,7 @@ DEFERRABLE: dict[tuple[str, ...], Any] = {
     ("cluster", "resource_group"): "deferred-resource-group",
     ("cluster", "vpc_id"): "vpc-00000000",
     ("cluster", "subnet_ids"): "subnet-{:08x}",
+    ("cluster", "node_role_arn"): "arn:aws:iam::000000000000:role/deferred-node-role",
     ("gpu_pools", "count"): 1,  # raised to the autoscaling minimum when one is set
     ("gpu_pools", "capacity_reservation_group_id"): (
         "/subscriptions/00000000-0000-0000-0000-000000000000/resourceGroups/deferred/providers/"

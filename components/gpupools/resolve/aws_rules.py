@@ -19,6 +19,7 @@ from ..catalog.names import (
     CAPACITY_RESERVATION_ID,
     EKS_CLUSTER_NAME,
     EKS_NODE_GROUP_NAME,
+    IAM_ROLE_ARN,
     POOL_NAME_MAX,
     SUBNET_ID,
     VPC_ID,
@@ -49,19 +50,11 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
         problems.append(Problem(path("region"), "is required on aws (e.g. us-east-1)"))
     elif not AWS_REGION.fullmatch(cluster.region):
         problems.append(Problem(path("region"), f"'{cluster.region}' is not an AWS region; allowed: e.g. us-east-1"))
-    if not cluster.create:
-        problems.append(
-            Problem(
-                path("create"),
-                "false is supported on azure only; on aws the GPU node groups need the "
-                "pulumi-eks cluster: use gpupools.aws.EksGpuNodeGroup in the stack "
-                "that owns it",
-            )
-        )
     for key, value in (("resourceGroup", cluster.resource_group), ("location", cluster.location)):
         if value:
             problems.append(Problem(path(key), "is for azure; on aws use region"))
     problems += subnet_problems(cluster.subnet_ids, path("subnetIds"))
+    problems += existing_cluster_problems(config) if not cluster.create else created_cluster_problems(config)
     autoscaler = cluster.autoscaler
     unused = sorted(autoscaler.model_fields_set - {"install"})
     if not autoscaler.install and unused:
@@ -79,10 +72,63 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
                 f"'{cluster.vpc_id[:40]}' is not a VPC id; allowed: vpc- and 8 or 17 lowercase hex digits",
             )
         )
+    return problems
+
+
+def created_cluster_problems(config: StackConfig) -> list[Problem]:
+    """A cluster gpupools creates: pulumi-eks places it in subnetIds and their vpcId, and makes its node role."""
+    cluster, problems = config.cluster, []
+    path = lambda key: field_path("cluster", key)  # noqa: E731
     no_vpc = subnets_without_vpc_problem(bool(cluster.subnet_ids), cluster.vpc_id is not None)
     problems += [Problem(path("vpcId"), no_vpc)] if no_vpc else []
     vpc_alone = vpc_without_subnets_problem(bool(cluster.subnet_ids), cluster.vpc_id is not None)
     problems += [Problem(path("vpcId"), vpc_alone)] if vpc_alone else []
+    if cluster.node_role_arn is not None:
+        problems.append(
+            Problem(
+                path("nodeRoleArn"),
+                "is for an existing cluster (create: false); a cluster gpupools creates gets its own node role, "
+                "exported as nodeRoleArn",
+            )
+        )
+    return problems
+
+
+def existing_cluster_problems(config: StackConfig) -> list[Problem]:
+    """A cluster another stack owns (create: false): gpupools adds only GPU node groups and the NVIDIA software.
+
+    Its network, security group and OIDC issuer are read from EKS (``aws.eks.get_cluster``); what gpupools would
+    only set on a cluster it creates is refused rather than ignored."""
+    cluster, problems = config.cluster, []
+    path = lambda key: field_path("cluster", key)  # noqa: E731
+    if cluster.system_pool is not None:
+        problems.append(
+            Problem(path("systemPool"), "is for a cluster gpupools creates; the existing cluster has its own")
+        )
+    if cluster.vpc_id is not None:
+        problems.append(
+            Problem(
+                path("vpcId"),
+                "is for a cluster gpupools creates; the existing cluster's VPC is read from EKS (its node groups "
+                "go in subnetIds, by default the cluster's own subnets)",
+            )
+        )
+    if cluster.autoscaler.install:
+        problems.append(
+            Problem(
+                field_path("cluster", "autoscaler", "install"),
+                "is for a cluster gpupools creates: one cluster autoscaler serves a whole cluster, so the stack "
+                "that owns the shared cluster installs it (node groups here carry its discovery tags)",
+            )
+        )
+    if cluster.node_role_arn is not None and not IAM_ROLE_ARN.fullmatch(cluster.node_role_arn):
+        problems.append(
+            Problem(
+                path("nodeRoleArn"),
+                f"'{cluster.node_role_arn[:80]}' is not an IAM role ARN; allowed: "
+                "arn:aws:iam::<12-digit account>:role/<name>, e.g. the platform stack's nodeRoleArn output",
+            )
+        )
     return problems
 
 
@@ -169,7 +215,7 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, 
         )
         subnets = efa_subnet_problem(pool.subnet_ids)
         problems += [Problem(path("subnetIds"), subnets)] if subnets else []
-        if config.cluster is not None and config.cluster.vpc_id is None:
+        if config.cluster is not None and config.cluster.create and config.cluster.vpc_id is None:
             problems.append(
                 Problem(
                     path("efa"),
@@ -314,7 +360,13 @@ def autoscaling_findings(config: StackConfig, pool: ResolvedPool, path: Path) ->
             "for scale-down, and scale-ups stop past ok-total-unready-count (kubernetes/autoscaler#8095); "
             "gpupools sets no such label, so scale-down is judged on CPU and memory requests"
         )
-    if config.cluster is not None and not config.cluster.autoscaler.install:
+    if config.cluster is not None and not config.cluster.create:
+        warnings.append(
+            f"pool {pool.name}: autoscaling {bounds.min_count}..{bounds.max_count} tags its Auto Scaling "
+            "group for the cluster autoscaler, which the stack owning the existing cluster must run "
+            "(gpupools:cluster.autoscaler.install there, discovering node groups by its cluster's tags)"
+        )
+    elif config.cluster is not None and not config.cluster.autoscaler.install:
         warnings.append(
             f"pool {pool.name}: autoscaling {bounds.min_count}..{bounds.max_count} tags its Auto Scaling "
             "group for the cluster autoscaler, but none is installed: set "

@@ -89,7 +89,13 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
                 "each pool's autoscaling {minCount, maxCount} turns on",
             )
         )
-    for key, value in (("region", cluster.region), ("vpcId", cluster.vpc_id), ("subnetIds", cluster.subnet_ids)):
+    aws_only = (
+        ("region", cluster.region),
+        ("vpcId", cluster.vpc_id),
+        ("subnetIds", cluster.subnet_ids),
+        ("nodeRoleArn", cluster.node_role_arn),
+    )
+    for key, value in aws_only:
         if value:
             problems.append(Problem(path(key), "is for aws; on azure use location (the cluster's network is AKS's)"))
     return problems
