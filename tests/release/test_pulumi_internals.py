@@ -148,7 +148,13 @@ def test_pyproject_allows_exactly_the_checked_releases() -> None:
 
 
 @pytest.mark.parametrize(
-    "pins", ["requirements.txt", "provider/requirements.txt", "examples/existing-aks-mig/requirements.txt"]
+    "pins",
+    [
+        "requirements.txt",
+        "provider/requirements.txt",
+        "examples/existing-aks-mig/requirements.txt",
+        "examples/existing-eks-team/requirements.txt",
+    ],
 )
 def test_pinned_pulumi_is_a_checked_release(pins: str) -> None:
     (pinned,) = re.findall(r"^pulumi==([\d.]+)$", (ROOT / pins).read_text(), flags=re.MULTILINE)
