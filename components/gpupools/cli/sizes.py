@@ -54,7 +54,7 @@ def _lines(row: SizeRow) -> list[str]:
             f"  MIG {aks}{profile.profile.name}: {profile.profile.compute_slices} compute / "
             f"{profile.profile.memory_slices} memory slices, {profile.profile.max_instances} per GPU "
             f"({profile.profile.max_instances * size.gpus} per node); layout {profile.layout}; "
-            f"mixed: {profile.resource}"
+            f"mixed: {profile.resource}; DRA: {profile.spelling.dra_device}"
         )
     for name, devices in row.layouts.items():
         if name == "all-balanced":

@@ -16,6 +16,7 @@ from typing import ClassVar
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.clouds import AKS_OVERLAY_NODE_PREFIX, AKS_OVERLAY_POD_CIDR
 from ..config.models import StackConfig
+from .mig_names import mig_items
 from .pools import ResolvedPool
 from .stack import Stack
 
@@ -44,7 +45,8 @@ class PoolCapacityInputs:
 
 def stack_capacity_inputs(stack: Stack) -> list[CapacityInputs]:
     inputs = cloud_named(stack.cloud).facet(PoolCapacityInputs).inputs
-    return [CapacityInputs(pool.name, tuple(inputs(stack.config, pool))) for pool in stack.pools]
+    # Then, for a MIG pool, the one map of its spellings (MIG1g = 1g.5gb on A100-40GB = nvidia.com/mig-1g.5gb).
+    return [CapacityInputs(pool.name, (*inputs(stack.config, pool), *mig_items(stack, pool))) for pool in stack.pools]
 
 
 def uses_capacity_reservation_groups(config: StackConfig) -> bool:

@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..catalog.clouds import AKS_GPU_INSTANCE_PROFILES
 from ..catalog.cloud_registry import cloud
-from ..catalog.gpus import GpuModel, MigProfile
+from ..catalog.gpus import MigProfile
 from ..catalog.instances import INSTANCE_SIZES, InstanceSize
-from ..catalog.labels import GPU_RESOURCE, mig_resource_name
+from ..catalog.labels import GPU_RESOURCE
+from ..catalog.mig_spellings import MigSpelling, mig_spelling
 from ..catalog.prices import CAPACITIES, PriceBook, snapshot
 
 FULL_GPU = "full GPU"
@@ -24,16 +24,26 @@ SHARED = ("timeSlicing", "mps")
 
 @dataclass(frozen=True)
 class ProfileRow:
-    """One MIG profile on one GPU model, in each of its spellings."""
+    """One MIG profile on one GPU model, in each of its spellings (``catalog.mig_spellings``)."""
 
     profile: MigProfile
-    aks_name: str | None  # the AKS gpuInstanceProfile that selects it (only on clouds that apply MIG themselves)
-    layout: str  # NVIDIA's all-<profile> layout (mig-parted, GPU Operator's nvidia.com/mig.config)
+    spelling: MigSpelling
+    native: bool  # the cloud applies MIG itself (AKS gpuInstanceProfile): its name for the profile applies
+
+    @property
+    def aks_name(self) -> str | None:
+        """The AKS gpuInstanceProfile that selects it (only on clouds that apply MIG themselves)."""
+        return self.spelling.aks if self.native else None
+
+    @property
+    def layout(self) -> str:
+        """NVIDIA's all-<profile> layout (mig-parted, GPU Operator's nvidia.com/mig.config)."""
+        return self.spelling.layout
 
     @property
     def resource(self) -> str:
         """What the device plugin advertises with migStrategy mixed (``single``: ``nvidia.com/gpu``)."""
-        return mig_resource_name(self.profile.name)
+        return self.spelling.resource
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -46,6 +56,7 @@ class ProfileRow:
             "layout": self.layout,
             "resourceMixed": self.resource,
             "resourceSingle": GPU_RESOURCE,
+            "draDevice": self.spelling.dra_device,
         }
 
 
@@ -88,21 +99,10 @@ def size_rows(cloud_name: str | None = None, size_name: str | None = None) -> li
 def _row(size: InstanceSize, book: PriceBook) -> SizeRow:
     gpu = size.gpu
     native = cloud(size.cloud).native_mig_profiles
-    profiles = tuple(
-        ProfileRow(profile, _aks_name(gpu, profile) if native else None, f"all-{profile.layout_token}")
-        for profile in gpu.profiles
-    )
+    profiles = tuple(ProfileRow(profile, mig_spelling(gpu, profile), native) for profile in gpu.profiles)
     sharing = (FULL_GPU, *(("mig",) if gpu.mig_capable else ()), *SHARED)
     regions = {
         capacity: tuple(sorted({p.region for p in book.prices if p.size == size.name and p.capacity == capacity}))
         for capacity in CAPACITIES
     }
     return SizeRow(size, profiles, gpu.layouts, sharing, {key: value for key, value in regions.items() if value})
-
-
-def _aks_name(gpu: GpuModel, profile: MigProfile) -> str | None:
-    """``MIG<n>g`` when it selects this profile on this GPU (the smallest-memory one of n compute slices)."""
-    for name in AKS_GPU_INSTANCE_PROFILES:
-        if gpu.profile_for_slices(int(name[3])) == profile:
-            return name
-    return None

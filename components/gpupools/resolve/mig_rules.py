@@ -17,6 +17,7 @@ from ..catalog.labels import MIG_CONFIG_LABEL
 from ..catalog.cloud import KubernetesOffer
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.clouds import AKS_GPU_INSTANCE_PROFILES
+from ..catalog.mig_spellings import aks_name_of, aks_names, aks_profile
 from ..config.errors import Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
 from ..domain.pools import MigPlan
@@ -105,7 +106,7 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
     if pool.mig.profile is not None:
         name = pool.mig.profile
         match = AKS_PROFILE.fullmatch(name)
-        profile = gpu.profile_for_slices(int(match.group(1))) if match else gpu.profile(name)
+        profile = aks_profile(gpu, name) if match else gpu.profile(name)
         if profile is None:
             allowed = f"{'/'.join(_aks_names(gpu))} or {allowed_profiles}"
             meant = difflib.get_close_matches(name, [*_aks_names(gpu), *(p.name for p in gpu.profiles)], n=1)
@@ -193,7 +194,7 @@ def _describe(devices: Mapping[str, int]) -> str:
 
 
 def _aks_names(gpu: GpuModel) -> list[str]:
-    return [name for name in AKS_GPU_INSTANCE_PROFILES if gpu.profile_for_slices(int(name[3])) is not None]
+    return aks_names(gpu)
 
 
 def _aks_profile_for(gpu: GpuModel, devices: Mapping[str, int]) -> str | None:
@@ -204,10 +205,8 @@ def _aks_profile_for(gpu: GpuModel, devices: Mapping[str, int]) -> str | None:
     profile = gpu.profile(name)
     if profile is None:  # not this GPU's profile: no AKS value creates it
         return None
-    for aks_name in _aks_names(gpu):
-        if gpu.profile_for_slices(int(aks_name[3])) == profile and count == profile.max_instances:
-            return aks_name
-    return None
+    aks_name = aks_name_of(gpu, profile)
+    return aks_name if aks_name is not None and count == profile.max_instances else None
 
 
 def strategy_problems(
