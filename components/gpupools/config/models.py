@@ -380,6 +380,9 @@ class GpuSoftware(Strict):
     # installer dra-driver only: the driver's alpha feature gates the stack accepts by name (a sharing mode
     # through DRA needs its gate; see resolve.dra_rules).
     dra_alpha_gates: list[AlphaGate] = Field(default_factory=list)
+    # false: the existing cluster's owner already runs this installer with these settings (a team stack on a shared
+    # cluster); the stack installs no chart, and its plan still checks placement and capacity against them.
+    install: bool = True
 
     @property
     def runs_dcgm_exporter(self) -> bool:

@@ -207,6 +207,8 @@ class GpuSoftwareArgs(TypedDict):
     """GPU metrics."""
     dra_alpha_gates: NotRequired[list[str]]
     """dra-driver only: the driver's alpha gates accepted by name (TimeSlicingSettings, MPSSupport)."""
+    install: NotRequired[bool]
+    """Install the chart (default true); false on an existing cluster whose owner runs it with these settings."""
 
 
 class CustomSizeArgs(TypedDict):

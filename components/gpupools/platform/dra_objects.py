@@ -19,11 +19,11 @@ from ..domain.stack import Stack
 
 
 def create(
-    stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str, parent: pulumi.Resource
+    stack: Stack, provider: k8s.Provider, software: pulumi.Resource | None, prefix: str, parent: pulumi.Resource
 ) -> list[pulumi.CustomResource]:
     """``<prefix><class name>`` DeviceClasses, ``<prefix><template name>`` claim templates and, for sharing pools,
-    ``<prefix><shared claim name>`` ResourceClaims; none without DRA."""
-    opts = pulumi.ResourceOptions(parent=parent, provider=provider, depends_on=[software])
+    ``<prefix><shared claim name>`` ResourceClaims; none without DRA. (``software`` None: the owner's driver.)"""
+    opts = pulumi.ResourceOptions(parent=parent, provider=provider, depends_on=[software] if software else [])
     created: list[pulumi.CustomResource] = []
     for cls in dra_classes(stack):
         device_class, template = cls.device_class(), cls.claim_template()

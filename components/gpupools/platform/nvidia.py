@@ -33,9 +33,12 @@ installers.DRA_DRIVER.attach(CHART_COMPONENT, NvidiaDraDriver)
 
 def install(
     stack: Stack, provider: k8s.Provider, pools: Sequence[pulumi.Resource], prefix: str, opts: pulumi.ResourceOptions
-) -> pulumi.ComponentResource:
+) -> pulumi.ComponentResource | None:
+    """The installer's chart; None when ``gpuSoftware.install`` is false (the existing cluster's owner runs it)."""
     # The daemonset placement check already ran in load_stack, before any resource was registered.
     software = stack.config.gpu_software
+    if not software.install:
+        return None
     depends_on = [*pools, *_operator_beside_dra(stack, provider, pools, prefix, opts)]
     return software.chosen_installer.facet(CHART_COMPONENT)(
         prefix + software.installer,
@@ -70,10 +73,11 @@ def _operator_beside_dra(
 
 
 def metrics(
-    stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str, opts: pulumi.ResourceOptions
+    stack: Stack, provider: k8s.Provider, software: pulumi.Resource | None, prefix: str, opts: pulumi.ResourceOptions
 ) -> NvidiaDcgmExporter | None:
-    """dcgm-exporter beside the device plugin, in its namespace; the GPU Operator runs its own (through its values)."""
-    if not stack.config.gpu_software.installs_dcgm_exporter:
+    """dcgm-exporter beside the device plugin, in its namespace; the GPU Operator runs its own (through its values).
+    None without an installed chart: the cluster's owner runs the software, metrics included."""
+    if not stack.config.gpu_software.installs_dcgm_exporter or software is None:
         return None
     return NvidiaDcgmExporter(
         f"{prefix}dcgm-exporter",
@@ -87,7 +91,7 @@ def metrics(
 
 
 def smoke_tests(
-    stack: Stack, provider: k8s.Provider, software: pulumi.Resource, prefix: str, opts: pulumi.ResourceOptions
+    stack: Stack, provider: k8s.Provider, software: pulumi.Resource | None, prefix: str, opts: pulumi.ResourceOptions
 ) -> list[GpuSmokeTest]:
     """One Job per pool that asked for it and has nodes (an output count is refused with smoke_test)."""
     return [
@@ -100,8 +104,15 @@ def smoke_tests(
                 "node_selector": pool_node_selector(pool),
                 "toleration_key": GPU_TAINT_KEY,
             },
-            pulumi.ResourceOptions.merge(opts, pulumi.ResourceOptions(providers=[provider], depends_on=[software])),
+            pulumi.ResourceOptions.merge(
+                opts, pulumi.ResourceOptions(providers=[provider], depends_on=_after(software))
+            ),
         )
         for pool in stack.pools
         if pool.config.smoke_test and pool.nodes > 0
     ]
+
+
+def _after(software: pulumi.Resource | None) -> list[pulumi.Resource]:
+    """What waits for the chart: nothing when this stack installs none (the owner's runs already)."""
+    return [software] if software is not None else []

@@ -90,6 +90,7 @@ def validated_once(raw: Mapping[str, Any]) -> Iterator[Stack]:
 def _apply_rules(config: StackConfig, day: date) -> tuple[list[ResolvedPool], Findings]:
     found = Findings()
     found.problems += _software_problems(config)
+    found.warnings += _owner_software_warnings(config)
     found.problems += _cluster_problems(config)
     found += kubernetes_window_findings(config, day)
     found.problems += place_rules.region_problems(config)
@@ -125,9 +126,30 @@ def _name_problems_of_generations(config: StackConfig, pools: list[ResolvedPool]
     return Findings([Problem(field_path("gpuPools", i, "name"), why) for i, why in clashes])
 
 
+def _owner_software_warnings(config: StackConfig) -> list[str]:
+    """What a stack that installs no chart takes on trust: the owner's release matches its gpuSoftware."""
+    software = config.gpu_software
+    if software.install:
+        return []
+    return [
+        f"gpuSoftware.install is false: this stack installs no chart; its capacity and placement check assume the "
+        f"cluster's owner runs {software.installer} {software.resolved_version} in namespace "
+        f"{software.resolved_namespace} with migStrategy {software.mig_strategy} and these values, which cannot be "
+        "read offline (gpupools verify checks the nodes once they join)"
+    ]
+
+
 def _software_problems(config: StackConfig) -> list[Problem]:
     software = config.gpu_software
     problems = []
+    if not software.install and config.cluster is not None and config.cluster.create:
+        problems.append(
+            Problem(
+                field_path("gpuSoftware", "install"),
+                "false is for an existing cluster whose owner runs the NVIDIA software (create: false); a "
+                "cluster gpupools creates has no one else to install it",
+            )
+        )
     version, chart = software.resolved_version, software.chosen_installer.chart
     if not chart.is_pinned(version):
         problems.append(
