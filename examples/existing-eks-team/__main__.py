@@ -1,4 +1,4 @@
-"""A team's own stack: one MIG node group plus the NVIDIA software on an EKS cluster that another stack owns.
+"""A team's own stack: one MIG node group on an EKS cluster that another stack owns.
 
 It reads the cluster's name, subnets and node role from the platform stack's outputs (``StackReference``) and
 hands them, as outputs, to one ``GpuPlatform`` with ``create: false``: the component validates the rest of its
@@ -35,10 +35,13 @@ team = GpuPlatform(
                 "mig": {"layout": config.require("migLayout")},
             }
         ],
-        "gpu_software": {"installer": "gpu-operator", "version": "v26.7.0", "mig_strategy": "mixed"},
+        # The platform stack's GPU Operator serves these nodes too: the same settings, not installed a second time
+        # (its MIG manager applies the layout label; the plan checks placement against these values).
+        "gpu_software": {"installer": "gpu-operator", "version": "v26.7.0", "mig_strategy": "mixed", "install": False},
     },
 )
 
 pulumi.export("slices", team.resources_total.apply(lambda totals: totals[pool_name]))
 pulumi.export("nodeSelector", team.node_selectors.apply(lambda selectors: selectors[pool_name]))
 pulumi.export("nodeGroupName", team.cloud_pool_names.apply(lambda names: names[pool_name]))
+pulumi.export("gpuSoftware", team.gpu_software)

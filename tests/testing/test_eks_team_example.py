@@ -14,12 +14,12 @@ from gpupools.testing import RecordingMocks, run_program
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "existing-eks-team"
-# What the platform stack exports (the outputs GpuPlatform gives an EKS cluster), as a deploy would: AWS's formats.
+# What the platform stack (Pulumi.eks.yaml) exports, as a deploy would give it: ids in AWS's formats.
 PLATFORM_OUTPUTS = {
-    "clusterName": "shared-eks",
+    "clusterName": "gpu-eks",
     "subnetIds": ["subnet-0123456789abcdef0", "subnet-0123456789abcdef1"],
     "vpcId": "vpc-0123456789abcdef0",
-    "nodeRoleArn": "arn:aws:iam::123456789012:role/shared-eks-nodes-1a2b3c4",
+    "nodeRoleArn": "arn:aws:iam::123456789012:role/gpu-eks-nodes-role-1a2b3c4",
     "clusterSecurityGroupId": "sg-0123456789abcdef0",
 }
 NODE_GROUP = "aws:eks/nodeGroup:NodeGroup"
@@ -62,9 +62,9 @@ def test_the_team_node_group_joins_the_referenced_cluster() -> None:
     # The cluster is looked up, not created: no cluster, no system node group, no IAM role of its own.
     types = {r.type for r in run.resources}
     assert not types & {"eks:index:Cluster", "eks:index:ManagedNodeGroup", "aws:iam/role:Role"}
-    # The charts install through the referenced cluster's kubeconfig (looked up at deploy: aws eks get-token).
-    provider = next(r for r in run.resources if r.type == "pulumi:providers:kubernetes")
-    assert provider.inputs["kubeconfig"] in ("[secret]", "[unknown]")
+    # The platform's GPU Operator serves the new nodes: the team stack installs no chart of its own.
+    assert not [r for r in run.resources if r.type.startswith("kubernetes:helm.sh")]
+    assert run.outputs["gpuSoftware"]["installer"] == "gpu-operator"
 
 
 def test_the_exports_give_the_pool_capacity() -> None:
