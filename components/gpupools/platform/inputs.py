@@ -19,6 +19,8 @@ from typing import Any, Mapping, TypeVar, Union, cast, get_args, get_origin
 from pydantic import BaseModel
 from pydantic.alias_generators import to_camel
 
+from ..catalog.cloud_registry import cloud as cloud_named
+from ..catalog.cloud_registry import cloud_names
 from ..component_args.fields import is_deferred
 from ..config.errors import NAMESPACE, Problem
 from ..config.models import Autoscaling, GpuPoolConfig, MigConfig, StackConfig
@@ -78,7 +80,29 @@ def to_stack_config(args: Any) -> tuple[dict[str, Any], Deferred, list[tuple[str
         )
     walk = _Walk()
     values = walk.mapping(StackConfig, args, ())
+    walk.problems += _discovery_tag_problems(values, walk.deferred)
     return {f"{NAMESPACE}:{key}": value for key, value in values.items()}, walk.deferred, walk.problems
+
+
+def _discovery_tag_problems(values: Mapping[str, Any], deferred: Deferred) -> list[tuple[str, str]]:
+    """Where gpupools' cluster autoscaler discovers node groups by a tag whose key holds the cluster's name
+    (``k8s.io/cluster-autoscaler/<cluster>``), an autoscaled pool needs that name while planning: a tag key cannot
+    wait for an output, and the placeholder must never reach the cloud."""
+    name = values.get("cloud")
+    if "name" not in deferred.cluster or not isinstance(name, str) or name not in cloud_names():
+        return []
+    if not cloud_named(name).cluster_autoscaler_chart:
+        return []
+    pools = values.get("gpuPools")
+    return [
+        (
+            f"gpu_pools[{index}].autoscaling",
+            "needs cluster.name as a plain string, not an output: the cluster autoscaler finds the node group by "
+            "a tag whose key holds the cluster's name (k8s.io/cluster-autoscaler/<cluster>)",
+        )
+        for index, pool in enumerate(pools if isinstance(pools, list) else [])
+        if isinstance(pool, Mapping) and pool.get("autoscaling") is not None
+    ]
 
 
 def merged_problems(own: list[tuple[str, str]], rules: list[tuple[str, str]]) -> list[tuple[str, str]]:
