@@ -34,6 +34,7 @@ LAYERS = [
     "offline_runtime",
     "testing",
     "price_lists",
+    "kueue",
     "plan",
     "verify",
     "provider",
