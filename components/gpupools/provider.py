@@ -15,6 +15,7 @@ import pulumi
 
 from ._version import __version__
 from .aws.cluster import EksCluster
+from .component_args.docstrings import own_doc
 from .aws.gpu_node_group import EksGpuNodeGroup
 from .azure.cluster import AksCluster
 from .azure.gpu_pool import AksGpuPool
@@ -110,6 +111,7 @@ def finish_schema(spec: dict[str, Any]) -> dict[str, Any]:
             for required in ("requiredInputs", "required"):
                 if name in resource.get(required, []):
                     resource[required].remove(name)
+    _describe(spec)
     text = json.dumps({key: value for key, value in spec.items() if key != "dependencies"})
     spec["dependencies"] = [dep for dep in spec.get("dependencies", []) if f'"/{dep["name"]}/v' in text]
     tables = enum_tables()
@@ -124,6 +126,17 @@ def finish_schema(spec: dict[str, Any]) -> dict[str, Any]:
                 prop.pop("type")
                 prop["$ref"] = f"#/types/{token}"
     return spec
+
+
+def _describe(spec: dict[str, Any]) -> None:
+    """A component's description without the Args and Outputs sections ``documented`` adds for ``help()`` (the
+    schema describes each property itself)."""
+    resources = spec["resources"]
+    for component in COMPONENTS:
+        resource = resources.get(f"{PACKAGE_NAME}:index:{component.__name__}")
+        if resource is None:  # a provider hosting some of the components
+            continue
+        resource["description"] = own_doc(resource.get("description") or "")
 
 
 class GpuPoolsProvider(ComponentProvider):
