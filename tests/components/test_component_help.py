@@ -163,3 +163,19 @@ def test_the_sections_are_generated_from_the_docstrings(tmp_path, monkeypatch) -
         assert init.startswith("Make one.") and "How many nodes." in init and "endpoint_url" in init
     finally:
         sys.modules.pop("gpupools_demo_component", None)
+
+
+def test_importing_a_component_reads_no_source() -> None:
+    """The sections are built when help() first reads them, not on import: a plan never pays for them."""
+    import subprocess
+
+    probe = (
+        "import inspect\n"
+        "from gpupools.component_args import docstrings\n"
+        "from gpupools.platform import GpuPlatform\n"
+        "before = docstrings._module_tree.cache_info().currsize\n"
+        "doc = inspect.getdoc(GpuPlatform)\n"
+        "print(before, docstrings._module_tree.cache_info().currsize > 0, 'gpu_pools (gpuPools)' in doc)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, check=True)
+    assert result.stdout.split() == ["0", "True", "True"], result.stderr[-2000:]

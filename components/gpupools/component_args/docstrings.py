@@ -3,7 +3,7 @@
 Each key of a component's args TypedDict and each output annotation on the component carries a docstring right
 after it; Pulumi's analyzer turns those into the multi-language schema's descriptions. ``documented`` renders
 the same docstrings, with each key's type and whether it is required, into the class's and ``__init__``'s
-``__doc__`` at import time, so ``help()``, ``pydoc`` and ``inspect.getdoc`` show what an IDE shows on hover,
+``__doc__`` (when first read), so ``help()``, ``pydoc`` and ``inspect.getdoc`` show what an IDE shows on hover,
 from one source. The docstrings are read from the module's file text (``inspect.getsource`` on a class can hit
 a recursion error in CPython 3.11's class finder). Pure: imports no Pulumi.
 """
@@ -176,16 +176,45 @@ def own_doc(doc: str) -> str:
 
 
 def documented(component: T) -> T:
-    """Class decorator: append the Args and Outputs sections to the component's docstring and to the docstring of
-    the ``__init__`` it defines (an inherited ``__init__`` is written by the class defining it)."""
-    component.__doc__ = f"{own_doc(_own(component))}\n\n{sections(component)}"
+    """Class decorator: the component's docstring, and that of the ``__init__`` it defines (an inherited one is
+    written by the class defining it), get the Args and Outputs sections when first read, not at import: reading
+    the source costs tens of milliseconds a plan does not need."""
+    component.__doc__ = _ClassDoc(component, own_doc(_own(component)))  # type: ignore[assignment]
     init = component.__dict__.get("__init__")
     if init is not None:
-        init.__doc__ = f"{own_doc(_own(init))}\n\n{sections(component, outputs=False)}"
+        setattr(component, "__init__", _DocumentedInit(init, component))
     return component
+
+
+class _ClassDoc:
+    """A class's ``__doc__``, built on first read: ``type.__doc__`` calls the ``__get__`` of what the class holds."""
+
+    def __init__(self, component: type, own: str) -> None:
+        self.component, self.own, self.text = component, own, ""
+
+    def __get__(self, instance: object, owner: type | None = None) -> str:
+        if not self.text:
+            self.text = f"{self.own}\n\n{sections(self.component)}"
+        return self.text
+
+
+class _DocumentedInit:
+    """A component's ``__init__``: read from the class (``help()``, ``inspect``, the schema analyzer) it is the
+    function, its docstring written the first time; on an instance it binds as the function does."""
+
+    def __init__(self, function: Any, component: type) -> None:
+        self.function, self.component, self.written = function, component, False
+
+    def __get__(self, instance: object, owner: type | None = None) -> Any:
+        if instance is not None:
+            return self.function.__get__(instance, owner)
+        if not self.written:
+            self.written = True  # first: the sections read ``component.__init__`` for its args' type
+            self.function.__doc__ = f"{own_doc(_own(self.function))}\n\n{sections(self.component, outputs=False)}"
+        return self.function
 
 
 def _own(obj: Any) -> str:
     """``obj``'s own docstring (not a base class's), dedented."""
     doc = obj.__dict__.get("__doc__") if isinstance(obj, type) else obj.__doc__
-    return inspect.cleandoc(doc or "")
+    return inspect.cleandoc(doc if isinstance(doc, str) else "")
