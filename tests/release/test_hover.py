@@ -1,8 +1,8 @@
 """What an editor's hover shows (pyright's language server, the engine behind Pylance), through the package's stub.
 
 ``gpupools/__init__.pyi`` names ``GpuPlatform`` without a docstring; the server takes the class's docstring from
-the module that defines it. The Args and Outputs sections ``help()`` shows are written at import time, which a
-static checker never runs, so hover shows each key's and each output's own docstring where the cursor is: on a
+the module that defines it. The Args and Outputs sections ``help()`` shows are written at run time, which a
+static checker never sees, so hover shows each key's and each output's own docstring where the cursor is: on a
 key of an args dict literal and on an output attribute. That is the same text ``help()`` and the schema use.
 
 Skips without pyright (``bash .ci/install-pyright``), except with CI=true, where it fails.
