@@ -255,3 +255,22 @@ def test_a_config_the_rules_refuse_fails_the_example(schema: dict[str, Any]) -> 
     assert problems == []
     with pytest.raises(ComponentArgsError, match="MIG9g"):
         _platform_stack(schema, resources["platform"][1], {})
+
+
+def test_the_examples_consume_the_package_the_readme_names() -> None:
+    """Both projects name the package as `pulumi package add` records it, from the source the docs give; the
+    TypeScript one depends on the SDK it generates and compiles index.ts."""
+    from gpupools.untrusted.safe_yaml import load_yaml
+    from gpupools.untrusted.strict_json import strict_loads
+
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    said = "\n".join(page.read_text(encoding="utf-8") for page in pages if "examples" not in page.name)
+    source = re.search(r"`pulumi package add (https://\S+)`", said)
+    assert source, "neither the README nor docs/ says how to add the package"
+    typescript = TYPESCRIPT.parent
+    project = load_yaml((typescript / "Pulumi.yaml").read_text(encoding="utf-8"))
+    assert project["runtime"] == "nodejs" and project["packages"] == {"gpupools": source.group(1)}
+    assert load_yaml(YAML.read_text(encoding="utf-8"))["packages"] == {"gpupools": source.group(1)}
+    package = strict_loads((typescript / "package.json").read_text(encoding="utf-8"))
+    assert package["dependencies"][SDK_MODULE] == "file:sdks/gpupools" and "@pulumi/pulumi" in package["dependencies"]
+    assert strict_loads((typescript / "tsconfig.json").read_text(encoding="utf-8"))["files"] == ["index.ts"]
