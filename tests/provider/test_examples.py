@@ -264,7 +264,7 @@ def test_the_examples_consume_the_package_the_readme_names() -> None:
     from gpupools.untrusted.strict_json import strict_loads
 
     pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
-    said = "\n".join(page.read_text(encoding="utf-8") for page in pages if "examples" not in page.name)
+    said = "\n".join(page.read_text(encoding="utf-8") for page in pages)
     source = re.search(r"`pulumi package add (https://\S+)`", said)
     assert source, "neither the README nor docs/ says how to add the package"
     typescript = TYPESCRIPT.parent
