@@ -152,7 +152,8 @@ def sections(component: type, *, outputs: bool = True) -> str:
     args = args_type(component)
     out = declared_fields(component)
     text = [
-        f"{ARGS_HEADING}``args``, a ``{args.__name__}`` dict; other languages use the names in brackets):",
+        f"{ARGS_HEADING}the keys of ``args``, a dict typed ``{args.__name__}``; other languages use the names in "
+        "brackets):",
         *args_lines(args),
         "",
     ]
