@@ -181,10 +181,13 @@ class GpuPoolConfig(Strict):
         default=None,
         ge=10,
         le=250,
-        description="azure: pods per node, at least 30 per pool over its fewest nodes, as AKS requires. Default: "
-        "room for each GPU or MIG device shared 64 times, the AKS and NVIDIA daemonsets (21 pods) and 10 more, "
-        "capped at 250; it depends only on what is fixed at creation, so a sharing or metrics edit never replaces "
-        "the pool. AKS reserves kubelet memory per pod of `maxPods` (20 MB each on Kubernetes 1.29 and later).",
+        description="azure: pods per node, and at least 30 pods per pool over its fewest nodes (`count`, or "
+        "`autoscaling.minCount`; at least one), as AKS requires. Default: room for each of the pool's GPUs or MIG "
+        "devices shared 64 times (time-slicing's most replicas), the AKS and NVIDIA daemonsets with every option on "
+        "(21 pods) and 10 more, capped at 250 and raised to that floor. It depends only on what is fixed at creation "
+        "(size, MIG profile), so editing sharing replicas or toggling metrics or MPS changes a ConfigMap or a chart, "
+        "never `maxPods` (which would replace the pool). The price: AKS reserves kubelet memory per pod of "
+        "`maxPods` (20 MB each on Kubernetes 1.29 and later).",
     )
     availability_zones: list[Literal["1", "2", "3"]] = Field(
         default_factory=list, description="azure: the zones of the pool's nodes; none is regional."
@@ -214,13 +217,15 @@ class GpuPoolConfig(Strict):
     capacity_type: Literal["ON_DEMAND", "SPOT", "CAPACITY_BLOCK"] | None = Field(
         default=None,
         description="aws: `ON_DEMAND` (default), `SPOT` (not with `capacityReservation`: reservations hold "
-        "On-Demand capacity) or `CAPACITY_BLOCK` (needs `capacityReservation`, the block's `cr-` id).",
+        "On-Demand capacity) or `CAPACITY_BLOCK` (needs `capacityReservation`, the block's `cr-` id: EKS targets a "
+        "Capacity Block by id, not by group).",
     )
     capacity_reservation: str | None = Field(
         default=None,
         min_length=1,
         description="aws: an ODCR or Capacity Block id (`cr-...`) or a capacity reservation group ARN in the "
-        "cluster's region and partition; needs the pool's `subnetIds`. As `{id, instances, days}`: the instances "
+        "cluster's region and its partition (`aws-cn` for `cn-*`, `aws-us-gov` for `us-gov-*`); needs the pool's "
+        "`subnetIds`. As `{id, instances, days}`: the instances "
         "it reserves (billed, used or not; `maxCount` above them is refused, as EC2 fails those launches) and, for a "
         "Capacity Block, its length in days (paid up front). Without them the plan says the pool is billed by the "
         "reservation, not priced.",
@@ -233,8 +238,11 @@ class GpuPoolConfig(Strict):
     efa: bool = Field(
         default=False,
         description="aws: EFA interfaces (one per network card of the size) and a cluster placement group, on "
-        "EFA-capable sizes; needs exactly one pool `subnetIds` entry and the cluster's `vpcId`. Pods use the "
-        "interfaces only once the AWS EFA device plugin runs, which gpupools does not install.",
+        "EFA-capable sizes; needs exactly one pool `subnetIds` entry (a placement group lives in one availability "
+        "zone, and a subnet's zone cannot be checked offline) and the cluster's `vpcId` (multi-interface nodes get no "
+        "public IP, so they never join from the default VPC's public subnets). The plan warns that pods can request "
+        "the interfaces (`vpc.amazonaws.com/efa`) only once the AWS EFA device plugin runs, tolerating "
+        "`nvidia.com/gpu`: gpupools does not install it.",
     )
     # What the reservation holds (given as `{id, instances, days}`): a reservation is billed for what it reserves,
     # used or not (domain/cost.py), and a Capacity Block for its whole length, up front.
