@@ -32,11 +32,11 @@ def components_page() -> str:
         "values); the others may be another resource's output. How to use them: [Reuse](../reuse.md).",
         "",
         table(
-            ["component", "Python", "what it is"],
+            ["component", "Python module", "what it is"],
             [
                 [
                     link(code(cls.__name__), cls.__name__),
-                    code(f"from {_public_module(cls)} import {cls.__name__}"),
+                    code(_public_module(cls)),
                     _first_paragraph(schema["resources"][_token(cls)].get("description", "")),
                 ]
                 for cls in COMPONENTS
