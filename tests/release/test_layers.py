@@ -40,6 +40,7 @@ LAYERS = [
     "provider",
     "facts",
     "cli",
+    "reference_docs",
 ]
 # Import paths users know, kept as thin re-exports at the top: they may import from any layer, and nothing in the
 # package may import them.
