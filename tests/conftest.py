@@ -38,6 +38,7 @@ MARKER_OF_FOLDER = {
     "price_lists": "program",
     "provider": "program",
     "testing": "program",
+    "kueue": "program",
     "render": "render",
     "release": "release",
 }

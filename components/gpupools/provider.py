@@ -15,6 +15,7 @@ import pulumi
 
 from ._version import __version__
 from .aws.cluster import EksCluster
+from .component_args.docstrings import declared_fields, own_doc, schema_name
 from .aws.gpu_node_group import EksGpuNodeGroup
 from .azure.cluster import AksCluster
 from .azure.gpu_pool import AksGpuPool
@@ -110,6 +111,7 @@ def finish_schema(spec: dict[str, Any]) -> dict[str, Any]:
             for required in ("requiredInputs", "required"):
                 if name in resource.get(required, []):
                     resource[required].remove(name)
+    _describe(spec)
     text = json.dumps({key: value for key, value in spec.items() if key != "dependencies"})
     spec["dependencies"] = [dep for dep in spec.get("dependencies", []) if f'"/{dep["name"]}/v' in text]
     tables = enum_tables()
@@ -124,6 +126,51 @@ def finish_schema(spec: dict[str, Any]) -> dict[str, Any]:
                 prop.pop("type")
                 prop["$ref"] = f"#/types/{token}"
     return spec
+
+
+# A snake_case word that is not part of a dotted Python path (``gpupools.charts.dcgm_exporter`` stays as it is).
+SNAKE_WORD = re.compile(r"(?<![\w.])[a-z][a-z0-9]*(?:_[a-z0-9]+)+(?![\w]|\.\w)")
+
+
+def _describe(spec: dict[str, Any]) -> None:
+    """Descriptions in the schema's own names: the docstrings are written for Python (``help()`` lists the args
+    in snake_case), so each Python name of a property in them becomes the name the schema gives that property.
+    A component's description drops the Args and Outputs sections ``documented`` adds for ``help()``; an output
+    declared on a base class (the NVIDIA charts') gets the docstring the analyzer only looks for on the class."""
+    resources = spec["resources"]
+    for component in COMPONENTS:
+        resource = resources.get(f"{PACKAGE_NAME}:index:{component.__name__}")
+        if resource is None:  # a provider hosting some of the components
+            continue
+        resource["description"] = own_doc(resource.get("description") or "")
+        for field in declared_fields(component):
+            prop = resource["properties"].get(schema_name(field.name))
+            if prop is not None and field.doc and not prop.get("description"):
+                prop["description"] = field.doc
+    holders = [*resources.values(), *spec["types"].values()]
+    names = {
+        name
+        for holder in holders
+        for section in ("inputProperties", "properties")
+        for name in (holder.get(section) or {})
+    }
+    python = {re.sub(r"[A-Z]", lambda upper: "_" + upper.group().lower(), name): name for name in names}
+
+    def in_schema_names(text: str) -> str:
+        return SNAKE_WORD.sub(lambda word: python.get(word.group(), word.group()), text)
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key == "description" and isinstance(value, str):
+                    node[key] = in_schema_names(value)
+                else:
+                    walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(spec)
 
 
 class GpuPoolsProvider(ComponentProvider):

@@ -34,11 +34,13 @@ LAYERS = [
     "offline_runtime",
     "testing",
     "price_lists",
+    "kueue",
     "plan",
     "verify",
     "provider",
     "facts",
     "cli",
+    "reference_docs",
 ]
 # Import paths users know, kept as thin re-exports at the top: they may import from any layer, and nothing in the
 # package may import them.

@@ -182,9 +182,11 @@ def test_the_base_install_works_without_the_cloud_extras() -> None:
 
 
 def test_readme_and_plugin_install_the_current_release() -> None:
-    """Every `@vX.Y.Z` the README and the plugin file tell users to install is this version's tag, which the release
-    workflow creates from _version.py, and the CHANGELOG has that version's section."""
+    """Every `@vX.Y.Z` the README, the docs pages and the plugin file tell users to install is this version's tag,
+    which the release workflow creates from _version.py, and the CHANGELOG has that version's section."""
+    tag = re.compile(r"gpupools(?:/provider)?@v(\d+\.\d+\.\d+)")
     for path in (ROOT / "README.md", ROOT / "provider" / "PulumiPlugin.yaml"):
-        tags = set(re.findall(r"gpupools(?:/provider)?@v(\d+\.\d+\.\d+)", path.read_text()))
-        assert tags == {VERSION}, (path.name, tags)
+        assert set(tag.findall(path.read_text())) == {VERSION}, path.name
+    for path in sorted((ROOT / "docs").rglob("*.md")):
+        assert set(tag.findall(path.read_text())) <= {VERSION}, path.name
     assert f"## [{VERSION}] - " in (ROOT / "CHANGELOG.md").read_text()

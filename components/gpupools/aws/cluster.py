@@ -16,6 +16,7 @@ import pulumi_kubernetes as k8s
 
 from ..catalog.clouds import EKS_SYSTEM_NODE_SIZE, SYSTEM_POOL_COUNT, SYSTEM_POOL_NAME
 from ..catalog.labels import POOL_LABEL
+from ..component_args.docstrings import documented
 from ..component_args.aws import EksClusterArgsModel
 from ..component_args.checking import check_args
 from .node_role import node_role
@@ -44,6 +45,7 @@ class EksClusterArgs(TypedDict):
     """AWS tags."""
 
 
+@documented
 class EksCluster(pulumi.ComponentResource):
     """An EKS cluster (new or existing) with its kubeconfig and a Kubernetes provider."""
 
@@ -82,8 +84,8 @@ class EksCluster(pulumi.ComponentResource):
         key).
 
         :param name: the Pulumi resource name; children are named ``<name>-...``.
-        :param args: ``EksClusterArgs`` (each key documented there). Required: name. Optional: create,
-            kubernetes_version, system_node_size, system_node_count, subnet_ids, vpc_id, tags.
+        :param args: ``EksClusterArgs``: a dict whose keys help() lists under Args below (an editor
+            shows each key's docstring as it completes the keys).
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
         args = check_args(EksClusterArgsModel, "EksCluster", name, args)

@@ -18,6 +18,7 @@ import pulumi
 import pulumi_aws as aws
 import pulumi_eks as eks
 
+from ..component_args.docstrings import documented
 from ..component_args.aws import EksGpuNodeGroupArgsModel
 from ..component_args.checking import check_args
 from ..catalog.clouds import DEFAULT_AMI_TYPE
@@ -110,6 +111,7 @@ class EksGpuNodeGroupArgs(TypedDict):
     )
 
 
+@documented
 class EksGpuNodeGroup(pulumi.ComponentResource):
     """A GPU managed node group, by default with its own node role.
 
@@ -127,10 +129,8 @@ class EksGpuNodeGroup(pulumi.ComponentResource):
         bad key).
 
         :param name: the Pulumi resource name; children are named ``<name>-...``.
-        :param args: ``EksGpuNodeGroupArgs`` (each key documented there). Required: node_group_name, instance_type,
-            desired_size. Optional: cluster, cluster_name, node_role, node_role_arn, min_size, max_size,
-            ignore_scaling_changes, ami_type, disk_size_gb, labels, taints, subnet_ids, capacity_type,
-            capacity_reservation, efa, efa_interfaces, tags, autoscaler_tags.
+        :param args: ``EksGpuNodeGroupArgs``: a dict whose keys help() lists under Args below (an editor
+            shows each key's docstring as it completes the keys).
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
         args = check_args(EksGpuNodeGroupArgsModel, "EksGpuNodeGroup", name, args)

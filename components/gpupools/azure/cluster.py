@@ -28,6 +28,7 @@ from ..catalog.clouds import (
     SYSTEM_POOL_NAME,
     SYSTEM_POOL_OS_SKU,
 )
+from ..component_args.docstrings import documented
 from ..component_args.azure import AksClusterArgsModel
 from ..component_args.checking import check_args
 from .aliases import without_sdk_aliases
@@ -73,6 +74,7 @@ class AksClusterArgs(TypedDict):
     """Azure tags for the resource group and cluster."""
 
 
+@documented
 class AksCluster(pulumi.ComponentResource):
     """An AKS cluster (new or existing) with its kubeconfig and a Kubernetes provider."""
 
@@ -90,9 +92,8 @@ class AksCluster(pulumi.ComponentResource):
         key).
 
         :param name: the Pulumi resource name; children are named ``<name>-...``.
-        :param args: ``AksClusterArgs`` (each key documented there). Required: name, resource_group_name. Optional:
-            location, create, kubernetes_version, long_term_support, system_pool_size, system_pool_count,
-            system_pool_max_pods, pod_cidr, capacity_reservation_group_ids, tags.
+        :param args: ``AksClusterArgs``: a dict whose keys help() lists under Args below (an editor
+            shows each key's docstring as it completes the keys).
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
         args = check_args(AksClusterArgsModel, "AksCluster", name, args)

@@ -13,6 +13,7 @@ from typing import NotRequired, Optional, TypedDict, cast
 import pulumi
 from pulumi_azure_native import containerservice
 
+from ..component_args.docstrings import documented
 from ..component_args.azure import AksGpuPoolArgsModel
 from ..component_args.checking import check_args
 from ..catalog.clouds import DEFAULT_OS_SKU
@@ -83,6 +84,7 @@ class AksGpuPoolArgs(TypedDict):
     )
 
 
+@documented
 class AksGpuPool(pulumi.ComponentResource):
     """A user-mode AKS node pool of GPU VMs, tainted for GPU workloads (nvidia.com/gpu=present:NoSchedule unless
     node_taints says otherwise), with an optional MIG profile."""
@@ -99,11 +101,8 @@ class AksGpuPool(pulumi.ComponentResource):
         key).
 
         :param name: the Pulumi resource name; children are named ``<name>-...``.
-        :param args: ``AksGpuPoolArgs`` (each key documented there). Required: cluster_name, resource_group_name,
-            pool_name, vm_size, count. Optional: gpu_instance_profile, gpu_driver, os_sku, min_count, max_count,
-            os_disk_size_gb, node_labels, node_taints, kubernetes_version, max_pods, availability_zones,
-            capacity_reservation_group_id, scale_set_priority, scale_set_eviction_policy, spot_max_price, tags,
-            autoscaler_tags.
+        :param args: ``AksGpuPoolArgs``: a dict whose keys help() lists under Args below (an editor
+            shows each key's docstring as it completes the keys).
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
         args = check_args(AksGpuPoolArgsModel, "AksGpuPool", name, args)

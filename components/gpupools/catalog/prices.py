@@ -6,7 +6,7 @@ in another): no discounts, reservations or savings plans. A size, region or capa
 price ("unknown"), never 0; where the cloud publishes no price for a size at all (p5e On-Demand), an ``unlisted``
 entry says so with its source, and the plan shows that reason. Capacity Block rates are the ones AWS's Capacity
 Blocks pricing page showed on a date: a block is charged the rate of the day it is bought. How the snapshot was
-made is in its ``howMade`` field and the README.
+made is in its ``howMade`` field and docs/cost.md.
 """
 
 from __future__ import annotations

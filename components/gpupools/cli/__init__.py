@@ -225,5 +225,5 @@ def _stack_file(args: argparse.Namespace) -> StackFile:
 OWN_CONFIG = (
     f"has no {NAMESPACE}:* keys; check, plan and verify read stacks of the gpupools program "
     f"({NAMESPACE}:cloud, {NAMESPACE}:cluster, ...). A project with its own config checks its program "
-    'offline with gpupools.testing.run_program (README: "Checking your own program offline")'
+    'offline with gpupools.testing.run_program (docs/reuse.md: "Checking your own program offline")'
 )

@@ -18,6 +18,7 @@ from ..catalog.chart_refs import (
     DEFAULT_EXPANDER,
 )
 from ..charts.cluster_autoscaler import cluster_autoscaler_values
+from ..component_args.docstrings import documented
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import ClusterAutoscalerArgsModel
 from ..catalog.names import CLUSTER_NAMESPACES
@@ -59,6 +60,7 @@ class ClusterAutoscalerArgs(TypedDict):
     """The cluster's GPUs are DRA devices: below cluster-autoscaler 1.35 turn its DRA handling on (default false)."""
 
 
+@documented
 class ClusterAutoscaler(pulumi.ComponentResource):
     """An IRSA role with a least-privilege policy and the cluster-autoscaler chart, pinned."""
 
@@ -74,10 +76,8 @@ class ClusterAutoscaler(pulumi.ComponentResource):
         bad key).
 
         :param name: the Pulumi resource name; children are named ``<name>-...``.
-        :param args: ``ClusterAutoscalerArgs`` (each key documented there). Required: cluster_name, region,
-            oidc_provider_arn, oidc_provider_url. Optional: version, namespace, service_account, expander,
-            priorities, scale_down_utilization_threshold, scale_down_gpu_utilization_threshold, tags,
-            kubernetes_version, dynamic_resource_allocation.
+        :param args: ``ClusterAutoscalerArgs``: a dict whose keys help() lists under Args below (an editor
+            shows each key's docstring as it completes the keys).
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
         args = check_args(ClusterAutoscalerArgsModel, "ClusterAutoscaler", name, args)

@@ -10,6 +10,7 @@ from typing import Any, NotRequired, Optional, TypedDict
 import pulumi
 
 from ..catalog.chart_refs import DCGM_EXPORTER
+from ..component_args.docstrings import documented
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import NvidiaDcgmExporterArgsModel
 from .release import pinned_release, release_name_and_version
@@ -30,6 +31,7 @@ class NvidiaDcgmExporterArgs(TypedDict):
     """Create the namespace (default false: the release shares the device plugin's)."""
 
 
+@documented
 class NvidiaDcgmExporter(pulumi.ComponentResource):
     """NVIDIA's DCGM exporter DaemonSet (and its Service, optionally a ServiceMonitor) as an atomic Helm release."""
 
@@ -45,8 +47,8 @@ class NvidiaDcgmExporter(pulumi.ComponentResource):
         bad key).
 
         :param name: the Pulumi resource name; children are named ``<name>-...``.
-        :param args: ``NvidiaDcgmExporterArgs`` (each key documented there). Required: version, namespace, values.
-            Optional: timeout_seconds, create_namespace.
+        :param args: ``NvidiaDcgmExporterArgs``: a dict whose keys help() lists under Args below (an editor
+            shows each key's docstring as it completes the keys).
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
         args = check_args(NvidiaDcgmExporterArgsModel, type(self).__name__, name, args)

@@ -10,6 +10,7 @@ import pulumi
 from ..catalog import installers
 from ..catalog.installers import Installer
 from ..catalog.chart_refs import ChartRef, DEVICE_PLUGIN, DRA_DRIVER, GPU_OPERATOR
+from ..component_args.docstrings import documented
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import NvidiaChartArgsModel
 from .release import pinned_release, release_name_and_version
@@ -30,6 +31,7 @@ class NvidiaChartArgs(TypedDict):
     """Create the namespace (default true); false for one the cluster already has, such as kube-system."""
 
 
+@documented
 class _NvidiaChart(pulumi.ComponentResource):
     """A namespace and an atomic Helm release of one NVIDIA chart."""
 
@@ -49,8 +51,8 @@ class _NvidiaChart(pulumi.ComponentResource):
         """Register the chart under ``name``; ``args`` is checked first (``ComponentArgsError`` names each bad key).
 
         :param name: the Pulumi resource name; children are named ``<name>-...``.
-        :param args: ``NvidiaChartArgs`` (each key documented there). Required: version, namespace, values.
-            Optional: timeout_seconds, create_namespace.
+        :param args: ``NvidiaChartArgs``: a dict whose keys help() lists under Args below (an editor
+            shows each key's docstring as it completes the keys).
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
         args = check_args(NvidiaChartArgsModel, type(self).__name__, name, args, {"installer": self._installer.name})
@@ -64,6 +66,7 @@ class _NvidiaChart(pulumi.ComponentResource):
         )
 
 
+@documented
 class NvidiaDevicePlugin(_NvidiaChart):
     """The NVIDIA device plugin chart (with GPU feature discovery when enabled in values)."""
 
@@ -72,6 +75,7 @@ class NvidiaDevicePlugin(_NvidiaChart):
     _type_token = "gpupools:index:NvidiaDevicePlugin"
 
 
+@documented
 class NvidiaGpuOperator(_NvidiaChart):
     """The NVIDIA GPU Operator chart (device plugin, GFD, MIG manager, DCGM exporter, optionally driver and toolkit)."""
 
@@ -80,6 +84,7 @@ class NvidiaGpuOperator(_NvidiaChart):
     _type_token = "gpupools:index:NvidiaGpuOperator"
 
 
+@documented
 class NvidiaDraDriver(_NvidiaChart):
     """NVIDIA's DRA driver for GPUs (preview): the kubelet plugin publishing each node's GPUs as ResourceSlices."""
 

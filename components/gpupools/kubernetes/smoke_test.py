@@ -11,6 +11,7 @@ import pulumi
 import pulumi_kubernetes as k8s
 
 from ..catalog.labels import POOL_LABEL
+from ..component_args.docstrings import documented
 from ..component_args.checking import check_args
 from ..component_args.kubernetes import GpuSmokeTestArgsModel, SMOKE_JOB_SUFFIX
 
@@ -36,6 +37,7 @@ class GpuSmokeTestArgs(TypedDict):
     """Container image with nvidia-smi (default: a pinned CUDA base image)."""
 
 
+@documented
 class GpuSmokeTest(pulumi.ComponentResource):
     """A one-shot Job requesting one unit of each GPU resource a pool advertises."""
 
@@ -47,8 +49,8 @@ class GpuSmokeTest(pulumi.ComponentResource):
         key).
 
         :param name: the Pulumi resource name; children are named ``<name>-...``.
-        :param args: ``GpuSmokeTestArgs`` (each key documented there). Required: pool_name, namespace, resources,
-            node_selector, toleration_key. Optional: image.
+        :param args: ``GpuSmokeTestArgs``: a dict whose keys help() lists under Args below (an editor
+            shows each key's docstring as it completes the keys).
         :param opts: Pulumi resource options (parent, provider, protect, ...).
         """
         args = check_args(GpuSmokeTestArgsModel, "GpuSmokeTest", name, args)

@@ -14,6 +14,7 @@ from ..domain.capacity import stack_capacity
 from ..domain.dra import classes_by_pool
 from ..catalog.extras import require_extra
 from ..catalog.installers import installer
+from ..component_args.docstrings import documented
 from ..component_args.fields import ComponentArgsError
 from ..config.errors import ConfigError
 from ..domain.stack import Stack
@@ -27,6 +28,7 @@ from .inputs import Deferred, PlatformArgsError, args_problems, merged_problems,
 TYPE_TOKEN = "gpupools:index:GpuPlatform"
 
 
+@documented
 class GpuPlatform(pulumi.ComponentResource):
     """An AKS or EKS cluster (new or existing) with MIG, time-sliced or MPS GPU pools and the NVIDIA software."""
 
@@ -76,8 +78,8 @@ class GpuPlatform(pulumi.ComponentResource):
 
         :param name: the Pulumi resource name; children are named ``<name>-<cluster|pool|chart>`` so platforms
             can share a stack.
-        :param args: ``GpuPlatformArgs``, the stack config in snake_case (each key documented there). Required:
-            cloud, cluster, gpu_pools, gpu_software. Optional: custom_sizes, tags.
+        :param args: ``GpuPlatformArgs``, the stack config in snake_case: a dict whose keys help() lists under Args
+            below (an editor shows each key's docstring as it completes the keys).
         :param opts: Pulumi resource options (parent, provider, protect, ...).
 
         ``adopt_stack_resources`` is for the stack program: its children keep the names gpupools 0.1 gave them at

@@ -1,4 +1,4 @@
-"""The stack program's outputs, named for other stacks to read with ``StackReference`` (documented in the README)."""
+"""The stack program's outputs, named for other stacks to read with ``StackReference`` (docs/reuse.md)."""
 
 from __future__ import annotations
 

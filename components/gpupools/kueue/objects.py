@@ -1,0 +1,149 @@
+"""The Kueue objects for pools and teams: a ResourceFlavor per pool, a ClusterQueue and LocalQueue per team.
+
+Each team's ClusterQueue has a nominal quota of each slice resource equal to its demand, spread over the flavors
+(pools) that offer it. Kueue gives a pod set one flavor per resource (docs, "Flavors and borrowing semantics"), so
+a team's demand goes whole to one pool where one has room (largest demands first), and is split only when none
+has. Resources that share a pool share a resource group (Kueue: a flavor belongs to at most one group, and every
+flavor of a group lists every covered resource, with 0 where its pool has none).
+
+The ClusterQueues share a cohort so one team can borrow what another leaves idle, and reclaim its own quota by
+preemption (``reclaimWithinCohort: Any``) when it needs it back: the quotas then cost no idle GPU and still
+guarantee each team its demand (Kueue docs: cluster_queue.md, "Cohort" and "Preemption").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ..untrusted.text import shown
+from .errors import KueueError
+from .inputs import PoolFlavor, TeamDemand
+from .limits import MAX_FLAVORS_PER_GROUP, MAX_RESOURCE_GROUPS, MAX_RESOURCES_PER_GROUP
+from .names import dns_label
+
+KUEUE_API_VERSION = "kueue.x-k8s.io/v1beta1"
+DEFAULT_COHORT = "gpupools"
+# Quota (flavor, resource) -> team -> amount.
+Quotas = dict[tuple[str, str], dict[str, int]]
+
+
+def kueue_objects(
+    pools: Sequence[PoolFlavor],
+    teams: Sequence[TeamDemand],
+    *,
+    cohort: str | None = DEFAULT_COHORT,
+    local_queues: bool = True,
+) -> list[dict[str, Any]]:
+    """ResourceFlavors (in ``pools``' order: the order Kueue tries them in), then ClusterQueues, then LocalQueues
+    (namespace and name: the team's), teams sorted by name. ``cohort=None``: no borrowing between teams."""
+    _unique([p.name for p in pools], [p.pool for p in pools], "pool")
+    _unique([t.name for t in teams], [t.team for t in teams], "team")
+    cohort_name = None if cohort is None else dns_label(cohort, "cohort")
+    quotas = _assign(pools, teams)
+    ordered = sorted(teams, key=lambda t: t.name)
+    objects = [_resource_flavor(pool) for pool in pools]
+    objects += [_cluster_queue(team, pools, quotas, cohort_name) for team in ordered]
+    if local_queues:
+        objects += [_local_queue(team) for team in ordered]
+    return objects
+
+
+def _unique(names: list[str], given: list[str], what: str) -> None:
+    seen: dict[str, str] = {}
+    for name, original in zip(names, given, strict=True):
+        if name in seen:
+            raise KueueError(shown(f"{what}s {seen[name]!r} and {original!r} both make the Kubernetes name {name}"))
+        seen[name] = original
+
+
+def _assign(pools: Sequence[PoolFlavor], teams: Sequence[TeamDemand]) -> Quotas:
+    """Each team's demand per resource on the pools that offer it: whole on the first pool with room, largest
+    demands first; split over pools in order only when no single pool has room. Refuses what the pools lack."""
+    quotas: Quotas = {}
+    for resource in sorted({r for team in teams for r in team.demand}):
+        offering = [pool for pool in pools if pool.offers(resource)]
+        wanting = sorted((t for t in teams if resource in t.demand), key=lambda t: (-t.demand[resource], t.name))
+        if not offering:
+            names = ", ".join(t.team for t in sorted(wanting, key=lambda t: t.name))
+            who = f"teams {names} demand" if len(wanting) > 1 else f"team {names} demands"
+            raise KueueError(shown(f"{who} {resource}, which no pool offers"))
+        room = {pool.name: pool.offers(resource) for pool in offering}
+        asked, held = sum(t.demand[resource] for t in wanting), sum(room.values())
+        if asked > held:
+            raise KueueError(f"teams demand {asked}x {resource} in all; the pools offer {held}")
+        for team in wanting:
+            _place(team.name, team.demand[resource], resource, offering, room, quotas)
+    return quotas
+
+
+def _place(team: str, need: int, resource: str, offering: list[PoolFlavor], room: dict[str, int], quotas: Quotas):
+    whole = next((pool for pool in offering if room[pool.name] >= need), None)
+    for pool in [whole] if whole is not None else offering:
+        take = min(need, room[pool.name])
+        if take:
+            quotas.setdefault((pool.name, resource), {})[team] = take
+            room[pool.name] -= take
+            need -= take
+
+
+def _groups(team: TeamDemand, pools: Sequence[PoolFlavor]) -> list[tuple[list[str], list[PoolFlavor]]]:
+    """The team's resources joined when a pool offers both (each group: its resources, the pools offering any)."""
+    groups: list[tuple[set[str], set[str]]] = []  # (resources, pool names)
+    for resource in team.demand:
+        names = {pool.name for pool in pools if pool.offers(resource)}
+        joined = [g for g in groups if g[1] & names]
+        groups = [g for g in groups if not g[1] & names]
+        groups.append(({resource}.union(*(g[0] for g in joined)), names.union(*(g[1] for g in joined))))
+    found = sorted((sorted(r), [pool for pool in pools if pool.name in n]) for r, n in groups)
+    if len(found) > MAX_RESOURCE_GROUPS:
+        raise KueueError(
+            f"team {team.team} needs {len(found)} resource groups; a ClusterQueue holds {MAX_RESOURCE_GROUPS}"
+        )
+    for resources, members in found:
+        if len(resources) > MAX_RESOURCES_PER_GROUP or len(members) > MAX_FLAVORS_PER_GROUP:
+            raise KueueError(
+                f"team {team.team}: {len(resources)} resources over {len(members)} pools in one resource group; Kueue "
+                f"holds {MAX_RESOURCES_PER_GROUP} resources and {MAX_FLAVORS_PER_GROUP} flavors a group"
+            )
+    return found
+
+
+def _resource_flavor(pool: PoolFlavor) -> dict[str, Any]:
+    spec: dict[str, Any] = {"nodeLabels": dict(pool.node_labels or {})}
+    if pool.taints:
+        spec["tolerations"] = [taint.kubernetes_toleration() for taint in pool.taints]
+    return {"apiVersion": KUEUE_API_VERSION, "kind": "ResourceFlavor", "metadata": {"name": pool.name}, "spec": spec}
+
+
+def _cluster_queue(team: TeamDemand, pools: Sequence[PoolFlavor], quotas: Quotas, cohort: str | None) -> dict[str, Any]:
+    groups = [
+        {
+            "coveredResources": resources,
+            "flavors": [
+                {
+                    "name": pool.name,
+                    "resources": [
+                        {"name": r, "nominalQuota": quotas.get((pool.name, r), {}).get(team.name, 0)} for r in resources
+                    ],
+                }
+                for pool in members
+            ],
+        }
+        for resources, members in _groups(team, pools)
+    ]
+    spec: dict[str, Any] = {"namespaceSelector": {}}
+    if cohort is not None:
+        spec["cohort"] = cohort
+        spec["preemption"] = {"reclaimWithinCohort": "Any"}
+    spec["resourceGroups"] = groups
+    return {"apiVersion": KUEUE_API_VERSION, "kind": "ClusterQueue", "metadata": {"name": team.name}, "spec": spec}
+
+
+def _local_queue(team: TeamDemand) -> dict[str, Any]:
+    return {
+        "apiVersion": KUEUE_API_VERSION,
+        "kind": "LocalQueue",
+        "metadata": {"name": team.name, "namespace": team.name},
+        "spec": {"clusterQueue": team.name},
+    }
