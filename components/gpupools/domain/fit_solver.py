@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
+from ..errors import GpupoolsError
 from .mig_layouts import Layout, canonical
 
 DEFAULT_TIME_LIMIT = 8.0  # seconds for one size; the 300-slice benchmark stays under 10 s on 2 cores
@@ -46,8 +47,8 @@ class Solution:
     stopped_by_time: bool
 
 
-class _Deadline(Exception):
-    pass
+class _Deadline(GpupoolsError):
+    """The time limit passed: the search stops with the best cover found so far (never escapes the solver)."""
 
 
 def slice_bound(demand: Mapping[str, int], profiles: Mapping[str, Profile], compute: int, memory: int) -> int:
