@@ -39,6 +39,7 @@ LAYERS = [
     "verify",
     "provider",
     "facts",
+    "fit",
     "cli",
 ]
 # Import paths users know, kept as thin re-exports at the top: they may import from any layer, and nothing in the
