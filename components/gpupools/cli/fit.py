@@ -13,6 +13,8 @@ import json
 from ..config.demand import read_demand_file
 from ..domain.cost import HOURS_PER_MONTH
 from ..fit.answer import OUT_OF_SCOPE, FitAnswer, answer_json, fit_demand
+from ..fit.kueue_quotas import fit_kueue_objects
+from ..kueue import render_yaml
 from ..fit.size_fit import SizeFit
 from .check import print_lines
 from .help import Parser
@@ -33,6 +35,12 @@ def add_fit_command(commands: argparse._SubParsersAction[Parser]) -> None:
     command.add_argument("demand", metavar="DEMAND.yaml", help="the demand file (see docs/fit.md)")
     command.add_argument("--json", dest="format", action="store_const", const="json", default="text")
     command.add_argument(
+        "--kueue",
+        action="store_true",
+        help="also print Kueue objects: a ResourceFlavor per pool, a ClusterQueue and LocalQueue per team "
+        "(nominal quota = the team's demand; see docs/kueue.md)",
+    )
+    command.add_argument(
         "--time-limit",
         type=float,
         default=8.0,
@@ -47,10 +55,15 @@ def run_fit(args: argparse.Namespace) -> int:
     demand = read_demand_file(args.demand)
     limit = min(max(args.time_limit, 0.1), 600.0)
     answer = fit_demand(demand, current_price_book(), limit)
+    objects = fit_kueue_objects(demand, answer.chosen) if args.kueue else None
     if args.format == "json":
-        print(json.dumps(answer_json(answer), indent=2, allow_nan=False))
-    else:
-        print_lines(report_lines(answer))
+        data = answer_json(answer)
+        print(json.dumps(data if objects is None else {**data, "kueue": objects}, indent=2, allow_nan=False))
+        return 0
+    print_lines(report_lines(answer))
+    if objects is not None:
+        print_lines(["", "# Kueue objects (kubectl apply -f -); workloads without a team get no ClusterQueue"])
+        print_lines(render_yaml(objects).rstrip("\n").split("\n"))
     return 0
 
 
