@@ -87,7 +87,6 @@ def _assert_check_covers(tmp_path: Path, answer: dict) -> None:
 
 def test_the_example_fits_and_its_stack_passes_check_and_plan(tmp_path):
     answer = _fit(EXAMPLE)
-    assert answer["size"] == "p4d.24xlarge" and answer["gpu"] == "A100-40GB"
     assert answer["lowerBound"]["gpus"] <= answer["gpus"] <= answer["greedy"]["gpus"]
     assert answer["proven"] and not answer["stoppedByTimeLimit"]
     assert answer["nodes"] * answer["gpusPerNode"] == answer["gpus"] + answer["spareGpus"]
@@ -118,15 +117,26 @@ def test_azure_stacks_pass_check_for_either_mig_manager(tmp_path, manager):
 
 
 def test_without_a_size_the_cheapest_wins_and_the_runner_up_is_shown(tmp_path):
-    demand = yaml.safe_load(EXAMPLE.read_text())
-    del demand["size"]
-    path = tmp_path / "demand.yaml"
-    path.write_text(yaml.safe_dump(demand))
-    answer = _fit(path)
+    answer = _fit(EXAMPLE)
+    assert "size" not in answer["demand"]
     runner = answer["runnerUp"]
     assert runner is not None and runner["size"] != answer["size"]
     assert answer["monthly"] <= runner["monthly"]
     assert all(answer["monthly"] <= other["monthly"] for other in answer["otherSizes"] if other["monthly"])
+
+
+def test_a_fixed_size_is_the_only_one_fitted(tmp_path):
+    demand = {**yaml.safe_load(EXAMPLE.read_text()), "size": "p4d.24xlarge"}
+    path = tmp_path / "demand.yaml"
+    path.write_text(yaml.safe_dump(demand))
+    answer = _fit(path)
+    assert (answer["size"], answer["gpu"], answer["runnerUp"], answer["otherSizes"]) == (
+        "p4d.24xlarge",
+        "A100-40GB",
+        None,
+        [],
+    )
+    assert answer["profiles"]["tune"] == "3g.20gb"  # 18Gi = 19.3 GB: the 20 GB profile with the fewest slices
     _assert_check_covers(tmp_path, answer)
 
 
