@@ -62,6 +62,7 @@ def main() -> int:
                     "greedyGpus": chosen.greedy_gpus,
                     "nodes": chosen.nodes,
                     "proven": chosen.proven,
+                    "provenGpus": chosen.solution is None or chosen.solution.proven_gpus,
                     "stoppedByTimeLimit": chosen.stopped_by_time,
                 }
             )
@@ -69,11 +70,11 @@ def main() -> int:
     if args.json:
         print(json.dumps({"slices": SLICES, "targetSeconds": TARGET_SECONDS, "worst": worst, "cases": rows}, indent=2))
         return 0
-    print(f"{'sizes':14} {'seed':>4} {'s':>6} {'chosen':14} {'gpus':>4} {'bound':>5} {'greedy':>6} {'nodes':>5} proven")
+    print(f"{'sizes':14} {'seed':>4} {'s':>6} {'chosen':14} {'gpus':>4} {'bound':>5} {'greedy':>6} {'nodes':>5} proven gpus-proven")
     for row in rows:
         print(
             f"{row['sizes']:14} {row['seed']:>4} {row['seconds']:>6.2f} {row['chosen']:14} {row['gpus']:>4} "
-            f"{row['lowerBound']:>5} {row['greedyGpus']:>6} {row['nodes']:>5} {row['proven']}"
+            f"{row['lowerBound']:>5} {row['greedyGpus']:>6} {row['nodes']:>5} {row['proven']!s:6} {row['provenGpus']}"
         )
     print(f"worst {worst:.2f} s for {SLICES} slices (target < {TARGET_SECONDS:g} s)")
     return 0
