@@ -70,7 +70,8 @@ def main() -> int:
     if args.json:
         print(json.dumps({"slices": SLICES, "targetSeconds": TARGET_SECONDS, "worst": worst, "cases": rows}, indent=2))
         return 0
-    print(f"{'sizes':14} {'seed':>4} {'s':>6} {'chosen':14} {'gpus':>4} {'bound':>5} {'greedy':>6} {'nodes':>5} proven gpus-proven")
+    header = f"{'sizes':14} {'seed':>4} {'s':>6} {'chosen':14} {'gpus':>4} {'bound':>5} {'greedy':>6} {'nodes':>5}"
+    print(f"{header} proven gpus-proven")
     for row in rows:
         print(
             f"{row['sizes']:14} {row['seed']:>4} {row['seconds']:>6.2f} {row['chosen']:14} {row['gpus']:>4} "

@@ -7,10 +7,11 @@ GPU of its nodes alike, so a layout's GPUs round up to whole nodes).
 
 Search: iterative deepening on the GPU count from a lower bound. At each step some GPU must hold an instance of
 the uncovered profile with the fewest layouts, so we branch only over the layouts that contain it; a residual
-demand that failed with ``k`` GPUs is remembered. The lower bound is the best of ``ceil(w . residual / max over
-layouts of w . layout)`` over weight vectors ``w`` (compute slices, memory slices, each profile alone, and the
-classic dual-feasible rounding ``floor(k * size / capacity)``): each is a valid bound, since no GPU collects more
-than the maximum. A deadline stops the search; the answer then says it is not proven.
+demand that failed with ``k`` GPUs is remembered (nodes: two passes, see ``_fewest_nodes``). The lower bound is
+the best of ``ceil(w . residual / max over layouts of w . layout)`` over weight vectors ``w`` (compute slices,
+memory slices, each profile alone, and the classic dual-feasible rounding ``floor(k * size / capacity)``): each
+is a valid bound, since no GPU collects more than the maximum. A deadline stops the search; the answer then says
+it is not proven.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Mapping, Sequence
 from ..errors import GpupoolsError
 from .mig_layouts import Layout, canonical
 
+UPWARD_SHARE = 0.6  # of the time left for nodes, for the upward pass; the downward pass gets the rest
 DEFAULT_TIME_LIMIT = 8.0  # seconds for one size; the 300-slice benchmark stays under 10 s on 2 cores
 
 
@@ -109,27 +111,90 @@ def _fewest_nodes(
     per_node: int,
     deadline: float,
 ) -> tuple[list[tuple[int, ...]], int, bool, bool]:
-    """Among covers with ``len(best)`` GPUs, one with the fewest nodes. Nodes are at least the node-level optimum
-    (every GPU of a node cut alike: the same search over layouts times ``per_node``) and ``ceil(gpus / per_node)``;
-    each node-level cover of that size is tried for a cover with the optimal GPU count inside its nodes."""
+    """Among covers with ``len(best)`` GPUs, one with the fewest nodes, in two passes that find different answers
+    fast. First upwards from the node bound (``ceil(gpus / per_node)`` and the node-level optimum, every GPU of a
+    node cut alike): each node-level cover of that size is tried for a cover with the optimal GPU count inside its
+    nodes (a share of the time). Then downwards from the best so far with node accounting (``_NodeSearch``) until
+    a count has no cover. Either pass ending proves the nodes."""
     gpus, nodes = len(best), _nodes_of(best, per_node)
     whole = _Search([tuple(a * per_node for a in v) for v in vectors], sized, deadline)
+    floor = max(-(-gpus // per_node), whole.bound(start))
+    whole.deadline = time.monotonic() + max(deadline - time.monotonic(), 0) * UPWARD_SHARE
     try:
-        floor = max(-(-gpus // per_node), whole.bound(start))
         while floor < nodes:
             for node_cover in whole.covers(start, floor):
                 caps: dict[tuple[int, ...], int] = {}
                 for node in node_cover:
                     layout = tuple(a // per_node for a in node)
                     caps[layout] = caps.get(layout, 0) + per_node
-                inside = _Search(list(caps), sized, deadline, caps)
-                found = inside.cover(start, gpus)
+                found = _Search(list(caps), sized, whole.deadline, caps).cover(start, gpus)
                 if found is not None:
                     return found, _nodes_of(found, per_node), True, False
             floor += 1  # no cover with the optimal GPU count fits this many nodes
         return best, nodes, True, False
     except _Deadline:
+        pass
+    search = _NodeSearch(_Search(vectors, sized, deadline), per_node)
+    try:
+        for target in range(nodes - 1, floor - 1, -1):
+            found = search.cover(start, gpus, target)
+            if found is None:
+                return best, nodes, True, False
+            best, nodes = found, _nodes_of(found, per_node)
+        return best, nodes, True, False
+    except _Deadline:
         return best, nodes, False, True
+
+
+class _NodeSearch:
+    """The cover search with node accounting: a GPU of a layout whose last node has room is free, another opens a
+    node; a branch stops when the nodes open plus those the remaining GPUs need beyond the free room exceed the
+    target."""
+
+    def __init__(self, search: _Search, per_node: int):
+        self.search = search
+        self.per_node = per_node
+        self.counts: dict[tuple[int, ...], int] = {}
+        self.taken: list[tuple[int, ...]] = []
+        self.failed: set[tuple] = set()
+
+    def cover(self, residual: tuple[int, ...], gpus: int, target: int) -> list[tuple[int, ...]] | None:
+        self.counts.clear()
+        self.taken.clear()
+        self.failed.clear()
+        return list(self.taken) if self._cover(residual, gpus, 0, 0, target) else None
+
+    def _cover(self, residual: tuple[int, ...], k: int, nodes: int, room: int, target: int) -> bool:
+        search, per_node = self.search, self.per_node
+        search._tick()
+        if not any(residual):
+            return True
+        need = search.bound(residual)
+        if k == 0 or need > k or nodes + max(0, -(-(need - room) // per_node)) > target:
+            return False
+        key = (residual, k, nodes, tuple(sorted((v, c % per_node) for v, c in self.counts.items() if c % per_node)))
+        if key in self.failed:
+            return False
+        index = min((i for i, r in enumerate(residual) if r), key=lambda i: (len(search.holders[i]), -residual[i]))
+        options = sorted(
+            search.holders[index], key=lambda v: (self.counts.get(v, 0) % per_node == 0, -_covered(v, residual))
+        )
+        for vector in options:
+            count = self.counts.get(vector, 0)
+            opens = count % per_node == 0
+            if opens and nodes + 1 > target:
+                continue
+            self.counts[vector] = count + 1
+            self.taken.append(vector)
+            left = tuple(max(r - a, 0) for r, a in zip(residual, vector))
+            if self._cover(left, k - 1, nodes + opens, room + (per_node - 1 if opens else -1), target):
+                return True
+            self.taken.pop()
+            self.counts[vector] = count
+            if count == 0:
+                del self.counts[vector]
+        self.failed.add(key)
+        return False
 
 
 def _project(layouts: Sequence[Layout], names: list[str]) -> list[tuple[int, ...]]:

@@ -49,7 +49,7 @@ def fit_demand(demand: Demand, book: PriceBook, time_limit: float = DEFAULT_TIME
     chosen_cloud = cloud_named(demand.cloud)
     places = chosen_cloud.facet(Places) if chosen_cloud.has(Places) else None
     if places is not None and demand.region not in places.names:
-        raise ConfigError([Problem("region", f"'{demand.region}' is not a {chosen_cloud.display_name} region")])
+        raise ConfigError([Problem("region", f"'{demand.region}' is not a region of {chosen_cloud.display_name}")])
     if demand.size is not None:
         known = INSTANCE_SIZES.get(demand.size)
         if known is None or known.cloud != demand.cloud:
