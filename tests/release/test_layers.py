@@ -35,11 +35,11 @@ LAYERS = [
     "testing",
     "price_lists",
     "kueue",
+    "fit",
     "plan",
     "verify",
     "provider",
     "facts",
-    "fit",
     "cli",
 ]
 # Import paths users know, kept as thin re-exports at the top: they may import from any layer, and nothing in the

@@ -448,6 +448,10 @@ class StackConfig(Strict):
     gpu_software: GpuSoftware
     custom_sizes: dict[str, CustomSize] = Field(default_factory=dict)
     tags: dict[str, str] = Field(default_factory=dict)
+    # The demand file the pools were sized for (gpupools fit), relative to the stack file: plan says whether the
+    # pools still hold it and what the optimum needs (fit/stack_demand.py). The program ignores it. A plain path
+    # (no spaces, brackets or backticks): plan echoes it into the pull request comment.
+    demand: str | None = Field(default=None, max_length=1024, pattern=r"^[A-Za-z0-9._][A-Za-z0-9._/-]*$")
 
     @model_validator(mode="before")
     @classmethod

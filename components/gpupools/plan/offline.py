@@ -104,17 +104,20 @@ def plan_stack(stack_file: StackFile) -> Plan:
                 raise program_failed(error, program) from error
     from ..price_lists.book import current_price_book  # the local price cache, else the packaged snapshot
 
+    from ..fit.stack_demand import demand_lines  # gpupools:demand: do the pools still hold it, and what is optimal
+
     capacity = stack_capacity(stack.pools)
+    book = current_price_book()
     return Plan(
         stack_file.stack,
         stack.cloud,
         dump_resources(run),
         capacity,
-        stack.warnings,
+        stack.warnings + demand_lines(stack, stack_file.path, capacity, book),
         run.outputs,
         stack.placements,
         autoscaled_pools(stack),
-        stack_cost(stack, capacity, current_price_book()),
+        stack_cost(stack, capacity, book),
         published_by_pool(stack),
         stack_capacity_inputs(stack),
         stack.on,
