@@ -104,16 +104,19 @@ def plan_stack(stack_file: StackFile) -> Plan:
                 raise program_failed(error, program) from error
     from ..price_lists.book import current_price_book  # the local price cache, else the packaged snapshot
 
-    from ..fit.stack_demand import demand_lines  # gpupools:demand: do the pools still hold it, and what is optimal
-
     capacity = stack_capacity(stack.pools)
     book = current_price_book()
+    demand: list[str] = []
+    if stack.config.demand is not None:  # gpupools:demand: do the pools still hold it, and what is optimal
+        from ..fit.stack_demand import demand_lines
+
+        demand = demand_lines(stack, stack_file.path, capacity, book)
     return Plan(
         stack_file.stack,
         stack.cloud,
         dump_resources(run),
         capacity,
-        stack.warnings + demand_lines(stack, stack_file.path, capacity, book),
+        stack.warnings + demand,
         run.outputs,
         stack.placements,
         autoscaled_pools(stack),
