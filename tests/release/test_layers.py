@@ -35,6 +35,7 @@ LAYERS = [
     "testing",
     "price_lists",
     "kueue",
+    "fit",
     "plan",
     "verify",
     "provider",

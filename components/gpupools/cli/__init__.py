@@ -98,6 +98,10 @@ def _run(argv: Sequence[str] | None) -> int:
             from .schema import run_schema
 
             return run_schema(args)
+        if args.command == "fit":
+            from .fit import run_fit
+
+            return run_fit(args)
         stack_file = _stack_file(args)
         if args.command == "check":
             from .check import run_check
@@ -207,6 +211,9 @@ def _parser() -> argparse.ArgumentParser:
     from .sizes import add_sizes_command
 
     add_sizes_command(commands)
+    from .fit import add_fit_command  # reads a demand file, not a stack
+
+    add_fit_command(commands)
     return parser
 
 

@@ -207,6 +207,14 @@ class StackConfig(Strict):
         "without `<>%&\\?/` and not starting with `microsoft`, `azure` or `windows`, values up to 256. AWS: at most "
         "50, keys up to 128 not starting with `aws:`, values up to 256.",
     )
+    demand: str | None = Field(
+        default=None,
+        max_length=1024,
+        pattern=r"^[A-Za-z0-9._][A-Za-z0-9._/-]*$",
+        description="The demand file the pools were sized for (`gpupools fit`), relative to the stack file: `plan` "
+        "says whether the pools still hold it and how many GPUs the optimum needs. The program ignores it. A plain "
+        "path (letters, digits, `.`, `_`, `/`, `-`), because the pull request comment echoes it.",
+    )
 
     @model_validator(mode="before")
     @classmethod

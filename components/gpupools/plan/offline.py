@@ -105,16 +105,22 @@ def plan_stack(stack_file: StackFile) -> Plan:
     from ..price_lists.book import current_price_book  # the local price cache, else the packaged snapshot
 
     capacity = stack_capacity(stack.pools)
+    book = current_price_book()
+    demand: list[str] = []
+    if stack.config.demand is not None:  # gpupools:demand: do the pools still hold it, and what is optimal
+        from ..fit.stack_demand import demand_lines
+
+        demand = demand_lines(stack, stack_file.path, capacity, book)
     return Plan(
         stack_file.stack,
         stack.cloud,
         dump_resources(run),
         capacity,
-        stack.warnings,
+        stack.warnings + demand,
         run.outputs,
         stack.placements,
         autoscaled_pools(stack),
-        stack_cost(stack, capacity, current_price_book()),
+        stack_cost(stack, capacity, book),
         published_by_pool(stack),
         stack_capacity_inputs(stack),
         stack.on,

@@ -61,9 +61,12 @@ def _options_table(parser: argparse.ArgumentParser) -> str:
     rows = []
     groups = {id(action): group for group in parser._mutually_exclusive_groups for action in group._group_actions}
     for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction) or not action.option_strings:
+        if isinstance(action, argparse._SubParsersAction):
             continue
         meaning = (action.help or "") % {"default": action.default, "prog": parser.prog}
+        if not action.option_strings:  # a positional argument: its name, no option word
+            rows.append([code(_plain_argument(action)), "", f"{meaning} (required)"])
+            continue
         group = groups.get(id(action))
         if group is not None:
             others = [name for other in group._group_actions if other is not action for name in other.option_strings]
@@ -105,6 +108,8 @@ def _usage(parser: argparse.ArgumentParser) -> str:
 
 
 def _option(action: argparse.Action) -> str:
+    if not action.option_strings:  # a positional argument (fit's DEMAND.yaml): its name is the whole word
+        return _plain_argument(action)
     return action.option_strings[-1] + ("" if action.nargs == 0 else f" {_plain_argument(action)}")
 
 

@@ -20,6 +20,7 @@ from ..catalog.clouds import AKS_GPU_INSTANCE_PROFILES
 from ..catalog.mig_spellings import aks_name_of, aks_names, aks_profile
 from ..config.errors import Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
+from ..domain.mig_layouts import check_layout
 from ..domain.pools import MigPlan
 
 AKS_PROFILE = re.compile(r"MIG([0-9])g")
@@ -35,6 +36,9 @@ def plan_mig(
         key = "profile" if pool.mig.profile else "layout"
         return None, [Problem(path("mig", key), f"{no_mig}; or remove mig")]
     devices, layout_name, custom, problems = _mig_devices(pool, gpu, path)
+    if not problems:  # a named layout or a profile's all-<profile> obeys the same placement rule as a custom mix
+        key = "profile" if pool.mig.profile else "layout"
+        problems = [Problem(path("mig", key), f"{m} ({pool.size})") for m in layout_fit_problems(gpu, devices)]
     if problems:
         return None, problems
     software = config.gpu_software
@@ -166,27 +170,14 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
 
 
 def layout_fit_problems(gpu: GpuModel, layout: Mapping[str, int]) -> list[str]:
-    """Why a per-GPU mix of MIG profiles cannot be created on one GPU; empty when it fits."""
-    problems = []
-    found = {name: gpu.profile(name) for name in layout}
-    profiles = {name: profile for name, profile in found.items() if profile is not None}
-    unknown = [name for name in layout if name not in profiles]
-    if unknown:
-        allowed = ", ".join(p.name for p in gpu.profiles)
-        return [f"{', '.join(unknown)} not a MIG profile of {gpu.name}; allowed: {allowed}"]
-    compute = sum(profiles[name].compute_slices * count for name, count in layout.items())
-    memory = sum(profiles[name].memory_slices * count for name, count in layout.items())
-    if compute > gpu.compute_slices:
-        problems.append(f"{_describe(layout)} needs {compute} compute slices but a {gpu.name} has {gpu.compute_slices}")
-    if memory > gpu.memory_slices:
-        problems.append(f"{_describe(layout)} needs {memory} memory slices but a {gpu.name} has {gpu.memory_slices}")
-    for name, count in layout.items():
-        if count > profiles[name].max_instances:
-            problems.append(f"{count}x {name} exceeds the {profiles[name].max_instances} a {gpu.name} can hold")
-    media = sum(count for name, count in layout.items() if profiles[name].media_extensions)
-    if media > 1:
-        problems.append(f"{_describe(layout)} has {media} media-extension (+me) instances; at most one per GPU")
-    return problems
+    """Why a per-GPU mix of MIG profiles cannot be created on one GPU (NVIDIA's placements, ``domain.mig_layouts``);
+    empty when it fits."""
+    return list(check_layout(gpu, layout).problems)
+
+
+def layout_notes(gpu: GpuModel, layout: Mapping[str, int]) -> list[str]:
+    """What a valid layout needs beyond fitting: a driver branch (4g + 3g on an A100), or a caveat on the table."""
+    return list(check_layout(gpu, layout).notes)
 
 
 def _describe(devices: Mapping[str, int]) -> str:

@@ -29,7 +29,7 @@ from ..config.errors import Findings, Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
 from ..domain.pools import MigPlan, ResolvedPool
 from .cloud_rules import rules
-from .mig_rules import plan_mig, strategy_problems
+from .mig_rules import layout_notes, plan_mig, strategy_problems
 
 
 def resolve_pool(
@@ -62,6 +62,10 @@ def resolve_pool(
     if pool.mig is not None:
         mig, mig_problems = plan_mig(config, pool, size.gpu, path)
         found.problems += mig_problems
+        if mig is not None:  # 4g + 3g on an A100 needs driver R510+; unsourced placements were checked by counts
+            found.warnings += [
+                f"pool {pool.name}: MIG {mig.layout_name}: {note}" for note in layout_notes(size.gpu, mig.devices)
+            ]
     found.problems += strategy_problems(config, pool, mig, path)
     found.problems += _sharing_problems(pool, mig, path, config.gpu_software.chosen_installer.uses_dra)
     found.problems += _label_problems(pool, path)

@@ -32,7 +32,7 @@ from .objects import (
     Version,
     problem,
 )
-from .quantity import QuantityError, parse_count
+from ..untrusted.quantity import QuantityError, parse_count
 from .transport import RequestFailed, get_json
 
 __all__ = ["ClusterError", "ClusterReader", "NodeState", "observe", "resolve_kubeconfig"]

@@ -42,7 +42,7 @@ class ObjectMeta(_Model):
 
 
 class NodeStatus(_Model):
-    # values stay strings here: verify.quantity reads the ones it compares, by the quantity grammar
+    # values stay strings here: untrusted.quantity reads the ones it compares, by the quantity grammar
     allocatable: dict[LabelKey, Short] | None = Field(default=None, max_length=MAX_ENTRIES)
 
 

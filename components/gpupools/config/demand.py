@@ -1,0 +1,148 @@
+"""The demand file ``gpupools fit`` reads: which workloads need how much GPU, on which cloud and in which region.
+
+It is a file a user names, so it is read like a stack file: through the untrusted kit (a bounded regular file,
+safe YAML), then a strict pydantic model whose errors become one ``Problem`` per field (``workloads[1].memory``).
+What a workload asks for is exactly one of a MIG profile (``slice``), the memory one replica needs (``memory``, a
+Kubernetes quantity such as ``18Gi``, read by ``untrusted.quantity``), or a whole GPU (``gpu: whole``). Whether a
+profile exists on a size is the fit's question (``fit/``), not the shape's.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+from typing import Any, Literal
+
+import pydantic
+from pydantic import Field, field_validator, model_validator
+
+from ..catalog.cloud_registry import cloud_names
+from ..catalog.names import DNS1123_LABEL
+from ..untrusted.files import FileRefused, read_text
+from ..untrusted.quantity import QuantityError, parse_quantity
+from ..untrusted.safe_yaml import YamlRefused, load_yaml
+from .errors import ConfigError, Problem
+from .models import Strict
+
+MAX_DEMAND_BYTES = 256 * 1024
+MAX_WORKLOADS = 200
+MAX_REPLICAS = 10_000  # per workload: far above any one cluster's GPUs, low enough for the solver's arithmetic
+GIB = Decimal(2**30)
+GB = Decimal(10**9)
+
+
+class Workload(Strict):
+    """One workload: a name, what one replica needs, how many replicas, and the team whose quota holds it."""
+
+    name: str = Field(min_length=1, max_length=63)
+    slice: str | None = Field(default=None, min_length=1, max_length=40)
+    memory: str | None = Field(default=None, min_length=1)
+    gpu: Literal["whole"] | None = None
+    count: int = Field(ge=1, le=MAX_REPLICAS)
+    team: str | None = Field(default=None, min_length=1, max_length=63)
+
+    @field_validator("name", "team")
+    @classmethod
+    def _dns_label(cls, value: str | None) -> str | None:
+        if value is not None and not DNS1123_LABEL.fullmatch(value):
+            raise ValueError(f"'{value}' is not a DNS label; allowed: lowercase letters, digits and '-'")
+        return value
+
+    @field_validator("memory")
+    @classmethod
+    def _quantity(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                amount = parse_quantity(value)
+            except QuantityError as error:
+                raise ValueError(str(error)) from None
+            if amount <= 0:
+                raise ValueError(f"{value!r} is not a positive amount of memory")
+        return value
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> "Workload":
+        asked = [key for key in ("slice", "memory", "gpu") if getattr(self, key) is not None]
+        if len(asked) != 1:
+            raise ValueError(f"set exactly one of slice, memory or gpu (got {', '.join(asked) or 'none'})")
+        return self
+
+    @property
+    def memory_gb(self) -> Decimal | None:
+        """The memory one replica needs in GB (10^9 bytes), the unit NVIDIA's profile names use."""
+        return None if self.memory is None else parse_quantity(self.memory) / GB
+
+
+class Demand(Strict):
+    """The whole demand file."""
+
+    cloud: str = Field(min_length=1, max_length=20)
+    region: str = Field(min_length=1, max_length=40)
+    size: str | None = Field(default=None, min_length=1, max_length=80)
+    # Who cuts the GPUs: the GPU Operator's MIG manager (per-GPU layouts), or the cloud itself where it can
+    # (AKS gpuInstanceProfile: one profile per pool).
+    mig_manager: Literal["operator", "cloud"] = "operator"
+    workloads: list[Workload] = Field(min_length=1, max_length=MAX_WORKLOADS)
+
+    @field_validator("cloud")
+    @classmethod
+    def _known_cloud(cls, value: str) -> str:
+        if value not in cloud_names():
+            raise ValueError(f"'{value}' is not a cloud gpupools knows; allowed: {', '.join(cloud_names())}")
+        return value
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> "Demand":
+        names = [workload.name for workload in self.workloads]
+        twice = sorted({name for name in names if names.count(name) > 1})
+        if twice:
+            raise ValueError(f"workload names must be unique; repeated: {', '.join(twice)}")
+        return self
+
+
+def read_demand_file(path: Path | str) -> Demand:
+    """The demand file at ``path``, or a ``ConfigError`` with one problem per field (or per file problem)."""
+    where = str(path)
+    try:
+        raw = load_yaml(read_text(Path(path), "demand file", MAX_DEMAND_BYTES))
+    except FileRefused as refused:
+        raise ConfigError([Problem(refused.where, refused.message)]) from None
+    except YamlRefused as refused:
+        raise ConfigError([Problem(f"{where}: {_dotted(issue.path)}", issue.message) for issue in refused.issues])
+    return parse_demand(raw, where)
+
+
+def parse_demand(raw: Any, where: str = "demand") -> Demand:
+    if not isinstance(raw, dict):
+        raise ConfigError([Problem(where, f"must be a mapping with cloud, region and workloads, got {_kind(raw)}")])
+    try:
+        return Demand.model_validate(raw)
+    except pydantic.ValidationError as error:
+        raise ConfigError(_problems(error)) from None
+
+
+def _problems(error: pydantic.ValidationError) -> list[Problem]:
+    """Pydantic's errors as one line per field, with the field's path as the user wrote it."""
+    merged: dict[str, list[str]] = {}
+    for item in error.errors(include_url=False):
+        path = _dotted(item["loc"]) or "demand"
+        if item["type"] == "extra_forbidden":
+            message = f"unknown key {str(item['loc'][-1])!r}"
+        elif item["type"] == "missing":
+            message = "is required"
+        else:
+            message = item["msg"].removeprefix("Value error, ")
+        if message not in merged.setdefault(path, []):
+            merged[path].append(message)
+    return [Problem(path, "; ".join(messages)) for path, messages in merged.items()]
+
+
+def _dotted(parts: Any) -> str:
+    text = ""
+    for part in parts:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
+
+
+def _kind(value: Any) -> str:
+    return "nothing" if value is None else type(value).__name__
