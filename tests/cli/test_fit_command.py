@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from gpupools.cli import main
 from support.cli import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -180,7 +181,9 @@ def test_a_profile_the_size_lacks_is_refused(tmp_path):
     ("value", "expected"),
     [("nan", "0.1 to 600"), ("inf", "0.1 to 600"), ("-1", "0.1 to 600"), ("0", "0.1 to 600"), ("ten", "a number")],
 )
-def test_a_time_limit_that_is_not_0_1_to_600_seconds_is_one_error_line(value, expected):
-    run = run_cli("fit", str(EXAMPLE), "--time-limit", value)
-    assert run.code == 2 and run.out == ""
-    assert run.err.count("\n") == 1 and "--time-limit" in run.err and expected in run.err
+def test_a_time_limit_that_is_not_0_1_to_600_seconds_is_one_error_line(value, expected, capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["fit", str(EXAMPLE), "--time-limit", value])
+    captured = capsys.readouterr()
+    assert exited.value.code == 2 and captured.out == ""
+    assert captured.err.count("\n") == 1 and "--time-limit" in captured.err and expected in captured.err
