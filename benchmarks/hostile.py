@@ -34,6 +34,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--name", default="", help="only cases whose name holds this text")
     parser.add_argument("--json", action="store_true", help="machine-readable results")
     parser.add_argument("--fast", action="store_true", help="leave out the cases bounded by long timeouts")
+    parser.add_argument(
+        "--components",
+        type=Path,
+        default=REPO / "components",
+        help="the gpupools package to run (default: this checkout's), e.g. another worktree's, to compare",
+    )
     args = parser.parse_args(argv)
     cases = [
         case
@@ -46,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
         cert = hostile_catalogue.certificate(base)
         for index, case in enumerate(cases):
             try:
-                outcome = run_in_subprocess(case, base / f"case{index}", cert)
+                outcome = run_in_subprocess(case, base / f"case{index}", cert, args.components.resolve())
             except LookupError as missing:
                 rows.append({"group": case.group, "case": case.name, "skipped": str(missing)})
                 continue

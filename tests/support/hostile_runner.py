@@ -51,13 +51,16 @@ def argv_of(case: Case, where: Path) -> list[str]:
     return [arg.replace("{dir}", str(where)) for arg in case.argv]
 
 
-def run_in_subprocess(case: Case, where: Path, cert: tuple[Path, Path] | None) -> Outcome:
-    """``python -m gpupools`` for ``case``, with its wall time and its own peak RSS (``wait4``)."""
+def run_in_subprocess(
+    case: Case, where: Path, cert: tuple[Path, Path] | None, components: Path = ROOT / "components"
+) -> Outcome:
+    """``python -m gpupools`` for ``case`` (the package from ``components``), with its wall time and its own peak
+    RSS (``wait4``)."""
     with ExitStack() as stack:
         env = _setting_up(case, where, cert, stack)
         before = snapshot(where)
         base = {key: value for key, value in os.environ.items() if key not in CLEARED}
-        base["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "components"), os.environ.get("PYTHONPATH")]))
+        base["PYTHONPATH"] = os.pathsep.join(filter(None, [str(components), os.environ.get("PYTHONPATH")]))
         out_path, err_path = where / ".." / f"{where.name}.out", where / ".." / f"{where.name}.err"
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             start = time.monotonic()
