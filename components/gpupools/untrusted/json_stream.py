@@ -154,7 +154,8 @@ def _after_blanks(text: str, pos: int) -> int:
         window = text[pos : pos + 65536]
         skipped = len(window) - len(window.lstrip())
         if sum(window.count(blank, 0, skipped) for blank in _WHITESPACE) != skipped:
-            skipped = _BLANKS.match(window).end()
+            blanks = _BLANKS.match(window)  # ``*``: always matches, perhaps nothing
+            skipped = blanks.end() if blanks else 0
         pos += skipped
     return pos
 
