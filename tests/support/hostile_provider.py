@@ -1,4 +1,4 @@
-"""The provider's Construct with hostile args, as a command: ``python tests/support/hostile_provider.py <case>``.
+"""The provider's Construct with hostile args, as a command: ``python -m support.hostile_provider <case>``.
 
 The provider has no command line of its own (the engine calls it over gRPC), so the hostile catalogue runs each
 case through this driver: the component constructed by ``GpuPoolsProvider.construct`` under the offline runtime,
@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 ARGS_ERROR = re.compile(r"^[A-Z]\w+\('[^']*'\) ")  # ComponentArgsError's shape, after the provider renamed its fields
@@ -146,6 +145,5 @@ def _ours(error: BaseException, kinds: tuple[type, ...], wrapper: type) -> str |
     return None
 
 
-if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+if __name__ == "__main__":  # run as ``python -m support.hostile_provider`` with ``tests/`` on the path
     sys.exit(main(sys.argv[1:]))

@@ -51,6 +51,27 @@ def argv_of(case: Case, where: Path) -> list[str]:
     return [arg.replace("{dir}", str(where)) for arg in case.argv]
 
 
+# Runs ``python -m <module> <args>`` and, at exit, writes the process's own peak RSS (``VmHWM``, KiB) to a file:
+# wait4's ru_maxrss also counts the parent's memory before exec (a benchmark holding a 25 MB slice list for its
+# fake API server would be counted in every later case). When it cannot be written (killed), wait4's figure is used.
+PEAK_WRAPPER = """
+import atexit, os, runpy, sys
+def _peak():
+    try:
+        with open("/proc/self/status") as status:
+            peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+        with open(os.environ["HOSTILE_PEAK_FILE"], "w") as out:
+            out.write(peak)
+    except (OSError, StopIteration):
+        pass
+atexit.register(_peak)
+sys.path.insert(0, os.environ["HOSTILE_TESTS"])
+module = sys.argv[1]
+sys.argv = [module, *sys.argv[2:]]
+runpy.run_module(module, run_name="__main__", alter_sys=True)
+"""
+
+
 def run_in_subprocess(
     case: Case, where: Path, cert: tuple[Path, Path] | None, components: Path = ROOT / "components"
 ) -> Outcome:
@@ -64,13 +85,16 @@ def run_in_subprocess(
         out_path, err_path = where / ".." / f"{where.name}.out", where / ".." / f"{where.name}.err"
         with open(out_path, "wb") as out, open(err_path, "wb") as err:
             start = time.monotonic()
-            command = ["-m", "gpupools", *argv_of(case, where)]
-            if case.argv[0] == PROVIDER:
-                command = [str(ROOT / "tests" / "support" / "hostile_provider.py"), *case.argv[1:]]
+            module, args = (
+                ("support.hostile_provider", case.argv[1:])
+                if case.argv[0] == PROVIDER
+                else ("gpupools", argv_of(case, where))
+            )
+            peak_file = where.parent / f"{where.name}.peak"
             proc = subprocess.Popen(
-                [sys.executable, *command],
+                [sys.executable, "-c", PEAK_WRAPPER, module, *args],
                 cwd=where / "project",
-                env={**base, **env},
+                env={**base, **env, "HOSTILE_PEAK_FILE": str(peak_file), "HOSTILE_TESTS": str(ROOT / "tests")},
                 stdout=subprocess.PIPE if case.pipe else out,
                 stderr=err,
                 stdin=subprocess.DEVNULL,
@@ -87,7 +111,8 @@ def run_in_subprocess(
             seconds = time.monotonic() - start
             killer.cancel()
         code = proc.returncode if proc.returncode >= 0 else 128 - proc.returncode
-        outcome = Outcome(code, first or out_path.read_bytes(), err_path.read_bytes(), seconds, usage.ru_maxrss / 1024)
+        peak = int(peak_file.read_text()) if peak_file.exists() else usage.ru_maxrss
+        outcome = Outcome(code, first or out_path.read_bytes(), err_path.read_bytes(), seconds, peak / 1024)
         outcome.changed = changed(before, snapshot(where), case.may_change)
         return outcome
 
