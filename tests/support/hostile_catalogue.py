@@ -339,17 +339,17 @@ def cache_at(name: Callable[[Path], str]) -> Callable[[Path], dict[str, str]]:
 
 
 def good_cache() -> bytes:
-    """A cache as refresh writes it, from the recorded offer file."""
+    """A cache as refresh writes it, from the recorded offer file (written in a folder removed at once)."""
+    import tempfile
     from datetime import datetime, timezone
 
     from gpupools.price_lists.refresh import refresh
 
-    folder = Path(os.environ.get("TMPDIR", "/tmp")) / f"gpupools-hostile-{os.getpid()}"
-    folder.mkdir(exist_ok=True)
-    target = folder / "prices.json"
-    now = datetime(2026, 11, 20, tzinfo=timezone.utc)
-    refresh(["aws"], "us-east-1", fetcher=lambda url: aws_offer(), now=now, path=target)
-    return target.read_bytes()
+    with tempfile.TemporaryDirectory(prefix="gpupools-hostile-cache-") as folder:
+        target = Path(folder) / "prices.json"
+        now = datetime(2026, 11, 20, tzinfo=timezone.utc)
+        refresh(["aws"], "us-east-1", fetcher=lambda url: aws_offer(), now=now, path=target)
+        return target.read_bytes()
 
 
 def poisoned_cache(change: Callable[[dict], None]) -> Callable[[Path], None]:
