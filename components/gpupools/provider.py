@@ -14,6 +14,7 @@ from typing import Any, Literal, get_args, get_origin
 import pulumi
 
 from ._version import __version__
+from .component_args.checking import error_field_names
 from .aws.cluster import EksCluster
 from .component_args.docstrings import declared_fields, own_doc, schema_name
 from .aws.gpu_node_group import EksGpuNodeGroup
@@ -191,16 +192,23 @@ class GpuPoolsProvider(ComponentProvider):
                 f"{resource_type!r} is not a gpupools component{_did_you_mean(component, self._components)}"
             )
         try:
-            return super().construct(name, resource_type, inputs, options)
+            with error_field_names(_schema_names):  # errors once outputs resolve, too
+                return super().construct(name, resource_type, inputs, options)
         except ComponentInitError as error:
             raise ComponentInitError(ValueError(_schema_names(str(error)))) from None
 
     def map_input_properties(
         self, inputs: Any, properties: dict[str, Any], mapping: dict[str, str], component_name: str, property_path: str
     ) -> Any:
-        """The SDK's mapping, but an unknown key is refused (with did-you-mean) instead of dropped, and an integer
-        input arrives as an int (the SDK's conversion is overwritten by the float), and one that is an output (a
-        secret) is converted once it resolves rather than handed to ``int()``."""
+        """The SDK's mapping, but an unknown key is refused (with did-you-mean) instead of dropped, an integer input
+        arrives as an int (the SDK's conversion is overwritten by the float), and a secret or an output is accepted
+        wherever a value is: the engine sends a value holding a secret as an output of it (a list or an object
+        holding one is made secret whole), and an output is mapped once it resolves, where the SDK would drop an
+        object that is an output, hand an output list of objects on unmapped, or call ``int()`` on it."""
+        if isinstance(inputs, pulumi.Output):  # an item of a list or map of objects
+            return inputs.apply(
+                lambda value: self.map_input_properties(value, properties, mapping, component_name, property_path)
+            )
         if not isinstance(inputs, dict):
             return super().map_input_properties(inputs, properties, mapping, component_name, property_path)
         for key in inputs:
@@ -210,17 +218,19 @@ class GpuPoolsProvider(ComponentProvider):
                     where, f"unknown input {key!r} on {component_name}{_did_you_mean(key, properties)}"
                 )
         later: dict[str, Any] = {}
-        plain = dict(inputs)
         for key, value in inputs.items():
-            if properties[key].type != PropertyType.INTEGER or value is None:
-                continue
             where = f"{property_path}.{key}" if property_path else key
             if isinstance(value, pulumi.Output):
-                later[mapping[key]] = value.apply(lambda number, where=where: _whole(number, where))
-                plain[key] = 0  # mapped below; the SDK would call int() on the output
-            else:  # the SDK converts, then overwrites the int with the float it came as
-                later[mapping[key]] = _whole(value, where)
-        mapped = super().map_input_properties(plain, properties, mapping, component_name, property_path)
+                later[mapping[key]] = value.apply(
+                    lambda resolved, key=key: self.map_input_properties(
+                        {key: resolved}, {key: properties[key]}, {key: mapping[key]}, component_name, property_path
+                    ).get(mapping[key])
+                )
+            elif properties[key].type == PropertyType.INTEGER and value is not None:
+                later[mapping[key]] = _whole(value, where)  # the SDK converts, then overwrites it with the float
+        plain = {key: value for key, value in inputs.items() if not isinstance(value, pulumi.Output)}
+        kept = {key: prop for key, prop in properties.items() if not isinstance(inputs.get(key), pulumi.Output)}
+        mapped = super().map_input_properties(plain, kept, mapping, component_name, property_path)
         return {**mapped, **later}
 
 

@@ -235,13 +235,25 @@ def _node_group_settings(
             max_size=_or(args.get("max_size"), _at_least_one(desired)),  # EKS requires maxSize >= 1
         ),
         "labels": args.get("labels") or {},
-        "taints": [
-            aws.eks.NodeGroupTaintArgs(key=t["key"], value=t["value"], effect=EKS_TAINT_EFFECTS[t["effect"]])
-            for t in (_GPU_TAINTS if taints is None else taints)
-        ],
+        "taints": [_taint(t) for t in (_GPU_TAINTS if taints is None else taints)],
         "subnet_ids": args.get("subnet_ids"),
         "tags": tags,
     }
+
+
+def _taint(taint: Any) -> Any:
+    """One taint in EKS's spelling of its effect; a taint or an effect that is an output (a secret, another
+    resource's output, a provider input) is spelled so once it resolves."""
+    if isinstance(taint, pulumi.Output):
+        return taint.apply(_taint)
+    effect = taint["effect"]
+    return aws.eks.NodeGroupTaintArgs(
+        key=taint["key"],
+        value=taint["value"],
+        effect=effect.apply(EKS_TAINT_EFFECTS.__getitem__)
+        if isinstance(effect, pulumi.Output)
+        else EKS_TAINT_EFFECTS[effect],
+    )
 
 
 def _create_first(args: EksGpuNodeGroupArgs, opts: Optional[pulumi.ResourceOptions]) -> bool:

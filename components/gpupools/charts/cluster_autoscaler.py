@@ -62,7 +62,10 @@ def cluster_autoscaler_values(
         values["image"] = {"tag": tag}  # Helm merges maps: the chart's repository and pullPolicy stay
     if expander == "priority":
         # Text keys: Helm values are JSON maps; the chart's template turns each key into an int (``$k | int``).
-        values["expanderPriorities"] = {str(key): list(patterns) for key, patterns in (priorities or {}).items()}
+        values["expanderPriorities"] = {  # a list that is an output (a component's input) is handed on as it is
+            str(key): list(patterns) if isinstance(patterns, (list, tuple)) else patterns
+            for key, patterns in (priorities or {}).items()
+        }
     return values
 
 

@@ -5,10 +5,14 @@ from __future__ import annotations
 import difflib
 import re
 import reprlib
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Mapping
 
 import pydantic
 
+from ..untrusted.limits import MAX_DEPTH, MAX_NODES
 from .fields import ComponentArgsError, _Args, is_deferred
 
 
@@ -34,27 +38,62 @@ def check_args(
 def _checked_when_resolved(
     model: type[_Args], component: str, name: str, args: Mapping[str, Any], context: Mapping[str, Any] | None
 ) -> Any:
-    """``args`` with each top-level Pulumi output replaced by one that, once it resolves, is checked by the same
-    model (the other args as given) and fails with the field's name: the resources built from it fail the
-    deployment instead of registering ``count=-1``. A secret stays secret, and its value is never quoted."""
-    outputs = [key for key, value in args.items() if is_deferred(value) and callable(getattr(value, "apply", None))]
+    """``args`` with each Pulumi output in them, top-level or nested in a list or dict, replaced by one that resolves
+    only once the whole arg has resolved and passed the same model (the other args as given), failing with the
+    field's name: the resources built from it fail the deployment instead of registering ``count=-1``. A secret
+    stays secret, and its value is never quoted. Errors name fields as ``error_field_names`` says when the check
+    was made (the provider asks for its schema's names)."""
+    outputs = [key for key, value in args.items() if holds_outputs(value)]
     if not outputs:
         return args
+    from .when_resolved import checked_once_resolved  # loads the SDK's internals: only for args holding outputs
+
+    rename = _FIELD_NAMES.get()
 
     def checker(key: str) -> Any:
         def check(resolved: Any) -> Any:
-            if resolved is None or is_deferred(resolved):
+            if resolved is None or holds_outputs(resolved):
                 return resolved
             try:
                 model.model_validate({**args, key: resolved}, context=dict(context or {}))
             except pydantic.ValidationError as error:
                 problems = [_unquoted(line, resolved) for line in _problems(model, args, error, quote_values=False)]
-                raise ComponentArgsError(component, name, [f"{line} (once resolved)" for line in problems]) from None
+                failed = ComponentArgsError(component, name, [f"{line} (once resolved)" for line in problems])
+                failed.args = (rename(str(failed)),)
+                raise failed from None
             return resolved
 
         return check
 
-    return {**args, **{key: args[key].apply(checker(key)) for key in outputs}}
+    return {**args, **{key: checked_once_resolved(args[key], checker(key)) for key in outputs}}
+
+
+_FIELD_NAMES: ContextVar[Callable[[str], str]] = ContextVar("gpupools_field_names", default=lambda text: text)
+
+
+@contextmanager
+def error_field_names(rename: Callable[[str], str]) -> Iterator[None]:
+    """Within the block, errors of output args once resolved are passed through ``rename`` (the provider's schema
+    names for ``args.node_labels``); the checks made in it keep it even when they run later."""
+    token = _FIELD_NAMES.set(rename)
+    try:
+        yield
+    finally:
+        _FIELD_NAMES.reset(token)
+
+
+def holds_outputs(value: Any, max_depth: int = MAX_DEPTH) -> bool:
+    """Whether ``value`` is a Pulumi output or holds one in its lists, tuples and dicts (to ``max_depth``)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if is_deferred(item) and callable(getattr(item, "apply", None)):
+            return True
+        if depth < max_depth and isinstance(item, Mapping):
+            stack.extend((child, depth + 1) for child in item.values())
+        elif depth < max_depth and isinstance(item, (list, tuple)):
+            stack.extend((child, depth + 1) for child in item)
+    return False
 
 
 def _problems(
@@ -102,8 +141,21 @@ def echo(value: Any) -> str:
 
 
 def _unquoted(line: str, value: Any) -> str:
-    """``line`` without the value's text: an output may be secret, and whether it is cannot be known here."""
-    for text in {repr(value), str(value)}:
+    """``line`` without the value's text, nor any text in it: an output may be secret, and whether it is cannot be
+    known here. A text item is removed where it is quoted, so a short one does not cut words of the message."""
+    texts = {repr(value), str(value)}
+    stack, seen = [value], 0
+    while stack and seen < MAX_NODES:
+        item, seen = stack.pop(), seen + 1
+        if isinstance(item, Mapping):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, str):
+            texts |= {repr(item), f"'{item[:80]}'", f'"{item[:80]}"'}
+        elif isinstance(item, (int, float)) and not isinstance(item, bool):
+            texts.add(repr(item))
+    for text in sorted(texts, key=len, reverse=True):
         if len(text) >= 3:
             line = line.replace(text, "[the value]")
     return line

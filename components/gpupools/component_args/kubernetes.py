@@ -75,8 +75,9 @@ class GpuSmokeTestArgsModel(_Args):
         ),
     ]
     namespace: Annotated[str, Rule(_input(Annotated[str, AfterValidator(_dns_label)]))]
+    # Each resource names a container and is its limit's key: known when the program runs, never an output.
     resources: Annotated[
-        list[str], Rule(_input(Annotated[list[_input(_checked(names.label_key_problem))], Field(min_length=1)]))
+        list[str], Rule(_input(Annotated[list[_checked(names.label_key_problem)], Field(min_length=1)]))
     ]
     node_selector: Labels
     toleration_key: Annotated[str, Rule(_input(_checked(names.label_key_problem)))]

@@ -28,6 +28,11 @@ from .price_source import Fetcher, price_source
 MAX_STREAMED_BYTES = 2 << 30
 MAX_ANSWER_BYTES = 16 << 20
 DEADLINE_SECONDS = 900
+# A server silent for SILENCE_SECONDS, or sending fewer than LOW_SPEED[0] bytes in any LOW_SPEED[1] seconds (its
+# answer's head included), ends the refresh there: a real price list streams far faster; a hostile one would
+# otherwise hold it to the deadline.
+SILENCE_SECONDS = 10.0
+LOW_SPEED = (1024, 10.0)
 REGION = re.compile(r"[a-z0-9-]{2,40}")  # the shape the cache reader accepts
 _KEPT_AS_IT_WAS = "it was left as it was: delete it if gpupools wrote it, or set GPUPOOLS_PRICE_CACHE to another path"
 
@@ -47,7 +52,14 @@ class NetworkFetcher:
 
     def _get(self, url: str, limit: int, feed: Callable[[bytes], None] | None) -> bytes:
         try:
-            return http_get(url, deadline=self.deadline, max_bytes=limit, sink=feed)
+            return http_get(
+                url,
+                deadline=self.deadline,
+                max_bytes=limit,
+                sink=feed,
+                read_timeout=SILENCE_SECONDS,
+                low_speed=LOW_SPEED,
+            )
         except HttpFailed as error:
             raise PriceSourceError(
                 f"cannot read {safe_url(url)}: {error} (refresh needs the network; offline "

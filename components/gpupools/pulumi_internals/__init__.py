@@ -33,6 +33,13 @@ The packaged program (``gpupools.platform.stack_config``):
 - ``pulumi.runtime.config.CONFIG``: every config key the program was given. The public API reads one key at a
   time, and an unknown ``gpupools:`` key must be reported, so all keys are needed (``config_values``).
 
+The components' argument checks (``gpupools.component_args.when_resolved``):
+
+- ``Output.resources()``, ``Output.future()``, ``Output.is_known()`` (marked "private implementation details" in
+  ``pulumi/output.py``): an output nested in a list or dict arg is handed on as an output that resolves only once
+  the whole arg has been checked, with its own dependencies and its own secretness (``output_after``). The public
+  ``apply``/``Output.all`` would make every item secret as soon as one is.
+
 The provider (``gpupools.provider``), loaded lazily (``pulumi.provider.experimental`` costs ~60 ms to import):
 
 - ``pulumi.provider.experimental.component.ComponentProvider`` (in ``provider_host``): the base of
@@ -46,10 +53,12 @@ The provider (``gpupools.provider``), loaded lazily (``pulumi.provider.experimen
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from importlib.metadata import version
 from typing import Any, cast
 
+from pulumi import Output
 from pulumi.output import Unknown
 from pulumi.runtime import config as _runtime_config
 from pulumi.runtime import rpc
@@ -62,6 +71,7 @@ from pulumi.runtime.sync_await import _sync_await
 __all__ = [
     "CHECKED_PULUMI_VERSIONS",
     "MockMonitorBase",
+    "output_after",
     "config_values",
     "from_wire",
     "generate_component_schema",
@@ -103,6 +113,19 @@ class MockMonitorBase(MockMonitor):
     def stock_features(self, request: Any) -> list[Any]:
         """The resource monitor features the stock monitor advertises."""
         return list(MockMonitor.GetDeploymentInfo(self, request).supportedFeatures)
+
+
+def output_after(value: Output[Any], gate: Output[Any]) -> Output[Any]:
+    """``value`` as an output that resolves once ``gate`` has (failing as it fails), keeping ``value``'s own
+    dependencies, knownness and secretness: ``gate``'s secretness does not spread to it."""
+
+    async def resolved() -> Any:
+        await gate.future(with_unknowns=True)
+        return await value.future(with_unknowns=True)
+
+    # Tasks, not bare coroutines: when ``gate`` fails, the Output never awaits the other two.
+    known, secret = asyncio.ensure_future(value.is_known()), asyncio.ensure_future(value.is_secret())
+    return Output(asyncio.ensure_future(value.resources()), resolved(), known, secret)
 
 
 def resolve_callbacks(transforms: Any) -> list[Any]:

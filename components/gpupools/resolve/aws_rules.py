@@ -5,6 +5,8 @@ Each refusal names its source in ``docs/sources.md``; those marked "ours" there 
 
 from __future__ import annotations
 
+from collections import Counter
+
 from typing import Callable
 
 from ..catalog.instances import InstanceSize
@@ -155,16 +157,25 @@ def subnet_problems(subnet_ids: list[str], path: str) -> list[Problem]:
 
 
 def subnet_id_problems(subnet_ids: list[str]) -> list[str]:
-    """Each subnet id well formed and given once (the config's subnetIds and the EKS components' subnet_ids)."""
+    """Each subnet id well formed and given once (the config's subnetIds and the EKS components' subnet_ids). Linear
+    in the list, and at most ``MAX_SUBNET_LINES`` malformed ids are named: 10,000 subnets are one mistake."""
+    malformed = list(dict.fromkeys(subnet[:40] for subnet in subnet_ids if not SUBNET_ID.fullmatch(subnet)))
     problems = [
-        f"'{subnet[:40]}' is not a subnet id; allowed: subnet- and 8 or 17 lowercase hex digits"
-        for subnet in subnet_ids
-        if not SUBNET_ID.fullmatch(subnet)
+        f"'{subnet}' is not a subnet id; allowed: subnet- and 8 or 17 lowercase hex digits"
+        for subnet in malformed[:MAX_SUBNET_LINES]
     ]
-    repeated = sorted({subnet[:40] for subnet in subnet_ids if subnet_ids.count(subnet) > 1})
+    if len(malformed) > MAX_SUBNET_LINES:
+        problems.append(f"{len(malformed) - MAX_SUBNET_LINES} more ids are not subnet ids (not shown)")
+    repeated = sorted(subnet[:40] for subnet, times in Counter(subnet_ids).items() if times > 1)
     if repeated:
-        problems.append(f"lists {', '.join(repeated)} more than once; each subnet at most once")
+        shown = ", ".join(repeated[:MAX_SUBNET_LINES]) + (
+            f" and {len(repeated) - MAX_SUBNET_LINES} more" if len(repeated) > MAX_SUBNET_LINES else ""
+        )
+        problems.append(f"lists {shown} more than once; each subnet at most once")
     return problems
+
+
+MAX_SUBNET_LINES = 5
 
 
 def software_problems(config: StackConfig) -> list[Problem]:

@@ -21,7 +21,7 @@ import ssl
 import threading
 import time
 import zlib
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 from urllib.parse import unquote, urljoin, urlsplit
 
 # proxy_bypass_environment is in CPython's urllib.request but not in typeshed's stub of it.
@@ -77,6 +77,7 @@ def http_get(
     accept: str = "application/json",
     user_agent: str = "gpupools",
     sink: Callable[[bytes], None] | None = None,
+    low_speed: tuple[int, float] | None = None,
 ) -> bytes:
     """The body of a 200 answer to ``GET url``, finished before ``deadline`` (a ``clock()`` value); anything else
     is an ``HttpFailed``. ``proxy`` is a ``(host, port)`` to CONNECT through, None for none, or the environment's.
@@ -87,7 +88,7 @@ def http_get(
     _check_headers(sent)
     for hop in range(max_redirects + 1):
         status, reason, location, body = _exchange(
-            url, sent, deadline, clock, connect_timeout, read_timeout, ssl_context, proxy, max_bytes, sink
+            url, sent, deadline, clock, connect_timeout, read_timeout, ssl_context, proxy, max_bytes, sink, low_speed
         )
         if status in REDIRECTS and location and hop < max_redirects:
             url, sent = _redirect(url, location, sent, secure, status)
@@ -151,6 +152,7 @@ def _exchange(
     proxy: Proxy | None,
     max_bytes: int,
     sink: Callable[[bytes], None] | None = None,
+    low_speed: tuple[int, float] | None = None,
 ) -> tuple[int, str, str | None, bytes]:
     """One request and its bounded answer: status, reason, Location, body."""
     scheme, host, port, path = _target(url)
@@ -166,20 +168,26 @@ def _exchange(
         conn = http.client.HTTPConnection(*address, timeout=timeout)
     if proxy:
         conn.set_tunnel(host, port, headers=tunnel_headers)
-    watchdog = _Watchdog()
+    watchdog = head_watchdog = _Watchdog()
     try:
         conn.connect()
         sock = conn.sock  # http.client drops conn.sock once an answer says it closes the connection
-        watchdog.start(sock, _left(deadline, clock))
+        head_seconds = min(low_speed[1], _left(deadline, clock)) if low_speed else _left(deadline, clock)
+        head_watchdog.start(sock, head_seconds)
         sock.settimeout(min(read_timeout, _left(deadline, clock)))
         conn.putrequest("GET", path, skip_accept_encoding=True)
         for name, value in headers.items():
             conn.putheader(name, value)
         conn.endheaders()
         response = conn.getresponse()
+        head_watchdog.cancel()
+        if head_watchdog.fired:  # fired as the head arrived: the socket is shut
+            raise _late_head(low_speed, clock() >= deadline)
+        watchdog = _Watchdog()
+        watchdog.start(sock, _left(deadline, clock))
         if response.status != 200:  # a redirect's or an error's body is never used: not read at all
             return response.status, response.reason or "", response.getheader("Location"), b""
-        body = _read_body(response, sock, deadline, clock, read_timeout, max_bytes, sink)
+        body = _read_body(response, sock, deadline, clock, read_timeout, max_bytes, sink, low_speed)
         if watchdog.fired:  # the socket was shut under the read: what came is cut short
             raise _failure(TimeoutError(), out_of_time=True)
         if response.length:  # read1 ends quietly when the server closes before the Content-Length it announced
@@ -188,10 +196,19 @@ def _exchange(
     except HttpFailed:
         raise
     except Exception as error:
-        raise _failure(error, watchdog.fired or clock() >= deadline) from None
+        if head_watchdog.fired:
+            raise _late_head(low_speed, clock() >= deadline) from None
+        raise _failure(error, watchdog.fired or head_watchdog.fired or clock() >= deadline) from None
     finally:
+        head_watchdog.cancel()
         watchdog.cancel()
         conn.close()
+
+
+def _late_head(low_speed: tuple[int, float] | None, out_of_time: bool) -> HttpFailed:
+    if low_speed is None or out_of_time:
+        return _failure(TimeoutError(), out_of_time=True)
+    return HttpFailed(f"sent no complete answer head within {low_speed[1]:g} s", transient=True)
 
 
 def _failure(error: Exception, out_of_time: bool) -> HttpFailed:
@@ -271,6 +288,7 @@ def _read_body(
     read_timeout: float,
     max_bytes: int,
     sink: Callable[[bytes], None] | None = None,
+    low_speed: tuple[int, float] | None = None,
 ) -> bytes:
     encoding = (response.getheader("Content-Encoding") or "identity").strip().lower()
     if encoding not in ("identity", "gzip"):
@@ -280,27 +298,46 @@ def _read_body(
     inflate = zlib.decompressobj(16 + zlib.MAX_WBITS) if encoding == "gzip" else None
     body = bytearray()
     received = inflated = 0
+    window_start, window_bytes = clock(), 0
     while True:
         sock.settimeout(min(read_timeout, _left(deadline, clock)))
         chunk = response.read1(65536)
         if not chunk:
             break
         received += len(chunk)
-        if inflate is not None:
-            try:
-                chunk = inflate.decompress(chunk, max_bytes + 1 - inflated)
-            except zlib.error:
-                raise HttpFailed("sent a gzip body that is not valid gzip", transient=False) from None
-            if inflate.unconsumed_tail:
-                chunk += b"x"  # more output than the limit allows
-        inflated += len(chunk)
-        if inflated > max_bytes or received > max_bytes:
-            raise HttpFailed(f"sent a response larger than {_size(max_bytes)}, the limit gpupools reads", False)
-        if sink is not None:
-            sink(chunk)
-        else:
-            body += chunk
+        window_bytes += len(chunk)
+        if low_speed and clock() - window_start >= low_speed[1]:
+            if window_bytes < low_speed[0]:
+                raise HttpFailed(
+                    f"sent {window_bytes} bytes in {clock() - window_start:.0f} s, fewer than {low_speed[0]} "
+                    f"in {low_speed[1]:g} s",
+                    transient=True,
+                )
+            window_start, window_bytes = clock(), 0
+        for piece in _inflated(inflate, chunk) if inflate is not None else (chunk,):
+            inflated += len(piece)
+            if inflated > max_bytes or received > max_bytes:
+                raise HttpFailed(f"sent a response larger than {_size(max_bytes)}, the limit gpupools reads", False)
+            if sink is not None:
+                sink(piece)
+            else:
+                body += piece
     return bytes(body)
+
+
+INFLATED_PIECE = 1 << 20
+
+
+def _inflated(inflate: Any, chunk: bytes) -> Iterator[bytes]:
+    """``chunk`` of a gzip body inflated a MiB at a time: a bomb's 64 KB never becomes 64 MB held at once."""
+    data = chunk
+    while data:
+        try:
+            piece = inflate.decompress(data, INFLATED_PIECE)
+        except zlib.error:
+            raise HttpFailed("sent a gzip body that is not valid gzip", transient=False) from None
+        yield piece
+        data = inflate.unconsumed_tail
 
 
 def _size(limit: int) -> str:

@@ -45,6 +45,7 @@ READ_TIMEOUT = 20.0
 MIN_REQUEST_SECONDS = 1.0  # the least a request is given, however little of --timeout is left
 PAGE_SIZE = 500
 MAX_PAGES = MAX_ITEMS // PAGE_SIZE + 1
+SLICE_PAGE_SIZE = 50  # a ResourceSlice lists a node's devices (56 MIG devices on 8 A100s): about 20 KB each
 FIRST_RETRY_DELAY = 0.5
 MAX_RETRY_DELAY = 8.0
 
@@ -124,14 +125,18 @@ class ClusterReader:
         )
 
     def resource_slices(self) -> list[ResourceSlice]:
-        return list(self._list(RESOURCE_SLICES_PATH, "", ResourceSliceList, "resourceslice"))
+        return list(self.iter_resource_slices())
 
-    def _list(self, path: str, label_selector: str, model: Any, kind: str) -> Iterator[Any]:
+    def iter_resource_slices(self) -> Iterator[ResourceSlice]:
+        """The slices page by page (``SLICE_PAGE_SIZE`` a page: one holds up to a thousand devices), each page read
+        only when the last is used."""
+        return self._list(RESOURCE_SLICES_PATH, "", ResourceSliceList, "resourceslice", SLICE_PAGE_SIZE)
+
+    def _list(self, path: str, label_selector: str, model: Any, kind: str, size: int | None = None) -> Iterator[Any]:
+        size = size or PAGE_SIZE
         token, seen, count = None, set(), 0
-        for _ in range(MAX_PAGES):
-            page = self._typed(
-                path, {"labelSelector": label_selector, "limit": PAGE_SIZE, "continue": token}, model, kind
-            )
+        for _ in range(MAX_ITEMS // size + 1):
+            page = self._typed(path, {"labelSelector": label_selector, "limit": size, "continue": token}, model, kind)
             items = page.items or []
             count += len(items)
             if count > MAX_ITEMS:
@@ -145,7 +150,7 @@ class ClusterReader:
             if token in seen:
                 raise ClusterError(f"{self.server} sent the same continue token twice at GET {path}")
             seen.add(token)
-        raise ClusterError(f"{self.server} kept paging GET {path} past {MAX_PAGES} pages of {PAGE_SIZE}")
+        raise ClusterError(f"{self.server} kept paging GET {path} past {MAX_ITEMS // size + 1} pages of {size}")
 
     def _typed(self, path: str, query: dict[str, Any], model: Any, kind: str) -> Any:
         document = self._get(path, query)

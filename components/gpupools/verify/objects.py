@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, create_model, model_validator
+
+from ..catalog.dra_driver import DRA_DRIVER_NAME
 
 MAX_ITEMS = 5000  # objects in one list (all pages together); AKS and EKS clusters hold at most 5,000 nodes
 MAX_LABELS = 1000  # per object; ours: far above what clouds and operators set (about 60 on a GPU node)
 MAX_ENTRIES = 1000  # allocatable resources, owner references, conditions per object
+# The device attributes verify reads (resource_slices._attribute): bare, as the driver serialises them, or qualified.
+READ_ATTRIBUTES = ("type", "profile", f"{DRA_DRIVER_NAME}/type", f"{DRA_DRIVER_NAME}/profile")
 
 Name = Annotated[str, StringConstraints(min_length=1, max_length=253)]
 LabelKey = Annotated[str, StringConstraints(min_length=1, max_length=317)]
@@ -95,6 +99,18 @@ class DeviceAttribute(_Model):
 class Device(_Model):
     name: Name
     attributes: dict[LabelKey, DeviceAttribute] | None = Field(default=None, max_length=MAX_ENTRIES)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _what_verify_reads(cls, data: Any) -> Any:
+        """Only the attributes verify reads are modelled (``type``, ``profile``, bare or qualified): a node's slice
+        lists a dozen per device, and a cluster's thousands of devices made validating the rest most of the work.
+        Too many attributes, or attributes that are not an object, are still refused."""
+        attributes = data.get("attributes") if isinstance(data, dict) else None
+        if isinstance(attributes, dict) and len(attributes) <= MAX_ENTRIES:
+            kept = {key: attributes[key] for key in READ_ATTRIBUTES if key in attributes}
+            return {**data, "attributes": kept}
+        return data
 
 
 class ResourcePool(_Model):

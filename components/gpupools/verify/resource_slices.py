@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 from ..catalog.dra_driver import DRA_DRIVER_NAME
 from ..domain.dra import published_by_pool
@@ -48,8 +48,9 @@ def expected_dra_devices(stack: Stack) -> dict[str, dict[str, int]]:
 
 
 def node_devices(slices: Iterable[Mapping[str, Any]], driver: str = DRA_DRIVER_NAME) -> dict[str, NodeDevices]:
-    """Per node, the devices of ``driver`` in the newest generation of the node's pool."""
-    newest: dict[tuple[str, str], list[Mapping[str, Any]]] = {}
+    """Per node, the devices of ``driver`` in the newest generation of the node's pool. Each slice is counted as it
+    comes and dropped (``slices`` may be a generator over the pages), so memory is per node, not per device."""
+    newest: dict[tuple[str, str], list[tuple[dict[str, int], int]]] = {}
     generations: dict[tuple[str, str], int] = {}
     for item in slices:
         spec = item.get("spec") or {}
@@ -60,15 +61,14 @@ def node_devices(slices: Iterable[Mapping[str, Any]], driver: str = DRA_DRIVER_N
         if generation > generations.get(key, -1):
             generations[key], newest[key] = generation, []
         if generation == generations[key]:
-            newest[key].append(item)
+            newest[key].append((_counts(spec), int(pool.get("resourceSliceCount", 1))))
     found: dict[str, NodeDevices] = {}
-    for (node, _), items in sorted(newest.items()):
+    for (node, _), summaries in sorted(newest.items()):
         counts: dict[str, int] = {}
-        for item in items:
-            for device in item["spec"].get("devices") or []:
-                name = device_name(_attribute(device, "type") or "unknown", _attribute(device, "profile"))
-                counts[name] = counts.get(name, 0) + 1
-        expected = max(int((i["spec"].get("pool") or {}).get("resourceSliceCount", 1)) for i in items)
+        for each, _ in summaries:
+            for name, count in each.items():
+                counts[name] = counts.get(name, 0) + count
+        expected = max(slice_count for _, slice_count in summaries)
         seen = found.get(node)
         merged = dict(seen.devices) if seen else {}
         for name, count in counts.items():
@@ -76,11 +76,19 @@ def node_devices(slices: Iterable[Mapping[str, Any]], driver: str = DRA_DRIVER_N
         found[node] = NodeDevices(
             node,
             dict(sorted(merged.items())),
-            (seen.complete if seen else True) and len(items) >= expected,
-            (seen.slices if seen else 0) + len(items),
+            (seen.complete if seen else True) and len(summaries) >= expected,
+            (seen.slices if seen else 0) + len(summaries),
             (seen.slice_count if seen else 0) + expected,
         )
     return found
+
+
+def _counts(spec: Mapping[str, Any]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for device in spec.get("devices") or []:
+        name = device_name(_attribute(device, "type") or "unknown", _attribute(device, "profile"))
+        counts[name] = counts.get(name, 0) + 1
+    return counts
 
 
 def slice_mismatches(
@@ -136,9 +144,10 @@ def with_slice_mismatches(
     return dataclasses.replace(report, pools=pools)
 
 
-def read_resource_slices(reader: Any) -> list[dict[str, Any]]:
-    """Every ResourceSlice of the cluster, read and bounded like every other list (``ClusterReader``), as JSON."""
-    return [item.model_dump(by_alias=True, exclude_none=True) for item in reader.resource_slices()]
+def read_resource_slices(reader: Any) -> Iterator[dict[str, Any]]:
+    """Every ResourceSlice of the cluster, read and bounded like every other list (``ClusterReader``), as JSON, page
+    by page as ``node_devices`` consumes them: a cluster's tens of MB of slices are never all held at once."""
+    return (item.model_dump(by_alias=True, exclude_none=True) for item in reader.iter_resource_slices())
 
 
 def _attribute(device: Mapping[str, Any], name: str) -> str | None:

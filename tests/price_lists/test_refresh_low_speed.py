@@ -1,0 +1,91 @@
+"""refresh ends at a server that drips or stays silent, long before its 15-minute deadline (issue 25's catalogue:
+every case under 15 s): an answer head not complete, or a body bringing fewer than ``LOW_SPEED`` bytes, within the
+window ends the request, and a request whose server keeps sending at speed is not cut."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import pytest
+
+from gpupools.price_lists import refresh as refresh_module
+from gpupools.price_lists.errors import PriceSourceError
+from gpupools.price_lists.refresh import NetworkFetcher
+
+
+@pytest.fixture(autouse=True)
+def _short_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(refresh_module, "LOW_SPEED", (1024, 1.0))
+    monkeypatch.setattr(refresh_module, "SILENCE_SECONDS", 1.0)
+
+
+@contextmanager
+def _server(send: Callable[[socket.socket], None]) -> Iterator[str]:
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(5)
+
+    def run() -> None:
+        try:
+            conn, _ = listener.accept()
+        except OSError:
+            return
+        with conn:
+            data = b""
+            while b"\r\n\r\n" not in data:
+                data += conn.recv(4096) or b"\r\n\r\n"
+            try:
+                send(conn)
+            except OSError:
+                pass
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/offer.json"
+    finally:
+        listener.close()
+        thread.join(10)
+
+
+def _drip(head: bytes, byte: bytes, seconds: float = 6.0) -> Callable[[socket.socket], None]:
+    def send(conn: socket.socket) -> None:
+        conn.sendall(head)
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            conn.sendall(byte)
+            time.sleep(0.1)
+
+    return send
+
+
+@pytest.mark.parametrize(
+    ("send", "says"),
+    [
+        (_drip(b"HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n", b" "), "fewer than 1024 in 1 s"),
+        (_drip(b"HTTP/1.1 200 OK\r\n", b"X"), "no complete answer head within 1 s"),
+    ],
+    ids=["body", "head"],
+)
+def test_a_dripping_server_ends_the_request_at_the_low_speed_window(send, says: str) -> None:
+    with _server(send) as url:
+        start = time.monotonic()
+        with pytest.raises(PriceSourceError, match=says):
+            NetworkFetcher(start + 60)(url)
+        assert time.monotonic() - start < 4  # the window, not the deadline
+
+
+def test_a_server_sending_at_speed_is_not_cut() -> None:
+    def steady(conn: socket.socket) -> None:
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 30000\r\n\r\n")
+        for _ in range(15):  # 2 KB every 0.1 s for 1.5 s: more than 1024 bytes in every second
+            conn.sendall(b" " * 2000)
+            time.sleep(0.1)
+
+    with _server(steady) as url:
+        assert NetworkFetcher(time.monotonic() + 60)(url) == b" " * 30000
