@@ -24,6 +24,8 @@ os.environ["GPUPOOLS_OFFERS_CACHE"] = str(TESTS / "no-offers-cache.json")  # and
 # outputs and goldens do not change with the calendar (catalog/clock.py reads it).
 PLAN_EPOCH = "1795564800"
 os.environ["SOURCE_DATE_EPOCH"] = PLAN_EPOCH
+SUITE_EXAMPLES = 150
+INNER_LOOP_EXAMPLES = 30
 MARKER_OF_FOLDER = {
     "catalog": "pure",
     "config": "pure",
@@ -50,6 +52,19 @@ def _selected_markers(config: pytest.Config) -> set[str] | None:
     if not words or any(word != "or" for word in words[1::2]) or not names <= set(MARKER_OF_FOLDER.values()):
         return None
     return names
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Property budgets, as Hypothesis profiles: the whole suite (and CI) tries ``SUITE_EXAMPLES`` cases per
+    property that sets no budget of its own; a folder selection such as ``-m pure``, the inner loop run before each
+    commit, tries ``INNER_LOOP_EXAMPLES`` and replays first every failure Hypothesis saved in ``.hypothesis/``.
+    ``--hypothesis-profile suite`` gives the inner loop the whole budget."""
+    from hypothesis import settings
+
+    settings.register_profile("suite", max_examples=SUITE_EXAMPLES)
+    settings.register_profile("inner-loop", max_examples=INNER_LOOP_EXAMPLES)
+    if config.getoption("hypothesis_profile", default=None) is None:
+        settings.load_profile("suite" if _selected_markers(config) is None else "inner-loop")
 
 
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
