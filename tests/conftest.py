@@ -77,6 +77,19 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     return True if marker is not None and marker not in selected else None
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: `-p no:xdist` runs without it
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject's addopts): one worker per core for a folder or the whole suite, none for named test
+    files or ids (a worker's start-up and collection would cost more than it saves) or a snapshot update (each
+    worker would see only its own snapshots in use)."""
+    named = [arg for arg in config.args if arg.endswith(".py") or "::" in arg]
+    if config.getoption("--snapshot-update", default=False) or (named and len(named) == len(config.args)):
+        return 0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores if cores > 1 else 0
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     misplaced = set()
     for item in items:
@@ -89,6 +102,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             misplaced.add(str(item.path.relative_to(TESTS.parent)))
         else:
             item.add_marker(marker)
+        # Under xdist's --dist loadgroup, a module runs on one worker, so its module fixtures are made once; the
+        # modules marked with a shared group (tests/release's builds from the checkout) run on one worker together.
+        if item.get_closest_marker("xdist_group") is None:
+            item.add_marker(pytest.mark.xdist_group(str(item.path.relative_to(TESTS))))
     if misplaced:
         raise pytest.UsageError(
             f"test modules outside the layer folders ({', '.join(sorted(MARKER_OF_FOLDER))}): "
