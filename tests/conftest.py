@@ -89,7 +89,6 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return cores if cores > 1 else 0
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     misplaced = set()
     for item in items:
@@ -102,10 +101,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             misplaced.add(str(item.path.relative_to(TESTS.parent)))
         else:
             item.add_marker(marker)
-        # Under xdist's --dist loadgroup, a module runs on one worker, so its module fixtures are made once; the
-        # modules marked with a shared group (tests/release's builds from the checkout) run on one worker together.
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(str(item.path.relative_to(TESTS))))
     if misplaced:
         raise pytest.UsageError(
             f"test modules outside the layer folders ({', '.join(sorted(MARKER_OF_FOLDER))}): "

@@ -22,10 +22,6 @@ from pathlib import Path
 import pytest
 
 
-# Builds from this checkout, which writes components/gpupools.egg-info: under xdist, on the one worker that runs
-# every such module (tests/conftest.py), so two builds never write it at once.
-pytestmark = pytest.mark.xdist_group("builds-the-checkout")
-
 ROOT = Path(__file__).resolve().parents[2]
 
 
