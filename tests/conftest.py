@@ -24,6 +24,8 @@ os.environ["GPUPOOLS_OFFERS_CACHE"] = str(TESTS / "no-offers-cache.json")  # and
 # outputs and goldens do not change with the calendar (catalog/clock.py reads it).
 PLAN_EPOCH = "1795564800"
 os.environ["SOURCE_DATE_EPOCH"] = PLAN_EPOCH
+SUITE_EXAMPLES = 150
+INNER_LOOP_EXAMPLES = 30
 MARKER_OF_FOLDER = {
     "catalog": "pure",
     "config": "pure",
@@ -53,6 +55,19 @@ def _selected_markers(config: pytest.Config) -> set[str] | None:
     return names
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Property budgets, as Hypothesis profiles: the whole suite (and CI) tries ``SUITE_EXAMPLES`` cases per
+    property that sets no budget of its own; a folder selection such as ``-m pure``, the inner loop run before each
+    commit, tries ``INNER_LOOP_EXAMPLES`` and replays first every failure Hypothesis saved in ``.hypothesis/``.
+    ``--hypothesis-profile suite`` gives the inner loop the whole budget."""
+    from hypothesis import settings
+
+    settings.register_profile("suite", max_examples=SUITE_EXAMPLES)
+    settings.register_profile("inner-loop", max_examples=INNER_LOOP_EXAMPLES)
+    if config.getoption("hypothesis_profile", default=None) is None:
+        settings.load_profile("suite" if _selected_markers(config) is None else "inner-loop")
+
+
 def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
     """``-m pure`` and the like import only their own folders' test modules: the others would load every cloud SDK
     just to be deselected (the inner loop's cost was mostly that import)."""
@@ -61,6 +76,18 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
         return None
     marker = MARKER_OF_FOLDER.get(collection_path.name)
     return True if marker is not None and marker not in selected else None
+
+
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: `-p no:xdist` runs without it
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto`` (pyproject's addopts): one worker per core for a folder or the whole suite, none for named test
+    files or ids (a worker's start-up and collection would cost more than it saves) or a snapshot update (each
+    worker would see only its own snapshots in use)."""
+    named = [arg for arg in config.args if arg.endswith(".py") or "::" in arg]
+    if config.getoption("--snapshot-update", default=False) or (named and len(named) == len(config.args)):
+        return 0
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores if cores > 1 else 0
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

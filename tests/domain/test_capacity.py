@@ -205,7 +205,8 @@ def test_to_json_shape():
 # --------------------------------------------------------------------------------------------------
 
 MIG_SIZES = {cloud: [n for n in sizes_for(cloud) if INSTANCE_SIZES[n].gpu.mig_capable] for cloud in ("azure", "aws")}
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The number of cases is tests/conftest.py's profile: 150 in the whole suite, fewer in `-m pure`.
+FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def instances_per_gpu(gpu, devices: dict[str, int]) -> int:

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from support.packaging import building_from_the_checkout, shared_temp
+
 ROOT = Path(__file__).resolve().parents[2]
 OFFLINE_ENV = {
     **os.environ,
@@ -29,22 +31,26 @@ OFFLINE_ENV = {
 
 @pytest.fixture(scope="session")
 def dist(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """``{"sdist": path, "wheel": path}`` of this checkout."""
+    """``{"sdist": path, "wheel": path}`` of this checkout, built once per run (the first xdist worker to need it
+    builds it; the others wait on the lock and read it)."""
     if importlib.util.find_spec("build") is None:
         pytest.skip("`build` is not installed (requirements-dev.txt pins it)")
     import setuptools
 
     if int(setuptools.__version__.split(".")[0]) < 77:
         pytest.skip(f"setuptools {setuptools.__version__} cannot build PEP 639 metadata (needs >=77)")
-    out = tmp_path_factory.mktemp("dist")
-    result = subprocess.run(
-        [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
-        capture_output=True,
-        text=True,
-        env=OFFLINE_ENV,
-        timeout=300,
-    )
-    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    out = shared_temp(tmp_path_factory) / "dist"
+    with building_from_the_checkout(tmp_path_factory):
+        if not (out / "built").exists():
+            result = subprocess.run(
+                [sys.executable, "-m", "build", "--no-isolation", "--outdir", str(out), str(ROOT)],
+                capture_output=True,
+                text=True,
+                env=OFFLINE_ENV,
+                timeout=300,
+            )
+            assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+            (out / "built").touch()
     [sdist] = out.glob("gpupools-*.tar.gz")
     [wheel] = out.glob("gpupools-*.whl")
     return {"sdist": sdist, "wheel": wheel}

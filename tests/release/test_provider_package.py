@@ -11,6 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+
+from support.packaging import building_from_the_checkout
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,9 +74,12 @@ def _pip_dry_run(cwd: Path, requirements: str) -> subprocess.CompletedProcess[st
 
 
 @pytest.mark.parametrize("where", [PROVIDER, ROOT], ids=["provider", "repository-root"])
-def test_requirements_install_this_project_with_both_clouds_from_their_own_directory(where: Path) -> None:
+def test_requirements_install_this_project_with_both_clouds_from_their_own_directory(
+    where: Path, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     _setuptools_can_build_this_project()
-    result = _pip_dry_run(where, "requirements.txt")
+    with building_from_the_checkout(tmp_path_factory):  # pip prepares the editable checkout's metadata there
+        result = _pip_dry_run(where, "requirements.txt")
     assert result.returncode == 0, result.stderr
     [gpupools] = [item for item in json.loads(result.stdout)["install"] if item["metadata"]["name"] == "gpupools"]
     assert gpupools["download_info"]["url"] == ROOT.as_uri()
