@@ -235,3 +235,7 @@ class GpuPlatformArgs(TypedDict):
     """Sizes missing from the catalog, by name."""
     tags: NotRequired[dict[str, str]]
     """Cloud tags for every resource that takes them."""
+    demand: NotRequired[str]
+    """The demand file the pools were sized for (`gpupools fit`), relative to the stack file. `gpupools plan` reads
+    it to say whether the pools still hold the demand; the component accepts it, so a stack's config passes as it
+    is, and registers nothing for it."""
