@@ -193,8 +193,9 @@ async def settle() -> None:
     rpc_manager = _get_rpc_manager()
     settings: Any = _runtime_settings.SETTINGS
     while True:
-        with settings.lock:
-            pending = [task for task in (*rpc_manager.rpcs, *settings.outputs) if not task.done()]
+        with settings.lock:  # the RPCs are typed as awaitables; do_rpc makes each a task (ensure_future)
+            tracked = [*cast(list[asyncio.Future[Any]], rpc_manager.rpcs), *settings.outputs]
+            pending = [task for task in tracked if not task.done()]
         if not pending:
             return
         done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
