@@ -184,7 +184,9 @@ async def _run_in_loop(
     set_all_config(config, secret_keys)
     reset_run_state()  # set_mocks leaves some settings alone; fresh ones keep runs from sharing tasks or caches
     skip_source_positions()  # mocks read none, and reading the stack of each registration is a tenth of a plan
-    engine_logger = logging.Logger("gpupools.offline_runtime.engine")  # unregistered: nothing propagates to root
+    # Unregistered: nothing propagates to root. At WARNING, as its one handler: the SDK logs several debug lines per
+    # resource, and a logger at NOTSET builds a record for each one only for the handler to drop it.
+    engine_logger = logging.Logger("gpupools.offline_runtime.engine", logging.WARNING)
     engine_logger.addHandler(log)
     pulumi.runtime.set_mocks(
         mocks, project=project, stack=stack, preview=True, logger=engine_logger, monitor=SafeMockMonitor(mocks)
