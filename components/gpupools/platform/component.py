@@ -114,13 +114,13 @@ class GpuPlatform(pulumi.ComponentResource):
         self.vpc_id = getattr(cluster, "vpc_id", none)
         self.node_role_arn = getattr(cluster, "node_role_arn", none)
         self.cluster_security_group_id = getattr(cluster, "cluster_security_group_id", none)
-        self.gpu_toleration = pulumi.Output.from_input(gpu_toleration())
-        self.gpu_software = pulumi.Output.from_input(software_summary(stack))
+        self.gpu_toleration = _known(gpu_toleration())
+        self.gpu_software = _known(software_summary(stack))
         self.resources_per_node, self.resources_total = _capacity(stack, deferred)
-        self.node_selectors = pulumi.Output.from_input({pool.name: pool_node_selector(pool) for pool in stack.pools})
-        self.cloud_pool_names = pulumi.Output.from_input({pool.name: pool.cloud_pool_name for pool in stack.pools})
-        self.tolerations = pulumi.Output.from_input({pool.name: pool_tolerations(pool) for pool in stack.pools})
-        self.dra_classes = pulumi.Output.from_input(classes_by_pool(stack))
+        self.node_selectors = _known({pool.name: pool_node_selector(pool) for pool in stack.pools})
+        self.cloud_pool_names = _known({pool.name: pool.cloud_pool_name for pool in stack.pools})
+        self.tolerations = _known({pool.name: pool_tolerations(pool) for pool in stack.pools})
+        self.dra_classes = _known(classes_by_pool(stack))
         self.register_outputs(
             {
                 "cloud": self.cloud,
@@ -179,6 +179,8 @@ def _capacity(stack: Stack, deferred: Deferred) -> tuple[pulumi.Output, pulumi.O
     """Per-pool capacity; the totals of a pool whose count is an output are known once the count is."""
     capacity = stack_capacity(stack.pools)
     per_node = {pool.pool: dict(pool.per_node) for pool in capacity}
+    if not any(deferred.pool_has(index, "count") for index in range(len(capacity))):
+        return _known(per_node), _known({pool.pool: dict(pool.total) for pool in capacity})
     totals = {
         pool.pool: pulumi.Output.from_input(deferred.pool_value(index, "count", pool.nodes)).apply(
             lambda nodes, per=dict(pool.per_node): {name: count * int(nodes) for name, count in per.items()}
@@ -186,3 +188,9 @@ def _capacity(stack: Stack, deferred: Deferred) -> tuple[pulumi.Output, pulumi.O
         for index, pool in enumerate(capacity)
     }
     return pulumi.Output.from_input(per_node), pulumi.Output.all(**totals) if totals else pulumi.Output.from_input({})
+
+
+def _known(value: Any) -> pulumi.Output:
+    """An output of a plain value (no output inside) in two outputs: ``Output.from_input`` makes one per key and
+    item, deeply, which at 50 pools is a fifth of the plan's outputs."""
+    return pulumi.Output.from_input(None).apply(lambda _: value)

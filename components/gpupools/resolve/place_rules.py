@@ -14,6 +14,7 @@ import difflib
 import re
 
 from ..catalog.cloud_registry import cloud as cloud_named
+from ..catalog import offers
 from ..catalog.offers import offer
 from ..catalog.regions import Places
 from ..config.errors import Findings, Problem, field_path
@@ -59,10 +60,11 @@ def offer_findings(config: StackConfig) -> Findings:
     if region is None or region_problems(config) or not _REGION_TEXT.fullmatch(region):
         return found
     region_field = cloud_named(config.cloud).region_field
+    snapshot = offers.offers_snapshot()  # once: finding it reads the environment and the home directory
     for index, pool in enumerate(config.gpu_pools):
         if pool is None:
             continue
-        answer = offer(pool.size, region)
+        answer = offer(pool.size, region, snapshot)
         if answer.status == "not offered":
             found.problems.append(
                 Problem(
