@@ -22,10 +22,11 @@ from .checking import check_args
 from .fields import ComponentArgsError, is_deferred
 
 # Each cloud's models load with the first name asked for (an AKS plan never builds the EKS classes: ~20 ms).
+# Keyed by relative module name (the modules of this package, not cloud names).
 _LAZY = {
-    "aws": ("EksClusterArgsModel", "EksGpuNodeGroupArgsModel", "EksTaintModel", "reservation_target_key"),
-    "azure": ("AksClusterArgsModel", "AksGpuPoolArgsModel"),
-    "kubernetes": (
+    ".aws": ("EksClusterArgsModel", "EksGpuNodeGroupArgsModel", "EksTaintModel", "reservation_target_key"),
+    ".azure": ("AksClusterArgsModel", "AksGpuPoolArgsModel"),
+    ".kubernetes": (
         "SMOKE_JOB_SUFFIX",
         "ClusterAutoscalerArgsModel",
         "GpuSmokeTestArgsModel",
@@ -38,7 +39,7 @@ _LAZY = {
 def __getattr__(name: str) -> Any:
     for module, names in _LAZY.items():
         if name in names:
-            return getattr(importlib.import_module(f".{module}", __name__), name)
+            return getattr(importlib.import_module(module, __name__), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

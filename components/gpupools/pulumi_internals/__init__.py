@@ -25,10 +25,6 @@ The offline runtime (``gpupools.offline_runtime``, what ``gpupools plan`` and ``
   leaves them alone, so each run gets fresh ones and shares no pending task or cache (``reset_run_state``).
 - ``pulumi.runtime.stack.run_pulumi_func``: runs the program and waits for its RPCs as the language host does
   (``run_program_function``).
-- ``pulumi.runtime.settings._get_rpc_manager().rpcs`` and ``SETTINGS.outputs``: the RPCs and outputs still pending
-  when the program returns, which ``run_program_function`` lets finish before ``run_pulumi_func``'s own wait. That
-  wait calls ``asyncio.wait(FIRST_COMPLETED)`` over every pending output again each time one finishes, about 40
-  times per plan over thousands of outputs: a third of the plan's per-pool time (``settle``).
 - ``pulumi.runtime.resource._get_stack_trace``: the Python stack of each resource registration, read (source lines
   included) and turned into source positions for the engine. Mocks read none; in an offline run it returns an
   empty trace, a tenth of the plan's time per pool (``skip_source_positions``). Other runs in the process keep it.
@@ -65,7 +61,6 @@ import threading
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from importlib.metadata import version
-from inspect import isawaitable
 from typing import Any, cast
 
 from pulumi import Output
@@ -76,7 +71,6 @@ from pulumi.runtime import rpc
 from pulumi.runtime import settings as _runtime_settings
 from pulumi.runtime.mocks import MockMonitor, _resolve_callbacks
 from pulumi.runtime.proto import provider_pb2, resource_pb2, source_pb2
-from pulumi.runtime.settings import _get_rpc_manager
 from pulumi.runtime.stack import Stack, massage, run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
@@ -95,7 +89,6 @@ __all__ = [
     "resolve_callbacks",
     "resource_pb2",
     "run_program_function",
-    "settle",
     "skip_source_positions",
     "stack_exports",
     "to_wire",
@@ -195,34 +188,11 @@ def skip_source_positions() -> None:
 
 
 def run_program_function(program: Callable[[], Any]) -> Awaitable[None]:
-    """``run_pulumi_func(program)``, with what the program left pending finished first (``settle``)."""
+    """``run_pulumi_func(program)``: the program, then the SDK's own wait for its RPCs and outputs.
 
-    async def then_settle(result: Any) -> None:
-        if isawaitable(result):
-            await result
-        await settle()
-
-    return run_pulumi_func(lambda: then_settle(program()))
-
-
-async def settle() -> None:
-    """Wait until every pending RPC and output has finished, or one has failed; consumes no result.
-
-    ``run_pulumi_func`` then waits as it always does, and finds everything done: a failure is raised there as the SDK
-    raises it. Each pass waits on the pending ones once (``FIRST_EXCEPTION``), so a plan costs one wait per output,
-    not one per output for each output that finishes.
-    """
-    rpc_manager = _get_rpc_manager()
-    settings: Any = _runtime_settings.SETTINGS
-    while True:
-        with settings.lock:  # the RPCs are typed as awaitables; do_rpc makes each a task (ensure_future)
-            tracked = [*cast(list[asyncio.Future[Any]], rpc_manager.rpcs), *settings.outputs]
-            pending = [task for task in tracked if not task.done()]
-        if not pending:
-            return
-        done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
-        if any(not task.cancelled() and task.exception() is not None for task in done):
-            return
+    A faster wait (every pending output once, before the SDK's) was tried and left out: with it, a check of ours
+    that fails once an argument resolves was reported as the SDK's registration error, in Python names."""
+    return run_pulumi_func(program)
 
 
 def stack_exports() -> dict[str, Any]:
