@@ -16,20 +16,10 @@ import yaml
 
 from gpupools.cli import main
 from gpupools.plan.diff import diff_plans
+from support.dra_stacks import AKS_MIG1G_134
 from support.stack_files import plan_file
 
-AKS = {
-    "cloud": "azure",
-    "cluster": {
-        "name": "gpu-dra",
-        "resourceGroup": "rg",
-        "location": "southcentralus",
-        "kubernetesVersion": "1.34",
-        "systemPool": {"size": "Standard_D4s_v5"},
-    },
-    "gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}],
-    "gpuSoftware": {"installer": "dra-driver"},
-}
+AKS = AKS_MIG1G_134
 EKS = {
     "cloud": "aws",
     "cluster": {

@@ -23,6 +23,13 @@ def _stack(cloud: str, version: str, pools: list[dict[str, Any]], **extra: Any) 
     return {"cloud": cloud, "cluster": cluster, "gpuPools": pools, "gpuSoftware": software, **extra}
 
 
+# Kubernetes 1.34, the first release with DRA on by default: one AKS Standard_ND96asr_v4 cut into MIG1g (56 devices per
+# node), and one EKS p4d.24xlarge all-balanced; the stacks `plan`, `verify` and the hostile catalogue test DRA with.
+AKS_MIG1G_134 = _stack("azure", "1.34", [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}])
+EKS_BALANCED_134 = _stack(
+    "aws", "1.34", [{"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}]
+)
+
 # 8x A100 40GB, each cut 2x 1g.5gb + 1x 2g.10gb + 1x 3g.20gb by the GPU Operator's MIG manager.
 P4D_BALANCED = _stack("aws", "1.36", [{"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}])
 # One A100 80GB per node, time-sliced by 4 pods.

@@ -11,20 +11,10 @@ from typing import Any
 import yaml
 
 from support import hostile_catalogue as k
+from support.dra_stacks import AKS_MIG1G_134
 from support.hostile_catalogue import Case
 
-DRA_STACK = {
-    "cloud": "azure",
-    "cluster": {
-        "name": "gpu-dra",
-        "resourceGroup": "rg",
-        "location": "southcentralus",
-        "kubernetesVersion": "1.34",
-        "systemPool": {"size": "Standard_D4s_v5"},
-    },
-    "gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}],
-    "gpuSoftware": {"installer": "dra-driver"},
-}
+DRA_STACK = AKS_MIG1G_134
 NODE = "aks-mig1g-31415926-vmss000000"
 VERIFY = ["verify", "--config", "{dir}/project/Pulumi.dra.yaml", "--kubeconfig", "{dir}/kubeconfig", "--timeout", "5"]
 

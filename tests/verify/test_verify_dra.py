@@ -20,6 +20,7 @@ from gpupools.config import read_stack_file
 from gpupools.verify import add_verify_arguments, run_verify
 from gpupools.verify.resource_slices import node_devices
 from support.dra_slices import node_slice
+from support.dra_stacks import AKS_MIG1G_134, EKS_BALANCED_134
 from support.fake_kube_api import FakeKubeApi, aks_node, daemonset, daemonset_pod, eks_node
 
 AKS_NODE = "aks-mig1g-31415926-vmss000000"
@@ -31,31 +32,7 @@ POD_LABELS = {"app.kubernetes.io/name": "dra-driver-nvidia-gpu", "app.kubernetes
 BALANCED = {"1g.5gb": 2, "2g.10gb": 1, "3g.20gb": 1}
 MEMORY = {"1g.5gb": 5, "2g.10gb": 10, "3g.20gb": 20}
 
-STACKS = {
-    "aks": {
-        "cloud": "azure",
-        "cluster": {
-            "name": "gpu-dra",
-            "resourceGroup": "rg",
-            "location": "southcentralus",
-            "kubernetesVersion": "1.34",
-            "systemPool": {"size": "Standard_D4s_v5"},
-        },
-        "gpuPools": [{"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}],
-        "gpuSoftware": {"installer": "dra-driver"},
-    },
-    "eks": {
-        "cloud": "aws",
-        "cluster": {
-            "name": "gpu-dra",
-            "region": "us-east-1",
-            "kubernetesVersion": "1.34",
-            "systemPool": {"size": "m6i.large"},
-        },
-        "gpuPools": [{"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}],
-        "gpuSoftware": {"installer": "dra-driver"},
-    },
-}
+STACKS = {"aks": AKS_MIG1G_134, "eks": EKS_BALANCED_134}
 
 
 @pytest.fixture
