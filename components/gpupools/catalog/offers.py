@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import difflib
 import functools
-import os
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
 from typing import Any, Literal
 
+from ..untrusted.atomic_file import user_cache_file
 from ..untrusted.files import read_text
 from ..untrusted.strict_json import strict_loads
 
@@ -62,11 +62,7 @@ class OffersSnapshot:
 
 def offers_cache_path() -> Path:
     """Where ``gpupools prices refresh`` writes the offers it read (beside the price cache)."""
-    explicit = os.environ.get(CACHE_VARIABLE)
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "gpupools" / "offers.json"
+    return user_cache_file(CACHE_VARIABLE, "offers.json")
 
 
 def offers_snapshot() -> OffersSnapshot | None:

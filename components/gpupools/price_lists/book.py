@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..catalog.prices import PriceBook, PriceBookError, read_price_book, snapshot
 from ..config.errors import ConfigError, Problem
+from ..untrusted.atomic_file import user_cache_file
 from ..untrusted.files import FileRefused, read_text
 from ..untrusted.strict_json import JsonRefused, strict_loads
 
@@ -23,11 +24,7 @@ CACHE_VARIABLE = "GPUPOOLS_PRICE_CACHE"  # a path; the default is $XDG_CACHE_HOM
 
 
 def cache_path() -> Path:
-    explicit = os.environ.get(CACHE_VARIABLE)
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "gpupools" / "prices.json"
+    return user_cache_file(CACHE_VARIABLE, "prices.json")
 
 
 def read_cache(path: Path, advice: str = REFRESH_ADVICE) -> PriceBook | None:

@@ -16,6 +16,8 @@ import errno
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .files import FileRefused, not_regular
@@ -23,39 +25,49 @@ from .files import FileRefused, not_regular
 _DEFAULT_MODE = 0o666  # what open() would give a new file, before the umask
 
 
+def user_cache_file(variable: str, name: str) -> Path:
+    """The file ``$variable`` names, else ``$XDG_CACHE_HOME/gpupools/<name>`` (``~/.cache`` without it)."""
+    explicit = os.environ.get(variable)
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "gpupools" / name
+
+
+@contextmanager
+def _refused_as(where: str, kind: str) -> Iterator[None]:
+    """An OS error or a NUL in the path, while finding or preparing the target, as one ``FileRefused`` line."""
+    try:
+        yield
+    except FileRefused:
+        raise
+    except OSError as error:
+        raise FileRefused(where, write_problem(error, kind)) from None
+    except ValueError:  # a NUL character in the path
+        raise FileRefused(where, "is not a usable path (it contains a NUL character)") from None
+
+
 def check_writable(path: Path, kind: str = "price cache") -> None:
     """Refuse now, before any slow work, a ``path`` that ``write_atomically`` would certainly refuse: one that
     exists and is not a regular file, or whose nearest existing folder is a file."""
     where = str(path)
-    try:
+    with _refused_as(where, kind):
         target = _resolved(path)
         if _existing_mode(target, kind, where) is None:
             folder = next(parent for parent in target.parents if os.path.lexists(parent))
             if not folder.is_dir():
                 raise OSError(errno.ENOTDIR, os.strerror(errno.ENOTDIR))
-    except FileRefused:
-        raise
-    except OSError as error:
-        raise FileRefused(where, write_problem(error, kind)) from None
-    except ValueError:  # a NUL character in the path
-        raise FileRefused(where, "is not a usable path (it contains a NUL character)") from None
 
 
 def write_atomically(path: Path, data: bytes, kind: str = "price cache") -> Path:
     """Replace the file at ``path`` (or the file a symlink there names) with ``data``; returns the file written."""
     where = str(path)
-    try:
+    with _refused_as(where, kind):
         target = _resolved(path)
         mode = _existing_mode(target, kind, where)
         if mode is None:
             target.parent.mkdir(parents=True, exist_ok=True)
         descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name[:100]}.", suffix=".tmp", dir=target.parent)
-    except FileRefused:
-        raise
-    except OSError as error:
-        raise FileRefused(where, write_problem(error, kind)) from None
-    except ValueError:  # a NUL character in the path
-        raise FileRefused(where, "is not a usable path (it contains a NUL character)") from None
     try:
         try:
             _write_all(descriptor, data)
