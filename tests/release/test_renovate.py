@@ -6,8 +6,11 @@ where the bot cannot see it fails here. The catalog's action table must equal wh
 
 from __future__ import annotations
 
+import functools
 import json
+import os
 import re
+import subprocess
 from pathlib import Path
 
 from gpupools.catalog import action_pins, autoscaler_versions, chart_refs
@@ -28,12 +31,29 @@ def python_regex(javascript: str) -> re.Pattern[str]:
     return re.compile(re.sub(r"\(\?<([A-Za-z]+)>", r"(?P<\1>", javascript))
 
 
+@functools.cache
+def _repository_files() -> tuple[str, ...]:
+    """The files Renovate reads: the repository's tracked files. Outside a git checkout, the tree without the
+    folders no commit holds (virtual environments, node_modules, caches): walking those took seconds in every
+    xdist worker."""
+    try:
+        listed = subprocess.run(["git", "ls-files", "-z"], cwd=REPO, capture_output=True, check=True).stdout
+        return tuple(sorted(name for name in listed.decode().split("\0") if name))
+    except (OSError, subprocess.CalledProcessError):
+        skipped = {".git", ".venv", "node_modules", "__pycache__", ".pytest_cache", "site"}
+        found = []
+        for folder, dirs, files in os.walk(REPO):
+            dirs[:] = [d for d in dirs if d not in skipped]
+            found += [Path(folder, name).relative_to(REPO).as_posix() for name in files]
+        return tuple(sorted(found))
+
+
 def _files(patterns: list[str]) -> list[Path]:
     regexes = [python_regex(pattern.strip("/")) for pattern in patterns]
-    every = [p for p in REPO.rglob("*") if p.is_file() and ".git" not in p.parts and ".venv" not in p.parts]
-    return [p for p in every if any(r.search(p.relative_to(REPO).as_posix()) for r in regexes)]
+    return [REPO / name for name in _repository_files() if any(r.search(name) for r in regexes)]
 
 
+@functools.cache
 def _matches() -> list[dict[str, str]]:
     found = []
     for manager in CONFIG["customManagers"]:
@@ -50,18 +70,15 @@ def _matches() -> list[dict[str, str]]:
     return found
 
 
-MATCHES = _matches()
-
-
 def test_every_chart_pin_is_found():
-    found = {(m["depName"], m["currentValue"]) for m in MATCHES if m.get("depName")}
+    found = {(m["depName"], m["currentValue"]) for m in _matches() if m.get("depName")}
     assert {(c.name, c.default_version) for c in CHARTS} <= found
 
 
 def test_every_image_tag_is_found():
-    found = {(m["depName"], m["currentValue"]) for m in MATCHES if m.get("depName")}
+    found = {(m["depName"], m["currentValue"]) for m in _matches() if m.get("depName")}
     assert (chart_refs.DCGM_EXPORTER_IMAGE, chart_refs.DCGM_EXPORTER_IMAGE_TAG) in found
-    rows = {(m["depType"], m["currentValue"]) for m in MATCHES if "autoscaler_versions" in m["file"]}
+    rows = {(m["depType"], m["currentValue"]) for m in _matches() if "autoscaler_versions" in m["file"]}
     assert rows == {(r.minor, r.tag) for r in autoscaler_versions.AUTOSCALER_RELEASES.values()}
 
 
@@ -71,9 +88,11 @@ def test_every_action_sha_in_the_workflows_is_found_and_in_the_catalog():
     for path in workflows.glob("*.y*ml"):
         uses |= set(re.findall(r"uses: ([\w.-]+/[\w.-]+)@([0-9a-f]{40}) # (v[\d.]+)", path.read_text()))
     in_workflows = {
-        (m["depName"], m["currentDigest"], m["currentValue"]) for m in MATCHES if m["file"].startswith(".github/")
+        (m["depName"], m["currentDigest"], m["currentValue"]) for m in _matches() if m["file"].startswith(".github/")
     }
-    in_catalog = {(m["depName"], m["currentDigest"], m["currentValue"]) for m in MATCHES if "action_pins" in m["file"]}
+    in_catalog = {
+        (m["depName"], m["currentDigest"], m["currentValue"]) for m in _matches() if "action_pins" in m["file"]
+    }
     assert uses and uses == in_workflows
     assert in_catalog == {(p.action, p.sha, p.release) for p in action_pins.ACTION_PINS} == uses
 
