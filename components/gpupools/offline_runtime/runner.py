@@ -104,9 +104,11 @@ def run_program(
     result: dict[str, Any] = {}
 
     def quiet_reported_error(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        # A failed registration also fails every output future of the resource; the caller gets the
-        # error raised, so asyncio need not print it again for each future nobody awaited.
-        if context.get("exception") is not result.get("error"):
+        # A failed registration also fails every output future of the resource, and each resource built on it
+        # fails in turn, wrapping the error it was raised from; the caller gets the error raised (or the check of
+        # ours that caused it all), so asyncio need not print it again for each future nobody awaited.
+        raised = {id(error) for error in _chain(result.get("error"))}
+        if not any(id(error) in raised for error in _chain(context.get("exception"))):
             loop.default_exception_handler(context)
 
     async def main() -> dict[str, Any]:
@@ -139,6 +141,15 @@ def run_program(
         errors=log.errors,
         warnings=log.warnings,
     )
+
+
+def _chain(error: BaseException | None) -> Iterator[BaseException]:
+    """``error`` and the exceptions it was raised from or while handling."""
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        yield error
+        error = error.__cause__ or error.__context__
 
 
 class _Pauses:

@@ -25,6 +25,10 @@ The offline runtime (``gpupools.offline_runtime``, what ``gpupools plan`` and ``
   leaves them alone, so each run gets fresh ones and shares no pending task or cache (``reset_run_state``).
 - ``pulumi.runtime.stack.run_pulumi_func``: runs the program and waits for its RPCs as the language host does
   (``run_program_function``).
+- ``pulumi.runtime.settings._get_rpc_manager().rpcs`` and ``SETTINGS.outputs``: the RPCs and outputs still pending
+  when the program returns, which ``run_program_function`` lets finish before ``run_pulumi_func``'s own wait. That
+  wait calls ``asyncio.wait(FIRST_COMPLETED)`` over every pending output again each time one finishes, dozens of
+  times per plan over thousands of outputs: a third of the plan's per-pool time (``settle``).
 - ``pulumi.runtime.resource._get_stack_trace``: the Python stack of each resource registration, read (source lines
   included) and turned into source positions for the engine. Mocks read none; in an offline run it returns an
   empty trace, a tenth of the plan's time per pool (``skip_source_positions``). Other runs in the process keep it.
@@ -61,6 +65,10 @@ import threading
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from importlib.metadata import version
+from inspect import isawaitable
+from pulumi.runtime.settings import _get_rpc_manager
+
+from ..errors import GpupoolsError
 from typing import Any, cast
 
 from pulumi import Output
@@ -188,11 +196,52 @@ def skip_source_positions() -> None:
 
 
 def run_program_function(program: Callable[[], Any]) -> Awaitable[None]:
-    """``run_pulumi_func(program)``: the program, then the SDK's own wait for its RPCs and outputs.
+    """``run_pulumi_func(program)``, with what the program left pending finished first (``settle``).
 
-    A faster wait (every pending output once, before the SDK's) was tried and left out: with it, a check of ours
-    that fails once an argument resolves was reported as the SDK's registration error, in Python names."""
-    return run_pulumi_func(program)
+    The SDK's own wait then finds everything done. When a check of ours failed, that failure is raised rather than
+    whichever of its consequences the SDK's wait meets first (a registration quoting Python names and reprs)."""
+    ours: list[BaseException] = []
+
+    async def program_then_settle() -> None:
+        result = program()
+        if isawaitable(result):
+            await result
+        ours.extend(await settle())
+
+    async def run() -> None:
+        try:
+            await run_pulumi_func(program_then_settle)
+        except Exception:
+            if ours:
+                raise ours[0] from None
+            raise
+
+    return run()
+
+
+async def settle() -> list[BaseException]:
+    """Wait until every pending RPC and output has finished, or one has failed; the errors of ours among them.
+
+    ``run_pulumi_func`` waits by calling ``asyncio.wait(FIRST_COMPLETED)`` over every pending output again each time
+    one finishes: thousands of outputs, dozens of times per plan. Here each pass waits on the pending ones once
+    (``FIRST_EXCEPTION``), so a plan costs one wait per output. A failure stops the wait; the failed outputs and RPCs
+    that hold a ``GpupoolsError`` are returned, first the outputs, as they fail first.
+    """
+    rpc_manager = _get_rpc_manager()
+    settings: Any = _runtime_settings.SETTINGS
+
+    def tracked() -> list[asyncio.Future[Any]]:
+        with settings.lock:  # the RPCs are typed as awaitables; do_rpc makes each a task (ensure_future)
+            return [*settings.outputs, *cast(list[asyncio.Future[Any]], rpc_manager.rpcs)]
+
+    while True:
+        pending = [task for task in tracked() if not task.done()]
+        if not pending:
+            return []
+        done, _ = await asyncio.wait(pending, return_when=asyncio.FIRST_EXCEPTION)
+        if any(not task.cancelled() and task.exception() is not None for task in done):
+            failed = [task for task in tracked() if task.done() and not task.cancelled()]
+            return [error for task in failed if isinstance(error := task.exception(), GpupoolsError)]
 
 
 def stack_exports() -> dict[str, Any]:
