@@ -70,3 +70,16 @@ def test_on_again_after_a_run_that_fails(collector_on: None) -> None:
     with pytest.raises(RuntimeError, match="the program's own error"):
         run_program(failing, project="p", stack="s", config={})
     assert gc.isenabled()
+
+
+def test_what_a_run_leaves_alive_waits_in_the_oldest_generation(collector_on: None) -> None:
+    """Left young, everything a run allocated would be walked by the next young and middle collections."""
+    kept: list[list[str]] = []
+
+    def program() -> None:
+        kept.append(["made during the run"])  # a list: an object the collector tracks
+
+    run_program(program, project="p", stack="s", config={})
+
+    assert any(obj is kept[0] for obj in gc.get_objects(generation=2))
+    assert not any(obj is kept[0] for obj in gc.get_objects(generation=0) + gc.get_objects(generation=1))

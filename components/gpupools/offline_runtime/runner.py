@@ -167,6 +167,12 @@ def _collector_paused() -> Iterator[None]:
     A run makes tens of thousands of short-lived tasks and outputs, and they set off full collections of every object
     the SDKs created on import: 4 of them, half a second, in a cold 50-pool EKS plan. What a run leaves in cycles
     (about 40,000 objects at 50 pools, no more peak memory) waits for the next collection after it.
+
+    Before the collector is back on, what is alive is moved to the oldest generation (``freeze`` then ``unfreeze``).
+    Left young, everything the run allocated, the SDK modules it imported among it, would be walked by the first
+    young collection after the run and again by the next middle one: 172 and 113 ms in a cold 50-pool AKS plan,
+    more the more pools. In the oldest generation it waits for the next full collection (a CLI's is at exit); the
+    whole `plan` process of 50 AKS pools takes 0.25 s less CPU (min of 5).
     """
     with _Pauses.lock:
         if _Pauses.active == 0:
@@ -179,6 +185,8 @@ def _collector_paused() -> Iterator[None]:
         with _Pauses.lock:
             _Pauses.active -= 1
             if _Pauses.active == 0 and _Pauses.was_enabled:
+                gc.freeze()
+                gc.unfreeze()
                 gc.enable()
 
 
