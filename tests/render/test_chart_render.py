@@ -10,6 +10,7 @@ charts in ``../shared/reference/charts``; without either the module skips.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import pytest
@@ -240,6 +241,12 @@ def _mig_layouts(rendered: Rendered) -> dict[str, Any]:
         return yaml.safe_load(custom[0]["data"]["config.yaml"])["mig-configs"]
     if not NVIDIA_MIG_LAYOUTS.is_file():
         pytest.skip(f"{NVIDIA_MIG_LAYOUTS} not found")
+    return _nvidia_mig_layouts()
+
+
+@lru_cache(maxsize=1)
+def _nvidia_mig_layouts() -> dict[str, Any]:
+    """NVIDIA's default layouts, read once per session (the tests only look them up)."""
     return yaml.safe_load(yaml.safe_load(NVIDIA_MIG_LAYOUTS.read_text())["data"]["config.yaml"])["mig-configs"]
 
 

@@ -3,12 +3,14 @@
 The charts are the reference copies in ``../shared/reference/charts`` (never copied into the project);
 ``helm`` comes from ``PATH`` or from ``.ci/node/bin/helm`` (``.ci/install-helm``). Either missing means
 the render tests skip, so a fresh clone still passes. Renders are cached per chart, release, namespace
-and values: each distinct input runs ``helm`` once per test session.
+and values: each distinct input runs ``helm`` once per test session, and each distinct document of helm's output
+(most are the same in every render of a chart, its CRDs above all) is parsed once, by libyaml where PyYAML has it.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import tempfile
@@ -88,7 +90,19 @@ class HelmRenderer:
             self.runs += 1
         if result.returncode != 0:
             raise AssertionError(f"helm template {chart.name} failed: {result.stderr.strip()}")
-        return [doc for doc in yaml.safe_load_all(result.stdout) if doc]
+        return [doc for text in _DOCUMENT_START.split(result.stdout) for doc in _documents(text)]
+
+
+# A line of just ``---`` at column 0 starts a YAML document wherever it is, so each piece between two is parsed
+# alone as it would be in the whole stream (a piece is still read as a stream: it may hold more).
+_DOCUMENT_START = re.compile(r"^---[ \t]*$\n?", re.MULTILINE)
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the same documents as SafeLoader, parsed in C
+
+
+@lru_cache(maxsize=None)
+def _documents(text: str) -> tuple[Object, ...]:
+    """The non-empty documents of one piece of helm's output, parsed once per session (callers get deep copies)."""
+    return tuple(doc for doc in yaml.load_all(text, Loader=_LOADER) if doc)
 
 
 @pytest.fixture(scope="session")
@@ -139,18 +153,30 @@ def builtin_problems(objects: Iterable[Object]) -> list[str]:
     return problems
 
 
+@lru_cache(maxsize=1)
+def kubernetes_validate() -> Any:
+    """The ``kubernetes_validate`` module, with each schema file it reads decoded once per session: its ``validate``
+    reads and decodes the whole definitions file (megabytes of JSON) again for every object. The schemas are only
+    read (jsonschema never writes to one), so every object is checked against the same schema as before."""
+    import kubernetes_validate
+    import kubernetes_validate.utils
+
+    if not hasattr(kubernetes_validate.utils.schema_contents, "cache_info"):  # validate() looks it up there
+        kubernetes_validate.utils.schema_contents = lru_cache(maxsize=None)(kubernetes_validate.utils.schema_contents)
+    return kubernetes_validate
+
+
 @lru_cache(maxsize=None)
 def _builtin_problems(obj_json: str) -> tuple[str, ...]:
     """Validation of one object, cached by content: most objects are the same in every render of a chart."""
-    import kubernetes_validate
-
+    validation = kubernetes_validate()
     obj = json.loads(obj_json)
     try:
-        kubernetes_validate.validate(obj, KUBERNETES_VERSION, strict=True)
-    except kubernetes_validate.ValidationError as error:
+        validation.validate(obj, KUBERNETES_VERSION, strict=True)
+    except validation.ValidationError as error:
         where = "/".join(str(part) for part in error.path)
         return (f"{obj['kind']} {obj['metadata']['name']}: {where}: {error.message}",)
-    except kubernetes_validate.SchemaNotFoundError as error:
+    except validation.SchemaNotFoundError as error:
         return (f"{obj['kind']} {obj['metadata']['name']}: {error.message}",)
     return ()
 
@@ -163,7 +189,7 @@ def crd_validator(crd_file: Path, version: str) -> Any:
     """A JSON Schema validator of one CRD version; unknown fields are errors (the API server would prune them)."""
     import jsonschema
 
-    crd = yaml.safe_load(crd_file.read_text())
+    crd = yaml.load(crd_file.read_text(), Loader=_LOADER)
     schema = next(v for v in crd["spec"]["versions"] if v["name"] == version)["schema"]["openAPIV3Schema"]
     return jsonschema.Draft7Validator(_closed(schema))
 
