@@ -3,9 +3,10 @@
 
 pyright 1.1.414 comes from npm through ``.ci/install-pyright`` (into .ci/node, gitignored); without it these
 tests skip, except with CI=true, where they fail. pyright does not follow setuptools' editable finder, so the
-package is installed here as a plain directory (``pip install --target``, offline, no build isolation) and
-put on the search path with PYTHONPATH; the SDKs come from this environment (its python first on PATH:
-``--verifytypes`` ignores ``--pythonpath``).
+package is installed here as a plain directory: the session's wheel (tests/release/conftest.py ``dist``, built
+once for every release test) through ``pip install --target``, offline, without byte-compiling (pyright reads
+sources), and put on the search path with PYTHONPATH; the SDKs come from this environment (its python first on
+PATH: ``--verifytypes`` ignores ``--pythonpath``).
 """
 
 from __future__ import annotations
@@ -22,8 +23,6 @@ from typing import Any
 
 import pytest
 
-from support.packaging import copy_library
-
 import gpupools
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,13 +38,12 @@ def _unavailable(reason: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def installed(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The package as pip installs it (not editable), in a folder of its own."""
     if not PYRIGHT.exists() or shutil.which("node") is None:
         _unavailable("pyright is not installed: run `bash .ci/install-pyright` (npm pyright@1.1.414)")
-    work = tmp_path_factory.mktemp("types")
-    source = copy_library(ROOT, work / "source")
-    target = work / "site"
+    wheel: Path = request.getfixturevalue("dist")["wheel"]  # only once pyright is known to run
+    target = tmp_path_factory.mktemp("types") / "site"
     install = subprocess.run(
         [
             sys.executable,
@@ -54,12 +52,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "install",
             "--no-index",
             "--no-deps",
-            "--no-build-isolation",
+            "--no-compile",
             "--disable-pip-version-check",
             "--quiet",
             "--target",
             str(target),
-            str(source),
+            str(wheel),
         ],
         capture_output=True,
         text=True,

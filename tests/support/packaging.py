@@ -1,9 +1,8 @@
-"""The library's own files, copied apart from a checkout, for tests that build or install it as users get it."""
+"""Where the release tests build the library as users get it: one shared folder and one lock per run."""
 
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -14,21 +13,6 @@ try:
     import fcntl
 except ImportError:  # Windows: no lock (the builds would only risk writing the egg-info at once)
     fcntl = None
-
-# What a wheel is built from: the library's own files, without the checkout's tests and build output.
-LIBRARY_FILES = ("pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "components")
-
-
-def copy_library(root: Path, destination: Path) -> Path:
-    """The library's files of the checkout at ``root`` in ``destination`` (made here), without caches."""
-    destination.mkdir()
-    for name in LIBRARY_FILES:
-        path = root / name
-        if path.is_dir():
-            shutil.copytree(path, destination / name, ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
-        else:
-            shutil.copy2(path, destination / name)
-    return destination
 
 
 def shared_temp(tmp_path_factory: pytest.TempPathFactory) -> Path:
