@@ -8,6 +8,7 @@ Read from the source with ``ast``, so an import that only runs in some code path
 from __future__ import annotations
 
 import ast
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,12 @@ def _imports(module: str, path: Path) -> list[tuple[str, int, bool]]:
     return found
 
 
+@lru_cache(maxsize=1)
+def _package_imports() -> dict[str, list[tuple[str, int, bool]]]:
+    """Every module's imports, scanned once per session: each test below reads the same scan."""
+    return {module: _imports(module, path) for module, path in MODULES.items()}
+
+
 def _layer(module: str) -> int | None:
     """The rank of a module's first-level package; None for the facades."""
     if module in FACADES:
@@ -101,8 +108,8 @@ def _layer(module: str) -> int | None:
 
 def _violations() -> set[tuple[str, str, int]]:
     bad = set()
-    for module, path in MODULES.items():
-        for target, line, _ in _imports(module, path):
+    for module, imports in _package_imports().items():
+        for target, line, _ in imports:
             if target in FACADES and module not in FACADES:
                 bad.add((module, target, line))
                 continue
@@ -130,7 +137,7 @@ def test_the_allowlist_only_shrinks():
 
 
 def test_no_type_checking_imports():
-    guarded = sorted(f"{m}:{line} imports {t}" for m, p in MODULES.items() for t, line, g in _imports(m, p) if g)
+    guarded = sorted(f"{m}:{line} imports {t}" for m, found in _package_imports().items() for t, line, g in found if g)
     assert not guarded, "imports hidden under TYPE_CHECKING (a cycle held apart):\n" + "\n".join(guarded)
 
 
@@ -161,7 +168,7 @@ def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
 
 
 def test_no_import_cycles_between_modules():
-    graph = {m: {t for t, _, _ in _imports(m, p) if t in MODULES and t != m} for m, p in MODULES.items()}
+    graph = {m: {t for t, _, _ in found if t in MODULES and t != m} for m, found in _package_imports().items()}
     # A package's __init__ importing its own modules is how a package exposes them, not a cycle of meaning.
     for module in graph:
         graph[module] = {t for t in graph[module] if not module.startswith(t + ".")}
