@@ -15,6 +15,7 @@ Tools:
 
 from __future__ import annotations
 
+import copy
 import functools
 import importlib.util
 import json
@@ -109,7 +110,13 @@ def _workflow_id(path: Path) -> str:
 
 
 def _load(path: Path) -> dict[str, Any]:
-    return yaml.safe_load(path.read_text(encoding="utf-8"))
+    """The file's YAML, a copy of its own for each caller (most tests read the same few workflows)."""
+    return copy.deepcopy(_parsed(path.read_text(encoding="utf-8")))
+
+
+@functools.lru_cache(maxsize=None)
+def _parsed(text: str) -> dict[str, Any]:
+    return yaml.safe_load(text)
 
 
 def _workflow(name: str) -> dict[str, Any]:
