@@ -39,7 +39,7 @@ from support.chart_variants import (  # noqa: E402
     VARIANTS,
     Rendered,
     Variant,
-    plan_and_render,
+    rendered_once,
 )
 from gpupools.catalog.chart_defaults import GPU_OPERATOR_DEFAULTS  # noqa: E402
 from gpupools.domain.pools import ResolvedPool  # noqa: E402
@@ -57,20 +57,11 @@ DEVICE_PLUGIN_OPERAND = "nvidia.com/gpu.deploy.device-plugin"  # gpu-operator as
 CLUSTER_POLICY_CRD = "crds/nvidia.com_clusterpolicies.yaml"
 
 
-@pytest.fixture(scope="session")
-def rendered_variants(renderer: HelmRenderer) -> dict[str, Rendered]:
-    return {}
-
-
 @pytest.fixture
-def rendered(
-    request: pytest.FixtureRequest, renderer: HelmRenderer, rendered_variants: dict[str, Rendered]
-) -> Rendered:
+def rendered(request: pytest.FixtureRequest, renderer: HelmRenderer) -> Rendered:
     """The variant planned offline and its chart rendered with the Release's values (each once per session)."""
     variant: Variant = request.param
-    if variant.id not in rendered_variants:
-        rendered_variants[variant.id] = plan_and_render(variant, renderer)
-    return rendered_variants[variant.id]
+    return rendered_once(variant, renderer)
 
 
 def _variants(variants: list[Variant]) -> Any:

@@ -16,7 +16,7 @@ from support.helm_render import CHARTS, HelmRenderer, Object, of_kind, renderer
 if not CHARTS.is_dir():
     pytest.skip(f"reference charts not found at {CHARTS}", allow_module_level=True)
 
-from support.chart_variants import MODE_VARIANTS, Rendered, plan_and_render, variant_stack_file  # noqa: E402
+from support.chart_variants import MODE_VARIANTS, Rendered, rendered_once, variant_stack_file  # noqa: E402
 from gpupools.config.models import Mps  # noqa: E402
 from gpupools.resolve.stack_loader import load_stack  # noqa: E402
 
@@ -38,7 +38,7 @@ def _opt_in_key() -> str:
 
 @pytest.mark.parametrize("variant", [v for v in MPS_VARIANTS if v.installer == "device-plugin"], ids=lambda v: v.id)
 def test_mps_key_names_the_host_namespace_the_rendered_daemon_gets(variant: Any, renderer: HelmRenderer) -> None:
-    rendered: Rendered = plan_and_render(variant, renderer)
+    rendered: Rendered = rendered_once(variant, renderer)
     spec = _mps_daemon(rendered.objects)["spec"]["template"]["spec"]
     shared = {field for field in HOST_NAMESPACES if spec.get(field)}
     assert shared == {"hostPID"}  # the chart's mps.enableHostPID default; no hostIPC, no hostNetwork
@@ -52,7 +52,7 @@ def test_mps_key_names_the_host_namespace_the_rendered_daemon_gets(variant: Any,
 
 @pytest.mark.parametrize("variant", [v for v in MPS_VARIANTS if v.installer != "device-plugin"], ids=lambda v: v.id)
 def test_operator_cluster_policy_offers_no_host_ipc(variant: Any, renderer: HelmRenderer) -> None:
-    rendered: Rendered = plan_and_render(variant, renderer)
+    rendered: Rendered = rendered_once(variant, renderer)
     crd = (rendered.chart / "crds" / "nvidia.com_clusterpolicies.yaml").read_text()
     assert "hostIPC" not in crd and "hostipc" not in crd.lower()
     assert "hostIPC" not in str(rendered.cluster_policy)

@@ -242,3 +242,13 @@ def plan_and_render(variant: Variant, renderer: HelmRenderer) -> Rendered:
         chart, release.get("name") or releases[0]["name"], release["namespace"], release["values"]
     )
     return Rendered(load_stack(stack_file.config), plan, release, objects, chart)
+
+
+_RENDERED: dict[str, Rendered] = {}  # by variant id, for every module of the session that reads a variant
+
+
+def rendered_once(variant: Variant, renderer: HelmRenderer) -> Rendered:
+    """``plan_and_render`` once per variant and session: the render tests only read what it returns."""
+    if variant.id not in _RENDERED:
+        _RENDERED[variant.id] = plan_and_render(variant, renderer)
+    return _RENDERED[variant.id]
