@@ -6,9 +6,11 @@ ResourceClaimTemplates valid ``resource.k8s.io/v1`` objects. Skips without helm 
 
 from __future__ import annotations
 
+import copy
 import json
 import subprocess
 import tempfile
+from functools import lru_cache
 from typing import Any
 
 import pytest
@@ -20,7 +22,7 @@ from gpupools.domain.dra import dra_classes
 from gpupools.domain.workloads import slice_workload
 from gpupools.resolve.scheduling import matches_affinity, placements, tolerates
 from gpupools.resolve.stack_loader import load_stack
-from support.helm_render import chart_folder, find_helm, named, of_kind, pod_placement
+from support.helm_render import chart_folder, find_helm, kubernetes_validate, named, of_kind, pod_placement
 
 KUBERNETES = "1.34"
 CHART = chart_folder(DRA_DRIVER_DEFAULTS.chart.name, DRA_DRIVER_DEFAULTS.chart.default_version)
@@ -70,9 +72,15 @@ def helm() -> str:
 
 
 def render(helm: str, values: dict[str, Any]) -> list[dict[str, Any]]:
+    """The chart rendered with ``values``: helm runs once per distinct values, each caller gets its own copy."""
+    return copy.deepcopy(_render(helm, json.dumps(values, sort_keys=True)))
+
+
+@lru_cache(maxsize=None)
+def _render(helm: str, values_json: str) -> list[dict[str, Any]]:
     name = DRA_DRIVER_DEFAULTS.chart.name
     with tempfile.NamedTemporaryFile("w", suffix=".yaml") as values_file:
-        json.dump(values, values_file)
+        values_file.write(values_json)  # JSON is YAML
         values_file.flush()
         result = subprocess.run(
             [
@@ -98,15 +106,14 @@ def render(helm: str, values: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def strict_problems(objects: list[dict[str, Any]]) -> list[str]:
-    import kubernetes_validate
-
+    validation = kubernetes_validate()
     problems = []
     for obj in objects:
         if "nvidia.com" in obj["apiVersion"]:  # ComputeDomain custom resources: off in our values
             continue
         try:
-            kubernetes_validate.validate(obj, KUBERNETES, strict=True)
-        except kubernetes_validate.ValidationError as error:
+            validation.validate(obj, KUBERNETES, strict=True)
+        except validation.ValidationError as error:
             problems.append(f"{obj['kind']} {obj['metadata']['name']}: {error.message}")
     return problems
 
