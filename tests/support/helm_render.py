@@ -30,8 +30,10 @@ KUBERNETES_VERSION = "1.33"  # the clusters' Kubernetes minor version (gpupools:
 Object = dict[str, Any]
 
 
+@lru_cache(maxsize=1)
 def find_helm() -> str | None:
-    """A helm binary that runs here: ``PATH`` first, then the one ``.ci/install-helm`` puts in ``.ci/node``."""
+    """A helm binary that runs here: ``PATH`` first, then the one ``.ci/install-helm`` puts in ``.ci/node`` (asked
+    once per session: each render module has its own ``renderer`` fixture)."""
     for candidate in (shutil.which("helm"), str(LOCAL_HELM) if LOCAL_HELM.is_file() else None):
         if candidate and subprocess.run([candidate, "version", "--short"], capture_output=True).returncode == 0:
             return candidate
