@@ -60,13 +60,24 @@ def private_uses(source: str) -> list[str]:
         elif isinstance(node, ast.Import):
             found += [f"{where}: import {a.name}" for a in node.names if _is_pulumi(a.name) and a.name != "pulumi"]
         elif isinstance(node, ast.Attribute):
-            chain = ast.unparse(node)
-            parent = chain.rsplit(".", 1)[0]
+            parent = _dotted(node.value)
             if node.attr in PRIVATE_NAMES or (parent in DOCUMENTED and node.attr not in DOCUMENTED[parent]):
-                found.append(f"{where}: {chain}")
+                found.append(f"{where}: {ast.unparse(node)}")
         elif isinstance(node, ast.Name) and node.id in PRIVATE_NAMES:
             found.append(f"{where}: {node.id}")
     return found
+
+
+def _dotted(node: ast.expr) -> str | None:
+    """``a.b.c`` for a chain of plain names (as ``ast.unparse`` writes it), else None: only such a chain can be a
+    module of ``DOCUMENTED``. Cheaper than unparsing each of the package's attribute nodes."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
 
 
 def _is_pulumi(module: str) -> bool:
