@@ -29,10 +29,13 @@ Without ``--write`` it compares and prints a short diff per file that differs (e
 from __future__ import annotations
 
 import argparse
+import copy
 import difflib
 import functools
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,10 +94,38 @@ def cli_stdout(args: list[str]) -> bytes:
     return run.out.encode("utf-8")
 
 
+@contextmanager
+def one_program_run_per_stack_file() -> Iterator[None]:
+    """Inside, ``gpupools plan`` runs the program once per exact stack file (path, stack, config, secret keys) and
+    renders a copy of that one plan in each format: ``plan --json`` and ``plan --format markdown`` of a case plan
+    the same file, and that the program gives the same plan every run is tests/plan/test_determinism.py's."""
+    from gpupools.cli import plan as plan_command
+
+    planned = plan_command.plan_stack
+    plans: dict[tuple[str, ...], object] = {}
+
+    def plan_once(stack_file):
+        key = (str(stack_file.path), stack_file.stack, repr(stack_file.config), repr(sorted(stack_file.secret_keys)))
+        if key not in plans:
+            plans[key] = planned(stack_file)
+        return copy.deepcopy(plans[key])
+
+    plan_command.plan_stack = plan_once
+    try:
+        yield
+    finally:
+        plan_command.plan_stack = planned
+
+
 @functools.cache
 def outputs(case: Case) -> dict[str, bytes]:
     """Each output of the case, keyed by its file suffix; run once per session (a stack's outputs are also the
-    base of its variants' snapshots)."""
+    base of its variants' snapshots), its program once for all of them."""
+    with one_program_run_per_stack_file():
+        return _outputs(case)
+
+
+def _outputs(case: Case) -> dict[str, bytes]:
     if case.variant is None:
         return {
             output: cli_stdout([args[0], "--config", str(REPO / f"Pulumi.{case.name}.yaml"), *args[1:]])
