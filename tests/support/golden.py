@@ -29,13 +29,10 @@ Without ``--write`` it compares and prints a short diff per file that differs (e
 from __future__ import annotations
 
 import argparse
-import copy
 import difflib
 import functools
 import sys
 import tempfile
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,6 +49,7 @@ if __name__ == "__main__":  # run as a script: make the test helpers importable 
 
 from support.chart_variants import MODE_VARIANTS, REPO, STACK_FILES, Variant, variant_stack_file  # noqa: E402
 from support.cli import run_cli  # noqa: E402
+from support.plan_once import one_program_run_per_stack_file  # noqa: E402
 from gpupools.config import read_stack_file  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -92,29 +90,6 @@ def cli_stdout(args: list[str]) -> bytes:
     if run.code != 0 or run.err:
         raise AssertionError(f"gpupools {' '.join(args)} exited {run.code}: {run.err[-2000:]}")
     return run.out.encode("utf-8")
-
-
-@contextmanager
-def one_program_run_per_stack_file() -> Iterator[None]:
-    """Inside, ``gpupools plan`` runs the program once per exact stack file (path, stack, config, secret keys) and
-    renders a copy of that one plan in each format: ``plan --json`` and ``plan --format markdown`` of a case plan
-    the same file, and that the program gives the same plan every run is tests/plan/test_determinism.py's."""
-    from gpupools.cli import plan as plan_command
-
-    planned = plan_command.plan_stack
-    plans: dict[tuple[str, ...], object] = {}
-
-    def plan_once(stack_file):
-        key = (str(stack_file.path), stack_file.stack, repr(stack_file.config), repr(sorted(stack_file.secret_keys)))
-        if key not in plans:
-            plans[key] = planned(stack_file)
-        return copy.deepcopy(plans[key])
-
-    plan_command.plan_stack = plan_once
-    try:
-        yield
-    finally:
-        plan_command.plan_stack = planned
 
 
 @functools.cache
