@@ -47,10 +47,13 @@ def _fewest(gpu_name: str, names: tuple[str, ...], residual: tuple[int, ...]) ->
     another demand's too, so each is searched once per run."""
     if not any(residual):
         return 0
+    # Some GPU of any cover holds the first profile still wanted: trying each filling that does as the next GPU
+    # tries every cover (the order of GPUs does not matter).
+    first = next(index for index, wanted in enumerate(residual) if wanted)
     return 1 + min(
         _fewest(gpu_name, names, tuple(max(r - f, 0) for r, f in zip(residual, filling)))
         for filling in _gpu_fillings(gpu_name, names)
-        if any(f and r for f, r in zip(filling, residual))
+        if filling[first]
     )
 
 
