@@ -1,7 +1,8 @@
 """Markers from the folder a test lives in, so a layer's tests run alone: ``pytest -m pure`` is the inner loop.
 
 The folders follow the package's layers: catalog -> config -> domain -> charts -> resolve are ``pure`` (no
-helm, no packaging; a few of their tests still run the program under Pulumi's mocks); components, platform
+helm, no packaging, no program or component run under Pulumi's mocks: such a test goes to the folder of the
+layer it runs, tests/components, platform or plan); components, platform
 and one folder per entry-point package (cli, plan, verify, price_lists, provider, testing) are ``program``;
 ``render`` runs the real charts through helm, and ``release`` builds and checks what is shipped. The shared
 helpers are the ``support`` package (``tests/`` is on ``sys.path`` through pytest's ``pythonpath``). A test

@@ -1,6 +1,7 @@
 """GPU metrics with either installer: ``gpupools:gpuSoftware.metrics`` config, the values of both paths,
-the placement check and maxPods sizing with the dcgm-exporter chart beside the device plugin, and the
-``NvidiaDcgmExporter`` component under the recording mocks.
+the placement check and maxPods sizing with the dcgm-exporter chart beside the device plugin. The
+``NvidiaDcgmExporter`` component under the recording mocks is in ``tests/components/test_dcgm_exporter_component.py``
+and the stack program's exporter in ``tests/plan/test_metrics_program.py`` (``pytest -m pure`` runs no program).
 
 Expected values are NVIDIA's and Kubernetes' published names: the GPU taint toleration, our pool label
 ``nvidia.com/gpu.present=true``, AKS's Spot taint, the charts' value keys and the Helm repository URL.
@@ -8,7 +9,6 @@ Expected values are NVIDIA's and Kubernetes' published names: the GPU taint tole
 
 from __future__ import annotations
 
-import pulumi
 import pytest
 
 from support.base_configs import AWS, AZURE, config
@@ -19,13 +19,11 @@ from gpupools.config import ConfigError
 from gpupools.resolve.stack_loader import load_stack
 from gpupools.domain.stack import PLAIN_POD
 from gpupools.resolve.scheduling import placement_problems, placements
-from support.resources import one as _one, run_mocked as _run
 
 GPU_TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}
 # AKS taints every node of a Spot pool with this itself (AKS "Add an Azure Spot node pool").
 SPOT_TOLERATION = {"key": "kubernetes.azure.com/scalesetpriority", "operator": "Exists", "effect": "NoSchedule"}
 GPU_POOL_SELECTOR = {"nvidia.com/gpu.present": "true"}
-DCGM_REPO = "https://nvidia.github.io/dcgm-exporter/helm-charts"  # NVIDIA/dcgm-exporter README, "helm repo add"
 # Three nodes: AKS needs 30 pods per pool, so a one-node pool's computed maxPods would sit at that floor.
 SPOT_T4 = {"name": "tfour", "size": "Standard_NC64as_T4_v3", "priority": "Spot", "count": 3}
 EXPORTER = "dcgm-exporter"  # the DaemonSet of release dcgm-exporter (fullname = release name)
@@ -236,102 +234,3 @@ def test_aks_max_pods_too_small_for_the_exporter_is_refused():
     load_stack(config(AZURE, {"maxPods": tight, "count": 3}))  # fits without the exporter (3 nodes: 30 pods in all)
     problems = _problems(config(AZURE, {"maxPods": tight, "count": 3}, gpuSoftware={"metrics": {"dcgmExporter": True}}))
     assert [field for field, _ in problems] == ["gpupools:gpuPools[0].maxPods"]
-
-
-# --- The component under mocks ----------------------------------------------------------------------------------
-
-
-def test_nvidia_dcgm_exporter_release_under_mocks():
-    import pulumi_kubernetes as k8s
-
-    from gpupools.kubernetes import NvidiaDcgmExporter
-
-    stack = load_stack(_azure({"dcgmExporter": True}))
-    values = dcgm_exporter_values(stack)
-
-    def program():
-        provider = k8s.Provider("k8s", kubeconfig="{}")
-        NvidiaDcgmExporter(
-            "dcgm-exporter",
-            {"version": "4.8.2", "namespace": "nvidia-device-plugin", "values": values},
-            pulumi.ResourceOptions(providers=[provider]),
-        )
-
-    run = _run(program)
-    component = _one(run, "gpupools:index:NvidiaDcgmExporter")
-    assert not component.custom and component.parent is None
-    release = _one(run, "kubernetes:helm.sh/v3:Release")
-    assert release.parent == component.urn
-    assert {
-        key: release.inputs.get(key) for key in ("name", "chart", "version", "repositoryOpts", "namespace", "atomic")
-    } == {
-        "name": "dcgm-exporter",
-        "chart": "dcgm-exporter",
-        "version": "4.8.2",
-        "repositoryOpts": {"repo": DCGM_REPO},
-        "namespace": "nvidia-device-plugin",
-        "atomic": True,
-    }
-    assert release.inputs["values"] == values
-    # It shares the device plugin's namespace: no Namespace of its own unless asked.
-    assert [r for r in run.resources if r.type == "kubernetes:core/v1:Namespace"] == []
-    assert release.options["provider"].startswith(next(r.urn for r in run.resources if r.name == "k8s") + "::")
-
-
-def test_nvidia_dcgm_exporter_creates_its_namespace_when_asked():
-    from gpupools.kubernetes import NvidiaDcgmExporter
-
-    def program():
-        NvidiaDcgmExporter(
-            "metrics", {"version": "4.8.2", "namespace": "gpu-metrics", "values": {}, "create_namespace": True}
-        )
-
-    run = _run(program)
-    namespace = _one(run, "kubernetes:core/v1:Namespace")
-    release = _one(run, "kubernetes:helm.sh/v3:Release")
-    assert namespace.inputs["metadata"]["name"] == "gpu-metrics" and release.inputs["namespace"] == "gpu-metrics"
-    assert namespace.urn in release.options["dependencies"]
-
-
-@pytest.mark.parametrize(
-    "args, problem",
-    [
-        ({"version": "latest", "namespace": "nvidia-device-plugin", "values": {}}, "args.version"),
-        ({"version": "v4.8.2", "namespace": "nvidia-device-plugin", "values": {}}, "args.version"),
-        ({"version": "4.8.2", "namespace": "Bad_NS", "values": {}}, "args.namespace"),
-        (
-            {"version": "4.8.2", "namespace": "nvidia-device-plugin", "values": {}, "chart": "x"},
-            "unknown argument 'chart'",
-        ),
-    ],
-    ids=["latest", "v-prefix", "namespace", "unknown"],
-)
-def test_bad_args_are_refused_before_anything_registers(args, problem):
-    from gpupools.component_args import ComponentArgsError
-    from gpupools.kubernetes import NvidiaDcgmExporter
-
-    with pytest.raises(ComponentArgsError) as error:
-        NvidiaDcgmExporter("dcgm-exporter", args)
-    assert problem in str(error.value) and "NvidiaDcgmExporter('dcgm-exporter')" in str(error.value)
-
-
-@pytest.mark.parametrize(("metrics", "expected"), [({"dcgmExporter": True}, 1), (None, 0)])
-def test_the_stack_program_installs_the_exporter_only_when_asked(tmp_path, metrics, expected):
-    """The packaged program, planned offline: the device plugin path gets dcgm-exporter only with dcgmExporter true."""
-    import yaml
-
-    from gpupools.config.loading import read_stack_file
-    from gpupools.plan.offline import plan_stack
-
-    raw = config(AZURE, gpuSoftware={"metrics": metrics} if metrics else {})
-    path = tmp_path / "Pulumi.metrics.yaml"
-    path.write_text(yaml.safe_dump({"config": raw}))
-    releases = [
-        r
-        for r in plan_stack(read_stack_file(path)).resources
-        if r["type"] == "kubernetes:helm.sh/v3:Release" and r["inputs"]["chart"] == "dcgm-exporter"
-    ]
-    assert len(releases) == expected
-    for release in releases:
-        assert release["inputs"]["version"] == "4.8.2"
-        assert release["inputs"]["namespace"] == "nvidia-device-plugin"  # beside the device plugin

@@ -273,16 +273,7 @@ def test_dates_and_timestamps_in_other_namespaces_stay_text(folder, namespace, n
     assert outcome.code == 0, outcome.err
 
 
-def test_a_date_in_another_namespace_plans(folder):
-    # The tester's case: myapp:expires: 2025-01-01 crashed plan when the config was JSON-serialised.
-    outcome = run(
-        "plan",
-        "--json",
-        "--config",
-        stack_file(folder, with_extra("  myapp:expires: 2025-01-01\n  myapp:when: {at: 2025-01-01}\n")),
-    )
-    assert_safe(outcome)
-    assert outcome.code == 0, outcome.err
+# A date in another namespace that plans: tests/plan/test_hostile_input_plans.py (it runs the program).
 
 
 @HOSTILE

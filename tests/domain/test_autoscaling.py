@@ -1,8 +1,8 @@
 """Scale from zero: the node-template tags the plan declares, read back the way the cluster autoscaler reads them.
 
-The components run under the recording mocks with the tags ``gpupools.domain.node_templates`` computes; the test
-double in ``support/autoscaler_double.py`` decodes the recorded ``aws:autoscaling/tag:Tag`` inputs (EKS) and the AKS
-agent pool's ``tags`` (Azure) into a template node and checks which pods fit it. Expected figures are
+The tags ``gpupools.domain.node_templates`` computes, decoded by the test double in ``support/autoscaler_double.py``
+into a template node, and the rules on them; the same tags recorded from the components under the recording mocks
+and from the offline plan are checked in ``tests/platform/test_autoscaling_program.py``. Expected figures are
 published ones: p4d.24xlarge laid out all-balanced = 16x 1g.5gb, 8x 2g.10gb, 8x 3g.20gb per node (NVIDIA
 all-balanced for A100-40GB, 8 GPUs); g5.12xlarge = 4x A10G, time-sliced 4 ways = 16; Standard_ND96asr_v4
 with MIG1g = 56 (AKS MIG page).
@@ -15,76 +15,13 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-import yaml
 
-from support.autoscaler_double import aws_discovered, aws_template, azure_template, fits, parse_quantity
+from support.autoscaler_double import aws_template, azure_template, fits, parse_quantity
 from gpupools.domain import node_templates as autoscaling
 from gpupools.config import ConfigError
 from gpupools.resolve.stack_loader import load_stack
-from gpupools.testing import run_program
 from gpupools.domain.workloads import gpu_toleration, pool_node_selector, slice_workload
-
-CLUSTER = "gpu-eks"
-TOLERATION = {"key": "nvidia.com/gpu", "operator": "Exists", "effect": "NoSchedule"}  # README gpuToleration
-MIG_STATE = "nvidia.com/mig.config.state"  # NVIDIA gpu-operator-mig docs
-MIG_CONFIG = "nvidia.com/mig.config"
-DP_CONFIG = "nvidia.com/device-plugin.config"  # device plugin README v0.20.0
-
-EKS = {
-    "gpupools:cloud": "aws",
-    "gpupools:cluster": {
-        "name": CLUSTER,
-        "region": "us-east-1",
-        "systemPool": {"size": "m6i.large"},
-        "autoscaler": {"install": True},
-    },
-    "gpupools:gpuPools": [
-        {
-            "name": "p4d",
-            "size": "p4d.24xlarge",
-            "count": 0,
-            "autoscaling": {"minCount": 0, "maxCount": 4},
-            "mig": {"layout": "all-balanced"},
-        },
-        {
-            "name": "g5",
-            "size": "g5.12xlarge",
-            "count": 0,
-            "autoscaling": {"minCount": 0, "maxCount": 3},
-            "sharing": {"timeSlicing": {"replicas": 4, "renameByDefault": True}},
-        },
-    ],
-    "gpupools:gpuSoftware": {"installer": "gpu-operator", "migStrategy": "mixed"},
-}
-EXPECTED_EKS = {
-    "p4d": {"nvidia.com/mig-1g.5gb": 16, "nvidia.com/mig-2g.10gb": 8, "nvidia.com/mig-3g.20gb": 8},
-    "g5": {"nvidia.com/gpu.shared": 16},
-}
-# GPUs per instance (EC2 accelerated computing instance types: p4d.24xlarge 8x A100, g5.12xlarge 4x A10G): the
-# autoscaler's AWS provider starts each template node with this many nvidia.com/gpu.
-INSTANCE_GPUS = {"p4d": 8, "g5": 4}
-# Neither pool advertises whole GPUs (MIG mixed, renamed time-slicing), so its template must say 0.
-NO_WHOLE_GPUS = {"nvidia.com/gpu": 0}
-AKS = {
-    "gpupools:cloud": "azure",
-    "gpupools:cluster": {
-        "name": "gpu-dev",
-        "resourceGroup": "gpu-dev-rg",
-        "location": "southcentralus",
-        "systemPool": {"size": "Standard_D4s_v5"},
-    },
-    "gpupools:gpuPools": [
-        {
-            "name": "mig1g",
-            "size": "Standard_ND96asr_v4",
-            "count": 1,
-            "autoscaling": {"minCount": 1, "maxCount": 4},
-            "mig": {"profile": "MIG1g"},
-        }
-    ],
-    "gpupools:gpuSoftware": {"installer": "device-plugin", "migStrategy": "single"},
-    "gpupools:tags": {"team": "ml"},
-}
+from support.autoscaling_stacks import AKS, CLUSTER, EKS, MIG_STATE
 
 
 def _config(base, **pool_changes):
@@ -111,96 +48,12 @@ def test_quantities_parse_like_kubernetes_and_bad_ones_are_skipped():
     }  # an unparsable tag leaves the instance type's count
 
 
-# --- EKS: Auto Scaling group tags recorded from the components -----------------------------------------------------
+# --- EKS: the stack's node groups ------------------------------------------------------------------------------
 
 
 @pytest.fixture(scope="module")
 def eks_stack():
     return load_stack(EKS)
-
-
-@pytest.fixture(scope="module")
-def eks_run(eks_stack):
-    from gpupools.aws import EksCluster, EksGpuNodeGroup
-
-    def program():
-        cluster = EksCluster(CLUSTER, {"name": CLUSTER})
-        for pool in eks_stack.pools:
-            EksGpuNodeGroup(
-                pool.name,
-                {
-                    "cluster": cluster.cluster,
-                    "node_group_name": pool.name,
-                    "instance_type": pool.size.name,
-                    "desired_size": pool.nodes,
-                    "min_size": pool.config.autoscaling.min_count,
-                    "max_size": pool.config.autoscaling.max_count,
-                    "labels": pool.labels,
-                    "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in pool.taints],
-                    "autoscaler_tags": autoscaling.eks_autoscaler_tags(eks_stack, pool),
-                },
-            )
-
-    return run_program(program, project="autoscaling", stack="eks", config={})
-
-
-def _asg_tags(run) -> dict[str, dict[str, str]]:
-    """Per node group component: the tags its aws.autoscaling.Tag children put on the Auto Scaling group."""
-    components = {r.urn: r.name for r in run.resources if r.type == "gpupools:index:EksGpuNodeGroup"}
-    tags: dict[str, dict[str, str]] = {name: {} for name in components.values()}
-    for resource in run.resources:
-        if resource.type == "aws:autoscaling/tag:Tag":
-            tag = resource.inputs["tag"]
-            assert tag["propagateAtLaunch"] is False  # the group only; instances do not need these
-            assert resource.inputs["autoscalingGroupName"]  # the group EKS made (unknown in a preview)
-            tags[components[resource.parent]][tag["key"]] = tag["value"]
-    return tags
-
-
-def test_every_autoscaled_node_group_is_discovered_by_this_cluster(eks_run):
-    tags = _asg_tags(eks_run)
-    assert set(tags) == {"p4d", "g5"}
-    assert all(aws_discovered(group, CLUSTER) for group in tags.values())
-    assert not any(aws_discovered(group, "another-cluster") for group in tags.values())
-
-
-def test_the_template_advertises_the_published_slices_per_node(eks_run):
-    for group, tags in _asg_tags(eks_run).items():
-        assert aws_template(tags, instance_gpus=INSTANCE_GPUS[group]).allocatable == {
-            name: Decimal(count) for name, count in {**EXPECTED_EKS[group], **NO_WHOLE_GPUS}.items()
-        }
-
-
-def test_the_template_carries_the_mig_layout_the_state_and_the_taint(eks_run):
-    node = aws_template(_asg_tags(eks_run)["p4d"], instance_gpus=8)
-    assert node.labels[MIG_CONFIG] == "all-balanced" and node.labels[MIG_STATE] == "success"
-    assert node.labels["gpupools.io/pool"] == "p4d"
-    assert [(t.key, t.value, t.effect) for t in node.taints] == [("nvidia.com/gpu", "present", "NoSchedule")]
-    assert aws_template(_asg_tags(eks_run)["g5"], instance_gpus=4).labels[DP_CONFIG] == "g5"
-
-
-@pytest.mark.parametrize("group", ["p4d", "g5"])
-def test_a_pool_pod_fits_its_template_and_others_do_not(eks_run, eks_stack, group):
-    pool = next(p for p in eks_stack.pools if p.name == group)
-    node = aws_template(_asg_tags(eks_run)[group], instance_gpus=INSTANCE_GPUS[group])
-    selector = pool_node_selector(pool)
-    one_of_each = {name: 1 for name in EXPECTED_EKS[group]}
-    assert fits(node, requests=one_of_each, node_selector=selector, tolerations=[gpu_toleration()])
-    assert not fits(node, requests=one_of_each, node_selector=selector, tolerations=[])
-    assert not fits(node, requests={"nvidia.com/mig-7g.40gb": 1}, node_selector=selector, tolerations=[TOLERATION])
-    full = {name: count + 1 for name, count in EXPECTED_EKS[group].items()}
-    assert not fits(node, requests=full, node_selector=selector, tolerations=[TOLERATION])
-
-
-@pytest.mark.parametrize("group", ["p4d", "g5"])
-def test_a_pod_asking_for_whole_gpus_does_not_scale_up_a_pool_that_has_none(eks_run, eks_stack, group):
-    """The AWS provider's template starts from the instance type's GPUs; only a 0 tag stops the scale-up."""
-    pool = next(p for p in eks_stack.pools if p.name == group)
-    node = aws_template(_asg_tags(eks_run)[group], instance_gpus=INSTANCE_GPUS[group])
-    assert not fits(node, requests={"nvidia.com/gpu": 1}, node_selector={}, tolerations=[gpu_toleration()])
-    assert not fits(
-        node, requests={"nvidia.com/gpu": 1}, node_selector=pool_node_selector(pool), tolerations=[gpu_toleration()]
-    )
 
 
 def test_a_pool_of_whole_gpus_keeps_the_instance_types_count(tmp_path: Path):
@@ -220,24 +73,12 @@ def test_a_pool_of_whole_gpus_keeps_the_instance_types_count(tmp_path: Path):
     )
 
 
-def test_pods_of_one_pool_do_not_scale_the_other(eks_run, eks_stack):
-    g5 = aws_template(_asg_tags(eks_run)["g5"], instance_gpus=4)
-    p4d_pool = next(p for p in eks_stack.pools if p.name == "p4d")
-    assert not fits(g5, requests={}, node_selector=pool_node_selector(p4d_pool), tolerations=[TOLERATION])
-
-
 def test_operator_mig_pools_wait_for_the_layout(eks_stack):
     p4d, g5 = eks_stack.pools
     assert pool_node_selector(p4d) == {"gpupools.io/pool": "p4d", MIG_STATE: "success"}
     assert pool_node_selector(g5) == {"gpupools.io/pool": "g5"}
     assert slice_workload(eks_stack, "p4d", "1g.5gb").node_selector[MIG_STATE] == "success"
     assert MIG_STATE not in p4d.labels  # never set at creation: the MIG manager sets it when done
-
-
-def test_asg_tag_resources_are_named_by_key(eks_run):
-    names = {r.name for r in eks_run.resources if r.type == "aws:autoscaling/tag:Tag"}
-    assert "p4d-asg-node-template/resources/nvidia.com/mig-1g.5gb" in names
-    assert "p4d-asg-enabled" in names
 
 
 # --- EKS rules -----------------------------------------------------------------------------------------------------
@@ -283,48 +124,6 @@ def test_priority_expander_needs_priorities():
 
 
 # --- AKS: the pool's tags ------------------------------------------------------------------------------------------
-
-
-def _aks_pool_tags(stack):
-    from gpupools.azure import AksGpuPool
-
-    def program():
-        for pool in stack.pools:
-            AksGpuPool(
-                pool.name,
-                {
-                    "cluster_name": "gpu-dev",
-                    "resource_group_name": "gpu-dev-rg",
-                    "pool_name": pool.name,
-                    "vm_size": pool.size.name,
-                    "count": pool.nodes,
-                    "gpu_instance_profile": pool.mig.aks_profile,
-                    "min_count": pool.config.autoscaling.min_count,
-                    "max_count": pool.config.autoscaling.max_count,
-                    "node_labels": pool.labels,
-                    "node_taints": [str(t) for t in pool.taints],
-                    "tags": stack.config.tags,
-                    "autoscaler_tags": autoscaling.aks_autoscaler_tags(stack, pool),
-                },
-            )
-
-    run = run_program(program, project="autoscaling", stack="aks", config={})
-    (pool,) = [r for r in run.resources if r.type == "azure-native:containerservice:AgentPool"]
-    return pool.inputs
-
-
-def test_aks_mig_pool_autoscales_from_one_node_with_template_tags():
-    stack = load_stack(AKS)
-    inputs = _aks_pool_tags(stack)
-    assert inputs["enableAutoScaling"] is True and (inputs["minCount"], inputs["maxCount"]) == (1, 4)
-    tags = inputs["tags"]
-    assert tags["team"] == "ml"  # the stack's tags stay
-    node = azure_template(tags, sku_gpus=8)
-    assert node.allocatable == {"nvidia.com/gpu": 56}  # the tag overrides the SKU's 8
-    assert node.labels["gpupools.io/pool"] == "mig1g"
-    pool = stack.pools[0]
-    assert fits(node, requests={"nvidia.com/gpu": 1}, node_selector=pool_node_selector(pool), tolerations=[TOLERATION])
-    assert not fits(node, requests={"nvidia.com/gpu": 1}, node_selector=pool_node_selector(pool), tolerations=[])
 
 
 def test_azure_names_with_underscores_round_trip():
@@ -440,51 +239,3 @@ def test_cluster_autoscaler_args_for_the_wiring(eks_stack):
         "expander": "least-waste",
     }
     assert autoscaling.cluster_autoscaler_args(load_stack(AKS)) is None
-
-
-# --- End to end: the tags the offline plan of the real program declares -------------------------------------------
-
-
-def test_the_offline_plan_declares_the_same_template(tmp_path: Path, eks_stack):
-    from gpupools.config.loading import read_stack_file
-    from gpupools.plan.offline import plan_stack
-
-    path = tmp_path / "Pulumi.autoscale.yaml"
-    path.write_text(yaml.safe_dump({"config": EKS}))
-    plan = plan_stack(read_stack_file(path))
-    tags = [r for r in plan.resources if r["type"] == "aws:autoscaling/tag:Tag"]
-    assert tags, "the program declares no Auto Scaling group tags"
-    by_group: dict[str, dict[str, str]] = {}
-    for resource in tags:
-        by_group.setdefault(resource["parent"], {})[resource["inputs"]["tag"]["key"]] = resource["inputs"]["tag"][
-            "value"
-        ]
-    for group, expected in EXPECTED_EKS.items():
-        assert aws_discovered(by_group[group], CLUSTER)
-        assert aws_template(by_group[group], instance_gpus=INSTANCE_GPUS[group]).allocatable == {
-            name: Decimal(n) for name, n in {**expected, **NO_WHOLE_GPUS}.items()
-        }
-
-    # gpupools:cluster.autoscaler.install puts the pinned chart, auto-discovering this cluster, into the same plan.
-    (release,) = [
-        r
-        for r in plan.resources
-        if r["type"] == "kubernetes:helm.sh/v3:Release" and r["inputs"]["chart"] == "cluster-autoscaler"
-    ]
-    assert release["inputs"]["version"] == "9.59.0"
-    assert release["inputs"]["values"]["autoDiscovery"]["clusterName"] == CLUSTER
-
-
-def test_the_offline_plan_tags_the_aks_pool_with_its_template(tmp_path: Path):
-    from gpupools.config.loading import read_stack_file
-    from gpupools.plan.offline import plan_stack
-
-    path = tmp_path / "Pulumi.aks.yaml"
-    path.write_text(yaml.safe_dump({"config": AKS}))
-    (pool,) = [
-        r for r in plan_stack(read_stack_file(path)).resources if r["type"] == "azure-native:containerservice:AgentPool"
-    ]
-    tags = pool["inputs"]["tags"]
-    assert tags["team"] == "ml"  # the stack's own tags stay
-    template = azure_template(tags, sku_gpus=8)
-    assert template.allocatable["nvidia.com/gpu"] == Decimal(56)  # 8x A100, 7x 1g.5gb each

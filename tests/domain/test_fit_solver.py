@@ -41,21 +41,25 @@ def _gpu_fillings(gpu_name: str, names: tuple[str, ...]) -> tuple[tuple[int, ...
     return tuple(f for f in found if not any(o != f and all(a >= b for a, b in zip(o, f)) for o in found))
 
 
+@functools.cache
+def _fewest(gpu_name: str, names: tuple[str, ...], residual: tuple[int, ...]) -> int:
+    """The fewest GPUs covering ``residual`` (counts per name), memoized across examples: a demand's residuals are
+    another demand's too, so each is searched once per run."""
+    if not any(residual):
+        return 0
+    # Some GPU of any cover holds the first profile still wanted: trying each filling that does as the next GPU
+    # tries every cover (the order of GPUs does not matter).
+    first = next(index for index, wanted in enumerate(residual) if wanted)
+    return 1 + min(
+        _fewest(gpu_name, names, tuple(max(r - f, 0) for r, f in zip(residual, filling)))
+        for filling in _gpu_fillings(gpu_name, names)
+        if filling[first]
+    )
+
+
 def _brute_force_gpus(gpu, demand: dict[str, int]) -> int:
     names = tuple(sorted(demand))
-    fillings = _gpu_fillings(gpu.name, names)
-
-    @functools.cache
-    def fewest(residual: tuple[int, ...]) -> int:
-        if not any(residual):
-            return 0
-        return 1 + min(
-            fewest(tuple(max(r - f, 0) for r, f in zip(residual, filling)))
-            for filling in fillings
-            if any(f and r for f, r in zip(filling, residual))
-        )
-
-    return fewest(tuple(demand[n] for n in names))
+    return _fewest(gpu.name, names, tuple(demand[n] for n in names))
 
 
 def _solve(gpu, demand, per_node=8, limit=20.0):

@@ -3,7 +3,6 @@ shipped named layout is valid, and stacks get the rule's refusals and notes."""
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 
 import pytest
@@ -14,20 +13,30 @@ from gpupools.domain.mig_layouts import canonical, check_layout, maximal_layouts
 
 
 def _brute_force_layouts(gpu) -> set:
-    """Every set of (profile, start) runs with no overlap, compute within the GPU and at most one +me instance."""
+    """Every set of (profile, start) runs with no overlap, compute within the GPU and at most one +me instance.
+
+    Each set is grown one run at a time in the runs' order, and a set that breaks a rule is not grown further: every
+    rule holds for a set only if it holds for each of its subsets, so this visits every valid set, as trying every
+    combination of runs would, without the millions of combinations that already overlap."""
     table = mig_placements.placements_of(gpu.name)
     runs = [(p, start) for p in gpu.profiles for start in table.starts[p.name]]
     found = set()
-    for size in range(1, gpu.compute_slices + 1):
-        for chosen in itertools.combinations(runs, size):
-            slices = [s for p, start in chosen for s in range(start, start + p.memory_slices)]
-            if len(slices) != len(set(slices)):
-                continue
-            if sum(p.compute_slices for p, _ in chosen) > gpu.compute_slices:
-                continue
-            if sum(p.media_extensions for p, _ in chosen) > 1:
-                continue
+
+    def grow(chosen: tuple, used: frozenset, compute: int, media: int, after: int) -> None:
+        if chosen:
             found.add(canonical(Counter(p.name for p, _ in chosen)))
+        if len(chosen) == gpu.compute_slices:
+            return
+        for index in range(after, len(runs)):
+            p, start = runs[index]
+            slices = frozenset(range(start, start + p.memory_slices))
+            if slices & used or compute + p.compute_slices > gpu.compute_slices or media + p.media_extensions > 1:
+                continue
+            grow(
+                (*chosen, runs[index]), used | slices, compute + p.compute_slices, media + p.media_extensions, index + 1
+            )
+
+    grow((), frozenset(), 0, 0, 0)
     return found
 
 

@@ -17,6 +17,7 @@ import yaml
 from gpupools.catalog.prices import snapshot
 from gpupools.plan.diff import diff_plans
 from gpupools.cli import main
+from support.plan_once import one_program_run_per_stack_file
 from support.stack_files import plan_file
 
 REPO = Path(__file__).resolve().parents[2]
@@ -100,15 +101,16 @@ def test_plan_base_puts_the_diff_first_in_every_format(plans, tmp_path, capsys):
             or c["gpupools:gpuSoftware"].update(migStrategy="mixed")
         ),
     )
-    assert main(["plan", "--config", str(head), "--base", str(base)]) == 0
-    assert capsys.readouterr().out.startswith(
-        "This change REMOVES GPU capacity: 56× nvidia.com/gpu → 16× nvidia.com/mig-3g.20gb"
-    )
-    assert main(["plan", "--config", str(head), "--base", str(base), "--format", "markdown"]) == 0
-    # The stack's heading comes first, and it is the headline (issue 27).
-    assert capsys.readouterr().out.startswith("### `head` (azure): :warning: This change REMOVES GPU capacity")
-    assert main(["plan", "--config", str(head), "--base", str(base), "--json"]) == 0
-    diff = json.loads(capsys.readouterr().out)["diff"]
+    with one_program_run_per_stack_file():  # three formats of one stack file: its program runs once
+        assert main(["plan", "--config", str(head), "--base", str(base)]) == 0
+        assert capsys.readouterr().out.startswith(
+            "This change REMOVES GPU capacity: 56× nvidia.com/gpu → 16× nvidia.com/mig-3g.20gb"
+        )
+        assert main(["plan", "--config", str(head), "--base", str(base), "--format", "markdown"]) == 0
+        # The stack's heading comes first, and it is the headline (issue 27).
+        assert capsys.readouterr().out.startswith("### `head` (azure): :warning: This change REMOVES GPU capacity")
+        assert main(["plan", "--config", str(head), "--base", str(base), "--json"]) == 0
+        diff = json.loads(capsys.readouterr().out)["diff"]
     assert diff["removesCapacity"] is True and diff["pools"][0]["change"] == "replaced"
 
 

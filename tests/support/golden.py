@@ -49,6 +49,7 @@ if __name__ == "__main__":  # run as a script: make the test helpers importable 
 
 from support.chart_variants import MODE_VARIANTS, REPO, STACK_FILES, Variant, variant_stack_file  # noqa: E402
 from support.cli import run_cli  # noqa: E402
+from support.plan_once import one_program_run_per_stack_file  # noqa: E402
 from gpupools.config import read_stack_file  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -94,7 +95,12 @@ def cli_stdout(args: list[str]) -> bytes:
 @functools.cache
 def outputs(case: Case) -> dict[str, bytes]:
     """Each output of the case, keyed by its file suffix; run once per session (a stack's outputs are also the
-    base of its variants' snapshots)."""
+    base of its variants' snapshots), its program once for all of them."""
+    with one_program_run_per_stack_file():
+        return _outputs(case)
+
+
+def _outputs(case: Case) -> dict[str, bytes]:
     if case.variant is None:
         return {
             output: cli_stdout([args[0], "--config", str(REPO / f"Pulumi.{case.name}.yaml"), *args[1:]])

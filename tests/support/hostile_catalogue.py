@@ -158,6 +158,10 @@ class HostileProxy:
 
     def __exit__(self, *exc: object) -> None:
         self.stopped.set()
+        try:  # wakes the accept() waiting in _serve now, not at its next timeout (0.2 s per case)
+            self.listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         self.listener.close()
         self.thread.join(5)
 
