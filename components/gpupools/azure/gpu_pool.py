@@ -20,6 +20,7 @@ from ..catalog.clouds import DEFAULT_OS_SKU
 from ..catalog.fixed_fields import AKS_AGENT_POOL, replace_on_changes
 from ..catalog.labels import GPU_TAINT
 from .aliases import without_sdk_aliases
+from .unset_properties import without_unset_properties
 
 TYPE_TOKEN = "gpupools:index:AksGpuPool"
 # Inputs Azure cannot change in place on an existing pool: changing them must replace the pool.
@@ -147,7 +148,7 @@ class AksGpuPool(pulumi.ComponentResource):
                 # The engine does not make a child wait for its parent's dependencies
                 # (e.g. the cluster's role on a capacity reservation group): pass them on.
                 depends_on=opts.depends_on if opts is not None else None,
-                transformations=[without_sdk_aliases],
+                transformations=[without_sdk_aliases, _WITHOUT_UNSET],
             ),
         )
         self.pool_name = pool.name
@@ -161,6 +162,10 @@ class AksGpuPool(pulumi.ComponentResource):
                 "gpuInstanceProfile": self.gpu_instance_profile,
             }
         )
+
+
+# The agent pool's outputs this component reads (its outputs below); the rest of them it never reads.
+_WITHOUT_UNSET = without_unset_properties(["name", "vm_size", "gpu_instance_profile"])
 
 
 def _delete_before_replace(opts: Optional[pulumi.ResourceOptions]) -> bool:
