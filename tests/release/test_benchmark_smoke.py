@@ -82,10 +82,7 @@ def test_the_quick_check_judges_nothing(results):
     ],
 )
 def test_what_a_measurement_can_judge(repeat, warmup, pools, judged):
-    spec = importlib.util.spec_from_file_location("bench_plan", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    reasons = module.unjudged(repeat, warmup, pools)
+    reasons = _bench_module().unjudged(repeat, warmup, pools)
     assert {target: why is None for target, why in reasons.items()} == judged
 
 
@@ -98,3 +95,27 @@ def test_strict_refuses_a_quick_check():
         cwd=REPO_ROOT,
     )
     assert proc.returncode == 2 and "--strict needs a measurement that is judged" in proc.stderr
+
+
+def _bench_module():
+    spec = importlib.util.spec_from_file_location("bench_plan", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_slope_and_ratio_pair_runs_of_the_same_round():
+    """Rounds on a machine running at different speeds: each round's plans are judged against that round's floor,
+    so the share of the floor per pool is the same in every round (4 ms of 980), while the ms per pool move."""
+    bench = _bench_module()
+    speed = [1.0, 1.5, 1.25]
+    base = [{"wall_ms": 1000 * s} for s in speed]
+    top = [{"wall_ms": 1196 * s} for s in speed]
+    floors = [{"wall_ms": 980 * s} for s in speed]
+
+    slope = bench.paired_slope(base, top, floors, 49, "wall_ms")
+
+    assert slope["ms"] == pytest.approx(5.0)  # the rounds' 4, 6 and 5 ms per pool
+    assert slope["share"] == pytest.approx(4 / 980) and slope["share_runs"] == pytest.approx([4 / 980] * 3)
+    assert bench.paired_ratio(base, floors, "wall_ms") == pytest.approx(1000 / 980)
+    assert bench.paired_slope(base, base, floors, 0, "wall_ms") is None
