@@ -36,6 +36,7 @@ from support.dra_slices import (
 )
 
 celpy = pytest.importorskip("celpy")
+from support.dra_allocator import compiled  # noqa: E402 (needs celpy, skipped above without it)
 
 AKS_MIG1G = {"name": "mig1g", "size": "Standard_ND96asr_v4", "mig": {"profile": "MIG1g"}}
 P4D_BALANCED = {"name": "balanced", "size": "p4d.24xlarge", "mig": {"layout": "all-balanced"}}
@@ -75,9 +76,7 @@ def aws(pools: list[dict[str, Any]], version: str = "1.34", **software: Any) -> 
 
 
 def matches(expression: str, device: dict[str, Any]) -> bool:
-    env = celpy.Environment()
-    program = env.program(env.compile(expression))
-    return bool(program.evaluate({"device": celpy.json_to_cel(cel_device(device))}))
+    return bool(compiled(expression).evaluate({"device": celpy.json_to_cel(cel_device(device))}))
 
 
 def matching(cls: DraClass, slices: list[dict[str, Any]]) -> list[str]:

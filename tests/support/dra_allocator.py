@@ -22,6 +22,7 @@ docs/sources.md), for the features gpupools uses:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,6 +85,14 @@ def devices_of(slices: list[dict[str, Any]], node: str) -> list[Device]:
     return found
 
 
+@functools.cache
+def compiled(expression: str) -> Any:
+    """The CEL program of ``expression``, compiled once per process: lark's parse costs more than the evaluations
+    of a test, and a program keeps no state between them (each ``evaluate`` starts a new activation)."""
+    env = celpy.Environment()
+    return env.program(env.compile(expression))
+
+
 @dataclass
 class _Slot:
     claim: int
@@ -98,17 +107,13 @@ class Allocator:
 
     classes: dict[str, dict[str, Any]]
     allocated: set[tuple[str, str, str]] = field(default_factory=set)
-    _env: Any = field(default_factory=celpy.Environment)
-    _programs: dict[str, Any] = field(default_factory=dict)
     _selectable_cache: dict[tuple[tuple[str, ...], tuple[str, str, str]], bool] = field(default_factory=dict)
 
     def _program(self, expression: str) -> Any:
-        if expression not in self._programs:
-            try:
-                self._programs[expression] = self._env.program(self._env.compile(expression))
-            except celpy.CELParseError as error:
-                raise AllocationError(f"CEL compile error: {expression}: {error}") from error
-        return self._programs[expression]
+        try:
+            return compiled(expression)
+        except celpy.CELParseError as error:
+            raise AllocationError(f"CEL compile error: {expression}: {error}") from error
 
     def _selectable(self, slot: _Slot, device: Device) -> bool:
         """Cached per device and selectors, as upstream caches it per device and request."""
