@@ -5,7 +5,6 @@ covering the demand by memoized recursion), on an A100-40GB (p4d.24xlarge) and o
 from __future__ import annotations
 
 import functools
-import itertools
 import math
 
 import pytest
@@ -27,16 +26,28 @@ def _profiles(gpu) -> dict[str, Profile]:
 
 @functools.cache
 def _gpu_fillings(gpu_name: str, names: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
-    """Every way to fill one GPU with instances of ``names`` at their allowed starts, as counts per name."""
+    """Every way to fill one GPU with instances of ``names`` at their allowed starts (no memory slice twice, no more
+    compute slices than the GPU has), as counts per name; found by extending sets of runs one run at a time,
+    dropping a set as soon as it overlaps or overspends, rather than by trying every combination of runs."""
     gpu = A100_40GB if gpu_name == A100_40GB.name else H100_80GB
     table = placements_of(gpu.name)
-    runs = [(gpu.profile(n), start) for n in names for start in table.starts[n]]
+    runs = [
+        (names.index(n), set(range(start, start + gpu.profile(n).memory_slices)), gpu.profile(n).compute_slices)
+        for n in names
+        for start in table.starts[n]
+    ]
     found = set()
-    for size in range(1, gpu.compute_slices + 1):
-        for chosen in itertools.combinations(runs, size):
-            used = [s for profile, start in chosen for s in range(start, start + profile.memory_slices)]
-            if len(used) == len(set(used)) and sum(p.compute_slices for p, _ in chosen) <= gpu.compute_slices:
-                found.add(tuple(sum(1 for p, _ in chosen if p.name == n) for n in names))
+
+    def extend(first: int, counts: tuple[int, ...], used: set[int], compute: int) -> None:
+        """Each set of runs from ``first`` on that fits beside ``used``: runs are taken in order, so each set once."""
+        for index in range(first, len(runs)):
+            position, slices, cost = runs[index]
+            if not used & slices and compute + cost <= gpu.compute_slices:
+                held = counts[:position] + (counts[position] + 1,) + counts[position + 1 :]
+                found.add(held)
+                extend(index + 1, held, used | slices, compute + cost)
+
+    extend(0, (0,) * len(names), set(), 0)
     # A filling inside another never helps a cover: keep the largest ones (fewer branches, same minimum).
     return tuple(f for f in found if not any(o != f and all(a >= b for a, b in zip(o, f)) for o in found))
 
