@@ -8,6 +8,8 @@ Expected counts come from NVIDIA's layouts (mig-profiles.md): an A100-40GB holds
 
 from __future__ import annotations
 
+import functools
+import json
 from typing import Any
 
 import pytest
@@ -76,7 +78,13 @@ def aws(pools: list[dict[str, Any]], version: str = "1.34", **software: Any) -> 
 
 
 def matches(expression: str, device: dict[str, Any]) -> bool:
-    return bool(compiled(expression).evaluate({"device": celpy.json_to_cel(cel_device(device))}))
+    return _matches(expression, json.dumps(cel_device(device), sort_keys=True))
+
+
+@functools.cache
+def _matches(expression: str, variable: str) -> bool:
+    """Once per expression and CEL ``device`` (as JSON): every node of a pool publishes the same devices."""
+    return bool(compiled(expression).evaluate({"device": celpy.json_to_cel(json.loads(variable))}))
 
 
 def matching(cls: DraClass, slices: list[dict[str, Any]]) -> list[str]:

@@ -23,6 +23,7 @@ docs/sources.md), for the features gpupools uses:
 from __future__ import annotations
 
 import functools
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -93,6 +94,24 @@ def compiled(expression: str) -> Any:
     return env.program(env.compile(expression))
 
 
+@functools.cache
+def selected(expressions: tuple[str, ...], name: str, variable: str) -> bool:
+    """Whether the device ``name``, whose CEL ``device`` variable is the JSON ``variable``, passes every selector
+    (in order, the first false one decides); a CEL error is the allocation's. Evaluated once per process for the
+    same inputs: many tests put the same catalog devices before the same DeviceClasses."""
+    variables = {"device": celpy.json_to_cel(json.loads(variable))}
+    for expression in expressions:
+        try:
+            result = compiled(expression).evaluate(variables)
+        except celpy.CELEvalError as error:
+            raise AllocationError(f"CEL runtime error on {name}: {error}") from error
+        if isinstance(result, celpy.CELEvalError):
+            raise AllocationError(f"CEL runtime error on {name}: {result}")
+        if not bool(result):
+            return False
+    return True
+
+
 @dataclass
 class _Slot:
     claim: int
@@ -123,17 +142,7 @@ class Allocator:
         return self._selectable_cache[key]
 
     def _evaluate(self, slot: _Slot, device: Device) -> bool:
-        variables = {"device": celpy.json_to_cel(device.cel())}
-        for program in slot.selectors:
-            try:
-                result = program.evaluate(variables)
-            except celpy.CELEvalError as error:
-                raise AllocationError(f"CEL runtime error on {device.name}: {error}") from error
-            if isinstance(result, celpy.CELEvalError):
-                raise AllocationError(f"CEL runtime error on {device.name}: {result}")
-            if not bool(result):
-                return False
-        return True
+        return selected(slot.key, device.name, json.dumps(device.cel(), sort_keys=True))
 
     def allocate(
         self, node_devices: list[Device], claims: list[dict[str, Any]]
