@@ -28,34 +28,19 @@ WRITTEN_ONCE = {
 }
 
 
-def _docstrings(tree: ast.AST) -> set[int]:
-    """ids of the string constants that are docstrings (a bare string statement: module, class, field)."""
-    return {
-        id(node.value)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
-    }
-
-
-def _literal_types(tree: ast.AST) -> set[int]:
-    """ids of the constants inside ``Literal[...]``: a type spells its values for type checkers (tested equal)."""
-    return {
-        id(inner)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "Literal"
-        for inner in ast.walk(node.slice)
-    }
-
-
 def _spelled(source: str) -> set[str]:
-    """The string values a module writes in code (not in docstrings or ``Literal`` types)."""
-    tree = ast.parse(source)
-    skipped = _docstrings(tree) | _literal_types(tree)
-    return {
-        node.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in skipped
-    }
+    """The string values a module writes in code: not in docstrings (a bare string statement: module, class,
+    field) nor in ``Literal[...]`` types (a type spells its values for type checkers; tested equal). One walk of the
+    tree collects the strings and what to skip (the scan parses every module of the package)."""
+    strings, skipped = [], set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            strings.append(node)
+        elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant):
+            skipped.add(id(node.value))
+        elif isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id == "Literal":
+            skipped.update(id(inner) for inner in ast.walk(node.slice))
+    return {node.value for node in strings if id(node) not in skipped}
 
 
 def test_each_literal_is_written_in_the_catalog_only():
