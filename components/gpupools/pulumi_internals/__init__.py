@@ -66,9 +66,6 @@ from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from importlib.metadata import version
 from inspect import isawaitable
-from pulumi.runtime.settings import _get_rpc_manager
-
-from ..errors import GpupoolsError
 from typing import Any, cast
 
 from pulumi import Output
@@ -79,8 +76,11 @@ from pulumi.runtime import rpc
 from pulumi.runtime import settings as _runtime_settings
 from pulumi.runtime.mocks import MockMonitor, _resolve_callbacks
 from pulumi.runtime.proto import provider_pb2, resource_pb2, source_pb2
+from pulumi.runtime.settings import _get_rpc_manager
 from pulumi.runtime.stack import Stack, massage, run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
+
+from ..errors import GpupoolsError
 
 __all__ = [
     "CHECKED_PULUMI_VERSIONS",
