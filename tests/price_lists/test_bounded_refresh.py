@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import json
 import socket
-import threading
 import time
 import tracemalloc
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -18,6 +15,7 @@ from gpupools.price_lists import aws
 from gpupools.price_lists.errors import PriceSourceError
 from gpupools.price_lists.price_source import read_streamed
 from gpupools.price_lists.refresh import MAX_ANSWER_BYTES, NetworkFetcher
+from support.one_connection_server import one_connection
 
 OFFER = json.loads((Path(__file__).parent / "recorded_prices" / "aws_offer_us-east-1.json").read_text())
 
@@ -26,36 +24,6 @@ OFFER = json.loads((Path(__file__).parent / "recorded_prices" / "aws_offer_us-ea
 def _no_environment_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "NO_PROXY", "no_proxy", "ALL_PROXY"):
         monkeypatch.delenv(name, raising=False)
-
-
-@contextmanager
-def _server(send: Callable[[socket.socket], None]) -> Iterator[str]:
-    """One connection on 127.0.0.1 answered by ``send``; yields the URL."""
-    listener = socket.create_server(("127.0.0.1", 0))
-    listener.settimeout(5)
-
-    def run() -> None:
-        try:
-            conn, _ = listener.accept()
-        except OSError:
-            return
-        with conn:
-            conn.settimeout(60)  # sendall's timeout is for the whole body
-            data = b""
-            while b"\r\n\r\n" not in data:
-                data += conn.recv(4096) or b"\r\n\r\n"
-            try:
-                send(conn)
-            except OSError:
-                pass
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}/offer.json"
-    finally:
-        listener.close()
-        thread.join(10)
 
 
 def _huge_offer(filler_products: int, note: int) -> bytes:
@@ -76,7 +44,7 @@ def test_an_offer_file_is_read_as_it_arrives_not_held_whole() -> None:
     # About 28 MB in 10,000 products: their count, not their size, is what tracemalloc makes slow to decode.
     body = _huge_offer(10_000, 2_700)
     header = f"HTTP/1.1 200 OK\r\nContent-Length: {len(body)}\r\nConnection: close\r\n\r\n".encode()
-    with _server(lambda conn: (conn.sendall(header), conn.sendall(body))) as url:
+    with one_connection(lambda conn: (conn.sendall(header), conn.sendall(body))) as url:
         reader = aws.OfferReader("us-east-1", "t")
         tracemalloc.start()
         try:
@@ -96,7 +64,7 @@ def test_one_deadline_ends_the_whole_refresh_however_slowly_a_server_drips() -> 
             time.sleep(0.2)
             conn.sendall(b" ")
 
-    with _server(drip) as url:
+    with one_connection(drip) as url:
         start = time.monotonic()
         with pytest.raises(PriceSourceError, match="the deadline passed"):
             read_streamed(NetworkFetcher(start + 0.5), url, aws.OfferReader("us-east-1", "t").feed)
@@ -104,7 +72,7 @@ def test_one_deadline_ends_the_whole_refresh_however_slowly_a_server_drips() -> 
 
 
 def test_a_body_shorter_than_its_content_length_is_refused() -> None:
-    with _server(lambda conn: conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{}")) as url:
+    with one_connection(lambda conn: conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{}")) as url:
         with pytest.raises(PriceSourceError, match="98 bytes before the end it announced"):
             NetworkFetcher(time.monotonic() + 10)(url)
 
@@ -118,6 +86,6 @@ def test_an_answer_held_whole_is_bounded_by_size() -> None:
         for _ in range(size >> 16):
             conn.sendall(b" " * 65536)
 
-    with _server(flood) as url:
+    with one_connection(flood) as url:
         with pytest.raises(PriceSourceError, match=f"larger than {MAX_ANSWER_BYTES >> 20} MiB"):
             NetworkFetcher(time.monotonic() + 60)(url)

@@ -5,16 +5,15 @@ window ends the request, and a request whose server keeps sending at speed is no
 from __future__ import annotations
 
 import socket
-import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 import pytest
 
 from gpupools.price_lists import refresh as refresh_module
 from gpupools.price_lists.errors import PriceSourceError
 from gpupools.price_lists.refresh import NetworkFetcher
+from support.one_connection_server import one_connection
 
 
 @pytest.fixture(autouse=True)
@@ -24,34 +23,6 @@ def _short_window(monkeypatch: pytest.MonkeyPatch) -> None:
     # Half-second windows instead of the product's 10 s: the same rule, waited out in a twentieth of the time.
     monkeypatch.setattr(refresh_module, "LOW_SPEED", (1024, 0.5))
     monkeypatch.setattr(refresh_module, "SILENCE_SECONDS", 0.5)
-
-
-@contextmanager
-def _server(send: Callable[[socket.socket], None]) -> Iterator[str]:
-    listener = socket.create_server(("127.0.0.1", 0))
-    listener.settimeout(5)
-
-    def run() -> None:
-        try:
-            conn, _ = listener.accept()
-        except OSError:
-            return
-        with conn:
-            data = b""
-            while b"\r\n\r\n" not in data:
-                data += conn.recv(4096) or b"\r\n\r\n"
-            try:
-                send(conn)
-            except OSError:
-                pass
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}/offer.json"
-    finally:
-        listener.close()
-        thread.join(10)
 
 
 def _drip(head: bytes, byte: bytes, seconds: float = 6.0) -> Callable[[socket.socket], None]:
@@ -74,7 +45,7 @@ def _drip(head: bytes, byte: bytes, seconds: float = 6.0) -> Callable[[socket.so
     ids=["body", "head"],
 )
 def test_a_dripping_server_ends_the_request_at_the_low_speed_window(send, says: str) -> None:
-    with _server(send) as url:
+    with one_connection(send) as url:
         start = time.monotonic()
         with pytest.raises(PriceSourceError, match=says):
             NetworkFetcher(start + 60)(url)
@@ -88,5 +59,5 @@ def test_a_server_sending_at_speed_is_not_cut() -> None:
             conn.sendall(b" " * 2000)
             time.sleep(0.05)
 
-    with _server(steady) as url:
+    with one_connection(steady) as url:
         assert NetworkFetcher(time.monotonic() + 60)(url) == b" " * 30000
