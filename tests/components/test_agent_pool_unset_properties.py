@@ -11,16 +11,12 @@ import pytest
 
 from gpupools.azure import AksGpuPool, gpu_pool
 from gpupools.offline_runtime import mocks as offline_mocks
+from support.component_inputs import AKS_MIG1G_POOL
 from support.resources import run_mocked
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 ARGS = {
-    "cluster_name": "gpu-dev",
-    "resource_group_name": "gpu-dev-rg",
-    "pool_name": "mig1g",
-    "vm_size": "Standard_ND96asr_v4",
-    "count": 1,
-    "gpu_instance_profile": "MIG1g",
+    **AKS_MIG1G_POOL,
     "scale_set_priority": "Spot",
     "scale_set_eviction_policy": "Delete",
     "spot_max_price": -1.0,

@@ -7,16 +7,10 @@ import pulumi
 import pytest
 
 from gpupools.azure import AksGpuPool
+from support.component_inputs import AKS_MIG1G_POOL
 from support.resources import run_mocked
 
-POOL = {
-    "cluster_name": "gpu-dev",
-    "resource_group_name": "gpu-dev-rg",
-    "pool_name": "mig1g",
-    "vm_size": "Standard_ND96asr_v4",
-    "count": 1,
-    "gpu_instance_profile": "MIG1g",
-}
+POOL = AKS_MIG1G_POOL
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 
 

@@ -10,17 +10,10 @@ from __future__ import annotations
 import pytest
 
 from gpupools.testing import RecordingMocks, run_program
+from support.component_inputs import AKS_MIG1G_POOL
 
 TAINT = "nvidia.com/gpu=present:NoSchedule"
-AKS_POOL = {
-    "cluster_name": "gpu-dev",
-    "resource_group_name": "gpu-dev-rg",
-    "pool_name": "mig1g",
-    "vm_size": "Standard_ND96asr_v4",
-    "count": 1,
-    "gpu_instance_profile": "MIG1g",
-    "node_taints": [TAINT],
-}
+AKS_POOL = {**AKS_MIG1G_POOL, "node_taints": [TAINT]}
 AKS_CLUSTER = {"name": "gpu-dev", "resource_group_name": "gpu-dev-rg", "location": "southcentralus"}
 CHART = {"version": "0.20.0", "namespace": "nvidia-device-plugin", "values": {}}
 SMOKE = {
