@@ -26,7 +26,7 @@ from typing import Any
 import pulumi
 from pulumi.runtime import set_all_config
 
-from ..pulumi_internals import reset_run_state, run_program_function, skip_source_positions, stack_exports
+from ..pulumi_internals import reset_run_state, run_program_function, skip_unread_registration_work, stack_exports
 from .program_errors import ProgramExited
 from .mocks import SECRET, UNKNOWN, RecordedCall, RecordedResource, RecordingMocks, SafeMockMonitor
 
@@ -202,7 +202,7 @@ async def _run_in_loop(
     """Installs fresh runtime state in this (new, empty) context, runs the program, resolves the exports."""
     set_all_config(config, secret_keys)
     reset_run_state()  # set_mocks leaves some settings alone; fresh ones keep runs from sharing tasks or caches
-    skip_source_positions()  # mocks read none, and reading the stack of each registration is a tenth of a plan
+    skip_unread_registration_work()  # stack traces and alias URNs: mocks read neither, and they cost a plan
     # Unregistered: nothing propagates to root. At WARNING, as its one handler: the SDK logs several debug lines per
     # resource, and a logger at NOTSET builds a record for each one only for the handler to drop it.
     engine_logger = logging.Logger("gpupools.offline_runtime.engine", logging.WARNING)

@@ -16,7 +16,8 @@ The offline runtime (``gpupools.offline_runtime``, what ``gpupools plan`` and ``
 - ``pulumi.runtime.mocks._resolve_callbacks``: turns a request's transform references into the callables
   ``MockResourceArgs(transforms=...)`` takes, as the stock ``RegisterResource`` does.
 - ``pulumi.runtime.sync_await._sync_await`` with ``rpc.serialize_properties``: serialises a mock's answer to the
-  wire on the monitor's executor thread, as the stock monitor does (``to_wire``).
+  wire on the monitor's executor thread, as the stock monitor does (``to_wire``), when it holds more than plain
+  JSON values; relied on: those pass through it unchanged, but for top-level ``None``s dropped.
 - ``pulumi.runtime.rpc.deserialize_properties``, ``is_rpc_secret``, ``UNKNOWN`` and ``pulumi.output.Unknown``:
   read a request's properties, and tell a secret or a preview unknown in them (``from_wire``, ``is_secret``,
   ``is_unknown``).
@@ -31,7 +32,10 @@ The offline runtime (``gpupools.offline_runtime``, what ``gpupools plan`` and ``
   times per plan over thousands of outputs: a third of the plan's per-pool time (``settle``).
 - ``pulumi.runtime.resource._get_stack_trace``: the Python stack of each resource registration, read (source lines
   included) and turned into source positions for the engine. Mocks read none; in an offline run it returns an
-  empty trace, a tenth of the plan's time per pool (``skip_source_positions``). Other runs in the process keep it.
+  empty trace, a tenth of the plan's time per pool (``skip_unread_registration_work``). Other runs keep it.
+- ``pulumi.resource.collapse_alias_to_urn`` (the name ``Resource.__init__`` calls) and ``Resource._aliases``: each
+  alias as a URN, read only by ``runtime.resource.all_aliases`` when the monitor has no alias specs. The offline
+  monitor has them, so in an offline run the alias is kept as given (``skip_unread_registration_work``).
 - ``pulumi.runtime.stack.massage`` and ``Stack.outputs``: the root stack's exports in the form the engine gets
   them (``stack_exports``).
 
@@ -68,7 +72,10 @@ from importlib.metadata import version
 from inspect import isawaitable
 from typing import Any, cast
 
+from google.protobuf import struct_pb2
+
 from pulumi import Output
+from pulumi import resource as _resource_module
 from pulumi.output import Unknown
 from pulumi.runtime import config as _runtime_config
 from pulumi.runtime import resource as _runtime_resource
@@ -97,7 +104,7 @@ __all__ = [
     "resolve_callbacks",
     "resource_pb2",
     "run_program_function",
-    "skip_source_positions",
+    "skip_unread_registration_work",
     "stack_exports",
     "to_wire",
 ]
@@ -148,8 +155,32 @@ def resolve_callbacks(transforms: Any) -> list[Any]:
 
 
 def to_wire(state: dict[str, Any]) -> Any:
-    """A mock's answer as the protobuf ``Struct`` the SDK reads back, serialised on this thread's loop."""
+    """A mock's answer as the protobuf ``Struct`` the SDK reads back, serialised on this thread's loop.
+
+    An answer of plain JSON values (what ``RecordingMocks`` returns: the request's own wire form plus computed
+    strings) is built directly, without a loop: ``serialize_properties`` passes such values through unchanged but
+    for dropping top-level ``None``s, and the ``Struct`` is the same bytes. Anything else (outputs, resources,
+    assets, enums, tuples a user's mocks return) goes the SDK's way."""
+    if type(state) is dict and _plain_json(state):
+        struct = struct_pb2.Struct()
+        struct.update({key: value for key, value in state.items() if value is not None})
+        return struct
     return _sync_await(rpc.serialize_properties(state, {}))
+
+
+_JSON_SCALARS = frozenset({str, bool, int, float, type(None)})
+
+
+def _plain_json(value: Any) -> bool:
+    """Whether ``value`` is made of exactly dicts with string keys, lists and JSON scalars (no subclasses)."""
+    kind = type(value)
+    if kind in _JSON_SCALARS:
+        return True
+    if kind is dict:
+        return all(type(key) is str and _plain_json(item) for key, item in value.items())
+    if kind is list:
+        return all(_plain_json(item) for item in value)
+    return False
 
 
 def from_wire(properties: Any) -> Any:
@@ -178,20 +209,34 @@ _OFFLINE_RUN: ContextVar[bool] = ContextVar("gpupools_offline_run", default=Fals
 _INSTALL = threading.Lock()
 
 
-def skip_source_positions() -> None:
-    """In this context and the tasks it starts (one offline run), resources register without a stack trace.
+def skip_unread_registration_work() -> None:
+    """In this context and the tasks it starts (one offline run), resources register without two things only a
+    deployment's engine reads: their stack trace and the URN form of their aliases.
 
-    The SDK's ``_get_stack_trace`` is wrapped once per process; outside an offline run the wrapper calls it as is.
+    The SDK's ``_get_stack_trace`` and ``pulumi.resource.collapse_alias_to_urn`` are wrapped once per process; outside
+    an offline run the wrappers call them as is. In one, an alias is kept as given: ``Resource.__init__`` turns each
+    into a URN (a chain of outputs) only for ``all_aliases``, which the SDK calls when the monitor lacks alias
+    specs, and the offline monitor has them (``SafeMockMonitor``); the request's aliases are built from the options
+    (``prepare_aliases``), which this leaves alone.
     """
     with _INSTALL:
-        original = _runtime_resource._get_stack_trace
-        if not getattr(original, "gpupools_offline", False):
+        original_trace = _runtime_resource._get_stack_trace
+        if not getattr(original_trace, "gpupools_offline", False):
 
             def stack_trace() -> Any:
-                return source_pb2.StackTrace() if _OFFLINE_RUN.get() else original()
+                return source_pb2.StackTrace() if _OFFLINE_RUN.get() else original_trace()
 
             setattr(stack_trace, "gpupools_offline", True)
             _runtime_resource._get_stack_trace = stack_trace
+        sdk_resource: Any = _resource_module  # the name is imported there, not exported
+        original_collapse = sdk_resource.collapse_alias_to_urn
+        if not getattr(original_collapse, "gpupools_offline", False):
+
+            def collapse(alias: Any, name: str, type_: str, parent: Any) -> Any:
+                return alias if _OFFLINE_RUN.get() else original_collapse(alias, name, type_, parent)
+
+            setattr(collapse, "gpupools_offline", True)
+            sdk_resource.collapse_alias_to_urn = collapse
     _OFFLINE_RUN.set(True)
 
 

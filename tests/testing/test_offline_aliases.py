@@ -1,0 +1,76 @@
+"""An offline run keeps each alias as given instead of turning it into a URN, and the engine gets the same request.
+
+``Resource.__init__`` turns every alias into a URN through a chain of outputs, read only when the monitor lacks alias
+specs; the offline monitor has them. ``GpuPlatform`` aliases each child of the stack program, so this was a tenth of
+an AKS pool's plan time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pulumi
+import pytest
+from pulumi.runtime.proto import resource_pb2
+
+from gpupools.offline_runtime.mocks import SafeMockMonitor
+from gpupools.testing import RecordingMocks, run_program
+
+
+def _requests(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    seen: list[Any] = []
+    register = SafeMockMonitor.RegisterResource
+
+    def recording(self: SafeMockMonitor, request: Any) -> Any:
+        seen.append(request)
+        return register(self, request)
+
+    monkeypatch.setattr(SafeMockMonitor, "RegisterResource", recording)
+    return seen
+
+
+class _Box(pulumi.ComponentResource):
+    def __init__(self, name: str, opts: pulumi.ResourceOptions) -> None:
+        super().__init__("test:index:Box", name, None, opts)
+        self.child = pulumi.CustomResource("test:index:Thing", f"{name}-thing", {}, pulumi.ResourceOptions(parent=self))
+        self.register_outputs({})
+
+
+def test_the_offline_monitor_takes_alias_specs() -> None:
+    # What the skip relies on: with specs, the SDK sends the options' aliases and never reads their URNs.
+    monitor = SafeMockMonitor(RecordingMocks())
+    answer = monitor.SupportsFeature(resource_pb2.SupportsFeatureRequest(id="aliasSpecs"))
+
+    assert answer.hasSupport is True
+
+
+def test_an_alias_reaches_the_engine_as_a_spec_and_stays_as_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    requests = _requests(monkeypatch)
+    alias = pulumi.Alias(parent=pulumi.ROOT_STACK_RESOURCE)
+    boxes: list[_Box] = []
+
+    def program() -> None:
+        parent = pulumi.ComponentResource("test:index:Platform", "platform")
+        boxes.append(_Box("box", pulumi.ResourceOptions(parent=parent, aliases=[alias])))
+
+    run_program(program, project="p", stack="s", config={})
+
+    (box,) = [request for request in requests if request.name == "box"]
+    assert [(a.WhichOneof("alias"), a.spec.noParent) for a in box.aliases] == [("spec", True)]
+    (thing,) = [request for request in requests if request.name == "box-thing"]
+    assert list(thing.aliases) == []  # the engine derives a child's aliases from its parent's
+    assert boxes[0]._aliases == [alias]  # not an Output: no URN was computed
+
+
+def test_outside_an_offline_run_an_alias_still_becomes_a_urn() -> None:
+    run_program(lambda: None, project="p", stack="s", config={})  # the SDK's function is wrapped by now
+    urn = "urn:pulumi:s::p::test:index:Box::old"
+
+    async def collapsed() -> Any:
+        output = pulumi.resource.collapse_alias_to_urn(urn, "box", "test:index:Box", None)  # type: ignore[attr-defined]
+        return output, await output.future()
+
+    output, value = asyncio.run(collapsed())
+
+    assert isinstance(output, pulumi.Output) and value == urn
