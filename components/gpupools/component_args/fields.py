@@ -29,8 +29,15 @@ class ComponentArgsError(GpupoolsError, TypeError, ValueError):
         super().__init__("\n".join(f"{component}({name!r}) args{problem}" for problem in problems))
 
 
+# Values that are never deferred, told apart by their exact type before the costlier checks (every field of every
+# component's args passes here, and ``isawaitable`` asks an ABC).
+_PLAIN_TYPES = frozenset({str, int, float, bool, type(None), dict, list, tuple})
+
+
 def is_deferred(value: Any) -> bool:
     """A Pulumi value whose content is not ours to check now: an Output, a resource, an awaitable."""
+    if type(value) in _PLAIN_TYPES:
+        return False
     module = type(value).__module__ or ""
     return module == "pulumi" or module.startswith(("pulumi.", "pulumi_")) or inspect.isawaitable(value)
 

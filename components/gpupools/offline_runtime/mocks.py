@@ -14,6 +14,7 @@ resource's URN and parent.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import threading
 from dataclasses import dataclass, field
@@ -116,7 +117,7 @@ def resource_options(request: Any) -> dict[str, Any]:
     ``providers`` maps packages to references (components).
     """
     options: dict[str, Any] = {}
-    fields = {descriptor.name for descriptor in request.DESCRIPTOR.fields}
+    fields = _field_names(request.DESCRIPTOR)
     for name in ("replaceOnChanges", "ignoreChanges", "additionalSecretOutputs"):
         if name in fields and list(getattr(request, name)):
             options[name] = list(getattr(request, name))
@@ -136,8 +137,21 @@ def resource_options(request: Any) -> dict[str, Any]:
     return options
 
 
+@functools.cache
+def _field_names(descriptor: Any) -> frozenset[str]:
+    """The fields a request message has (``ReadResourceRequest`` lacks some of ``RegisterResourceRequest``'s)."""
+    return frozenset(field.name for field in descriptor.fields)
+
+
 def sanitize(value: Any) -> Any:
     """Replaces secrets with ``"[secret]"`` and preview unknowns with ``"[unknown]"``, deeply."""
+    kind = type(value)  # the wire form's own types first: every input of every resource passes here
+    if kind is str:
+        return UNKNOWN if is_unknown(value) else value
+    if kind is dict:
+        return SECRET if is_secret(value) else {key: sanitize(item) for key, item in value.items()}
+    if kind is list:
+        return [sanitize(item) for item in value]
     if is_secret(value):
         return SECRET
     if is_unknown(value):
@@ -243,20 +257,21 @@ class RecordingMocks(pulumi.runtime.Mocks):
         self.calls: list[RecordedCall] = []
 
     def new_resource(self, args: MockResourceArgs) -> tuple[str, dict[str, Any]]:
+        inputs = sanitize(args.inputs)
         self.resources.append(
             RecordedResource(
                 type=args.typ,
                 name=args.name,
                 urn=getattr(args, "urn", ""),
                 parent=getattr(args, "parent", None),
-                inputs=sanitize(args.inputs),
+                inputs=inputs,
                 provider=args.provider or None,
                 custom=bool(args.custom),
                 options=dict(getattr(args, "options", {})),
             )
         )
         # Secrets and unknowns stay as they are in the returned state, so the program sees them as such.
-        return f"{args.name}-id", {**args.inputs, **computed_outputs(args.typ, args.name, sanitize(args.inputs))}
+        return f"{args.name}-id", {**args.inputs, **computed_outputs(args.typ, args.name, inputs)}
 
     def call(self, args: MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         self.calls.append(RecordedCall(token=args.token, args=sanitize(args.args), provider=args.provider or None))
