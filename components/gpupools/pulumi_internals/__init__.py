@@ -30,12 +30,12 @@ The offline runtime (``gpupools.offline_runtime``, what ``gpupools plan`` and ``
   when the program returns, which ``run_program_function`` lets finish before ``run_pulumi_func``'s own wait. That
   wait calls ``asyncio.wait(FIRST_COMPLETED)`` over every pending output again each time one finishes, dozens of
   times per plan over thousands of outputs: a third of the plan's per-pool time (``settle``).
-- ``pulumi.runtime.resource._get_stack_trace``: the Python stack of each resource registration, read (source lines
-  included) and turned into source positions for the engine. Mocks read none; in an offline run it returns an
-  empty trace, a tenth of the plan's time per pool (``skip_unread_registration_work``). Other runs keep it.
-- ``pulumi.resource.collapse_alias_to_urn`` (the name ``Resource.__init__`` calls) and ``Resource._aliases``: each
-  alias as a URN, read only by ``runtime.resource.all_aliases`` when the monitor has no alias specs. The offline
-  monitor has them, so in an offline run the alias is kept as given (``skip_unread_registration_work``).
+- In ``registration_shortcuts`` (``skip_unread_registration_work``), each wrapped in an offline run only:
+  ``pulumi.runtime.resource._get_stack_trace`` (the Python stack of each registration, turned into source positions
+  for the engine; mocks read none: a tenth of the plan's time per pool), ``pulumi.resource.collapse_alias_to_urn``
+  with ``Resource._aliases`` (each alias as a URN, read only by ``runtime.resource.all_aliases`` when the monitor has
+  no alias specs, and the offline monitor has them) and ``pulumi.runtime.resource.create_urn`` (relied on: its rule
+  for plain strings, and that ``register_resource`` reads the URN it makes only when there is no monitor).
 - ``pulumi.runtime.stack.massage`` and ``Stack.outputs``: the root stack's exports in the form the engine gets
   them (``stack_exports``).
 
@@ -65,9 +65,7 @@ The provider (``gpupools.provider``), loaded lazily (``pulumi.provider.experimen
 from __future__ import annotations
 
 import asyncio
-import threading
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
 from importlib.metadata import version
 from inspect import isawaitable
 from typing import Any, cast
@@ -75,19 +73,18 @@ from typing import Any, cast
 from google.protobuf import struct_pb2
 
 from pulumi import Output
-from pulumi import resource as _resource_module
 from pulumi.output import Unknown
 from pulumi.runtime import config as _runtime_config
-from pulumi.runtime import resource as _runtime_resource
 from pulumi.runtime import rpc
 from pulumi.runtime import settings as _runtime_settings
 from pulumi.runtime.mocks import MockMonitor, _resolve_callbacks
-from pulumi.runtime.proto import provider_pb2, resource_pb2, source_pb2
+from pulumi.runtime.proto import provider_pb2, resource_pb2
 from pulumi.runtime.settings import _get_rpc_manager
 from pulumi.runtime.stack import Stack, massage, run_pulumi_func
 from pulumi.runtime.sync_await import _sync_await
 
 from ..errors import GpupoolsError
+from .registration_shortcuts import skip_unread_registration_work
 
 __all__ = [
     "CHECKED_PULUMI_VERSIONS",
@@ -203,41 +200,6 @@ def reset_run_state() -> None:
     settings.outputs = set()
     settings.package_refs = {}
     settings.base_providers_by_ref = {}
-
-
-_OFFLINE_RUN: ContextVar[bool] = ContextVar("gpupools_offline_run", default=False)
-_INSTALL = threading.Lock()
-
-
-def skip_unread_registration_work() -> None:
-    """In this context and the tasks it starts (one offline run), resources register without two things only a
-    deployment's engine reads: their stack trace and the URN form of their aliases.
-
-    The SDK's ``_get_stack_trace`` and ``pulumi.resource.collapse_alias_to_urn`` are wrapped once per process; outside
-    an offline run the wrappers call them as is. In one, an alias is kept as given: ``Resource.__init__`` turns each
-    into a URN (a chain of outputs) only for ``all_aliases``, which the SDK calls when the monitor lacks alias
-    specs, and the offline monitor has them (``SafeMockMonitor``); the request's aliases are built from the options
-    (``prepare_aliases``), which this leaves alone.
-    """
-    with _INSTALL:
-        original_trace = _runtime_resource._get_stack_trace
-        if not getattr(original_trace, "gpupools_offline", False):
-
-            def stack_trace() -> Any:
-                return source_pb2.StackTrace() if _OFFLINE_RUN.get() else original_trace()
-
-            setattr(stack_trace, "gpupools_offline", True)
-            _runtime_resource._get_stack_trace = stack_trace
-        sdk_resource: Any = _resource_module  # the name is imported there, not exported
-        original_collapse = sdk_resource.collapse_alias_to_urn
-        if not getattr(original_collapse, "gpupools_offline", False):
-
-            def collapse(alias: Any, name: str, type_: str, parent: Any) -> Any:
-                return alias if _OFFLINE_RUN.get() else original_collapse(alias, name, type_, parent)
-
-            setattr(collapse, "gpupools_offline", True)
-            sdk_resource.collapse_alias_to_urn = collapse
-    _OFFLINE_RUN.set(True)
 
 
 def run_program_function(program: Callable[[], Any]) -> Awaitable[None]:

@@ -1,8 +1,8 @@
-"""An offline run keeps each alias as given instead of turning it into a URN, and the engine gets the same request.
+"""An offline run skips the URN chains the SDK builds for nobody, and the engine gets the same request.
 
 ``Resource.__init__`` turns every alias into a URN through a chain of outputs, read only when the monitor lacks alias
-specs; the offline monitor has them. ``GpuPlatform`` aliases each child of the stack program, so this was a tenth of
-an AKS pool's plan time.
+specs (the offline monitor has them), and each registration builds the URN a missing monitor would have answered.
+``GpuPlatform`` aliases each child of the stack program: together, a sixth of an AKS pool's plan time.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from typing import Any
 
 import pulumi
 import pytest
+from pulumi.runtime import resource as runtime_resource
 from pulumi.runtime.proto import resource_pb2
 
 from gpupools.offline_runtime.mocks import SafeMockMonitor
@@ -74,3 +75,44 @@ def test_outside_an_offline_run_an_alias_still_becomes_a_urn() -> None:
     output, value = asyncio.run(collapsed())
 
     assert isinstance(output, pulumi.Output) and value == urn
+
+
+URN_CASES = [
+    ("thing", "test:index:Thing", "urn:pulumi:s::p::test:index:Platform::platform", None, None),
+    ("thing", "test:index:Thing", "urn:pulumi:s::p::test:index:Platform$test:index:Box::box", None, None),
+    ("thing", "test:index:Thing", None, None, None),
+    ("thing", "test:index:Thing", None, "other-project", "other-stack"),
+    ("thing", "test:index:Thing", "", None, None),
+]
+
+
+def test_an_offline_urn_of_strings_is_the_sdks_string_as_one_output(monkeypatch: pytest.MonkeyPatch) -> None:
+    tracked: list[object] = []
+    track = pulumi.Output._track
+
+    def counting(self: pulumi.Output[Any]) -> None:
+        tracked.append(self)
+        track(self)
+
+    monkeypatch.setattr(pulumi.Output, "_track", counting)
+    made: list[tuple[int, Any, int, Any]] = []
+
+    def program() -> None:
+        async def both(case: tuple[Any, ...]) -> None:
+            before = len(tracked)
+            offline = runtime_resource.create_urn(*case)  # the name register_resource calls
+            between = len(tracked)
+            sdk = pulumi.create_urn(*case)  # bound to the SDK's own function when pulumi was imported
+            after = len(tracked)
+            made.append((between - before, await offline.future(), after - between, await sdk.future()))
+
+        for case in URN_CASES:
+            pulumi.Output.from_input(case).apply(lambda c: asyncio.ensure_future(both(c)))
+
+    run_program(program, project="p", stack="s", config={})
+
+    assert len(made) == len(URN_CASES)
+    assert [shortcut for _, shortcut, _, _ in made] == [sdk for _, _, _, sdk in made]
+    assert made[2][3] == "urn:pulumi:s::p::test:index:Thing::thing"
+    assert {outputs for outputs, _, _, _ in made} == {1}
+    assert all(outputs > 1 for _, _, outputs, _ in made)
