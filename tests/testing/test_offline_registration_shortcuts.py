@@ -8,10 +8,13 @@ specs (the offline monitor has them), and each registration builds the URN a mis
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import typing
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional
 
 import pulumi
 import pytest
+from pulumi import _types as sdk_types
 from pulumi.runtime import resource as runtime_resource
 from pulumi.runtime.proto import resource_pb2
 
@@ -116,3 +119,44 @@ def test_an_offline_urn_of_strings_is_the_sdks_string_as_one_output(monkeypatch:
     assert made[2][3] == "urn:pulumi:s::p::test:index:Thing::thing"
     assert {outputs for outputs, _, _, _ in made} == {1}
     assert all(outputs > 1 for _, _, outputs, _ in made)
+
+
+class _Size:  # annotations of this module's own, so no earlier run in the process has unwrapped them
+    pass
+
+
+ANNOTATIONS: list[Any] = [
+    Optional[pulumi.Input[_Size]],
+    pulumi.Input[_Size],
+    pulumi.Output[_Size],
+    pulumi.Input[Sequence[pulumi.Input[_Size]]],
+    Optional[pulumi.Input[Mapping[str, pulumi.Input[_Size]]]],
+    _Size,
+]
+
+
+def test_an_offline_run_asks_the_sdk_to_unwrap_each_annotation_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[Any] = []
+    get_origin = typing.get_origin
+
+    def counting(annotation: Any) -> Any:
+        asked.append(annotation)
+        return get_origin(annotation)
+
+    unwrapped: list[tuple[Any, Any, int, int]] = []
+
+    def program() -> None:
+        monkeypatch.setattr(typing, "get_origin", counting)  # what the SDK's unwrap_type asks first
+        for annotation in ANNOTATIONS:
+            first_asks = len(asked)
+            first = sdk_types.unwrap_type(annotation)
+            between = len(asked)
+            again = sdk_types.unwrap_type(annotation)
+            unwrapped.append((first, again, between - first_asks, len(asked) - between))
+
+    run_program(program, project="p", stack="s", config={})
+    sdk = [sdk_types.unwrap_type(annotation) for annotation in ANNOTATIONS]  # outside a run: the SDK's function
+
+    assert [(first, again) for first, again, _, _ in unwrapped] == [(want, want) for want in sdk]
+    assert sdk[2] is _Size  # Output[T] unwrapped
+    assert all(first_asks > 0 and again_asks == 0 for _, _, first_asks, again_asks in unwrapped)

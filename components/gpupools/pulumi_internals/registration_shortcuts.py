@@ -1,4 +1,4 @@
-"""What an offline run's registrations skip: the parts of the SDK's work that only a deployment's engine reads.
+"""What an offline run's registrations skip (the parts of the SDK's work only a deployment's engine reads) or reuse.
 
 Each SDK function is wrapped once per process, and the wrapper does the SDK's work as is outside an offline run (a
 context variable set by ``skip_unread_registration_work``, seen by the run's tasks), so other runs in the process,
@@ -13,6 +13,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from pulumi import Output
+from pulumi import _types as _sdk_types
 from pulumi import resource as _resource_module
 from pulumi.runtime import resource as _runtime_resource
 from pulumi.runtime import settings as _runtime_settings
@@ -35,11 +36,15 @@ def skip_unread_registration_work() -> None:
     - the chains of outputs of URNs built from plain strings (``runtime.resource.create_urn``): each registration
       computes the URN a missing monitor would have answered, with six outputs; offline it is one known output of
       the same string.
+
+    It also reuses what ``pulumi._types.unwrap_type`` found for each annotation (``Optional[Input[str]]`` to ``str``):
+    a pure function of the annotation that the SDK asks again for every property of every resource it serializes.
     """
     with _INSTALL:
         _wrap(_runtime_resource, "_get_stack_trace", _without_stack_trace)
         _wrap(_resource_module, "collapse_alias_to_urn", _alias_as_given)
         _wrap(_runtime_resource, "create_urn", _urn_of_strings)
+        _wrap(_sdk_types, "unwrap_type", _unwrapped_once)
     _OFFLINE_RUN.set(True)
 
 
@@ -81,3 +86,20 @@ def _urn_of_strings(original: Callable[..., Any]) -> Callable[..., Any]:
         return Output.from_input(prefix + type_ + "::" + name)
 
     return create_urn
+
+
+def _unwrapped_once(original: Callable[..., Any]) -> Callable[..., Any]:
+    found: dict[Any, Any] = {}
+
+    def unwrap_type(annotation: Any) -> Any:
+        if not _OFFLINE_RUN.get():
+            return original(annotation)
+        try:
+            return found[annotation]
+        except KeyError:
+            found[annotation] = unwrapped = original(annotation)
+            return unwrapped
+        except TypeError:  # an unhashable annotation: asked anew
+            return original(annotation)
+
+    return unwrap_type
