@@ -253,8 +253,22 @@ async def settle() -> list[BaseException]:
 
 
 def stack_exports() -> dict[str, Any]:
-    """The root stack's exports, made plain as the engine would receive them (outputs stay outputs)."""
-    return cast(dict[str, Any], massage(cast(Stack, _runtime_settings.get_root_resource()).outputs, []))
+    """The root stack's exports, made plain as the engine would receive them (outputs stay outputs).
+
+    An export of plain JSON values is copied as it is: ``massage`` would rebuild it node by node to the same dicts
+    and lists (a stack's per-pool exports, at 50 pools, are thousands of nodes); anything else goes through it."""
+    outputs = cast(Stack, _runtime_settings.get_root_resource()).outputs
+    return {name: _plain_copy(value) if _plain_json(value) else massage(value, []) for name, value in outputs.items()}
+
+
+def _plain_copy(value: Any) -> Any:
+    """A plain JSON value's dicts and lists copied, as ``massage`` returns new ones."""
+    kind = type(value)
+    if kind is dict:
+        return {key: _plain_copy(item) for key, item in value.items()}
+    if kind is list:
+        return [_plain_copy(item) for item in value]
+    return value
 
 
 def config_values() -> dict[str, Any]:
