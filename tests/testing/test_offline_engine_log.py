@@ -7,9 +7,13 @@ handler to drop it, was 2% of a plan's time per pool.
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import pulumi
 import pytest
+from pulumi import log as pulumi_log
+from pulumi.runtime.mocks import MockEngine
+from pulumi.runtime.proto import engine_pb2
 
 from gpupools.testing import run_program
 
@@ -36,3 +40,38 @@ def test_only_warnings_and_errors_become_records(monkeypatch: pytest.MonkeyPatch
 
     assert run.warnings == ["a warning"] and run.errors == ["an error"]
     assert sorted(records) == ["ERROR", "WARNING"]
+
+
+def test_debug_lines_do_not_reach_the_engine_offline(monkeypatch: pytest.MonkeyPatch) -> None:
+    severities: list[int] = []
+    log = MockEngine.Log
+
+    def recording(self: MockEngine, request: Any) -> None:
+        severities.append(request.severity)
+        log(self, request)
+
+    monkeypatch.setattr(MockEngine, "Log", recording)
+
+    def program() -> None:
+        pulumi.CustomResource("test:index:Thing", "t", {"n": 1})  # the SDK's own debug lines
+        pulumi.log.debug("debug line")
+        pulumi.log.warn("a warning")
+
+    run_program(program, project="p", stack="s", config={})
+
+    assert severities == [engine_pb2.WARNING]
+
+
+def test_outside_an_offline_run_debug_lines_reach_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
+    run_program(lambda: None, project="p", stack="s", config={})  # the SDK's function is wrapped by now
+    sent: list[tuple[str, Any]] = []
+
+    def engine_log(engine: Any, severity: Any, message: str, *rest: Any) -> None:
+        sent.append((message, severity))
+
+    monkeypatch.setattr(pulumi_log, "_log", engine_log)
+    monkeypatch.setattr(pulumi_log, "get_engine", lambda: object())
+
+    pulumi.log.debug("debug line")
+
+    assert sent == [("debug line", engine_pb2.DEBUG)]

@@ -36,7 +36,8 @@ The offline runtime (``gpupools.offline_runtime``, what ``gpupools plan`` and ``
   with ``Resource._aliases`` (each alias as a URN, read only by ``runtime.resource.all_aliases`` when the monitor has
   no alias specs, and the offline monitor has them) and ``pulumi.runtime.resource.create_urn`` (relied on: its rule
   for plain strings, and that ``register_resource`` reads the URN it makes only when there is no monitor), and
-  ``pulumi._types.unwrap_type`` (relied on: a pure function of the annotation, asked per property serialized).
+  ``pulumi._types.unwrap_type`` (relied on: a pure function of the annotation, asked per property serialized) and
+  ``pulumi.log.debug`` (relied on: the SDK's modules call it as ``log.debug``; offline, the engine keeps no debug).
 - ``pulumi.runtime.stack.massage`` and ``Stack.outputs``: the root stack's exports in the form the engine gets
   them (``stack_exports``).
 

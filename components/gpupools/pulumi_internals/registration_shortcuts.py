@@ -14,6 +14,7 @@ from typing import Any
 
 from pulumi import Output
 from pulumi import _types as _sdk_types
+from pulumi import log as _sdk_log
 from pulumi import resource as _resource_module
 from pulumi.runtime import resource as _runtime_resource
 from pulumi.runtime import settings as _runtime_settings
@@ -37,6 +38,9 @@ def skip_unread_registration_work() -> None:
       computes the URN a missing monitor would have answered, with six outputs; offline it is one known output of
       the same string.
 
+    Debug lines are dropped where the SDK logs them (``pulumi.log.debug``, as the SDK's modules call it): the
+    offline engine logger keeps warnings and errors only, and the SDK built a log request for each line first.
+
     It also reuses what ``pulumi._types.unwrap_type`` found for each annotation (``Optional[Input[str]]`` to ``str``):
     a pure function of the annotation that the SDK asks again for every property of every resource it serializes.
     """
@@ -45,6 +49,7 @@ def skip_unread_registration_work() -> None:
         _wrap(_resource_module, "collapse_alias_to_urn", _alias_as_given)
         _wrap(_runtime_resource, "create_urn", _urn_of_strings)
         _wrap(_sdk_types, "unwrap_type", _unwrapped_once)
+        _wrap(_sdk_log, "debug", _debug_dropped)
     _OFFLINE_RUN.set(True)
 
 
@@ -86,6 +91,14 @@ def _urn_of_strings(original: Callable[..., Any]) -> Callable[..., Any]:
         return Output.from_input(prefix + type_ + "::" + name)
 
     return create_urn
+
+
+def _debug_dropped(original: Callable[..., Any]) -> Callable[..., Any]:
+    def debug(msg: str, resource: Any = None, stream_id: Any = None, ephemeral: Any = None) -> None:
+        if not _OFFLINE_RUN.get():
+            original(msg, resource, stream_id, ephemeral)
+
+    return debug
 
 
 def _unwrapped_once(original: Callable[..., Any]) -> Callable[..., Any]:
