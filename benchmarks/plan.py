@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -285,6 +286,12 @@ def child_floor(modules_file: str, out: str) -> None:
     )
 
 
+def child_environment() -> dict[str, str]:
+    """This environment, but writing bytecode caches: an installed package has its modules compiled, and a shell
+    with ``PYTHONDONTWRITEBYTECODE`` would have every plan compile each changed module again (the floor fewer)."""
+    return {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run_child(args: list[str], work: Path) -> dict[str, Any]:
     out = Path(tempfile.mkstemp(dir=work, suffix=".json")[1])
     proc = subprocess.run(
@@ -292,6 +299,7 @@ def run_child(args: list[str], work: Path) -> dict[str, Any]:
         capture_output=True,
         text=True,
         cwd=work,
+        env=child_environment(),
     )
     if proc.returncode != 0 or not out.stat().st_size:
         raise SystemExit(f"benchmark subprocess failed ({' '.join(args)}):\n{proc.stderr[-4000:]}")
@@ -324,7 +332,7 @@ def paired_slope(
 def measure(pool_counts: list[int], repeat: int, work: Path, log, warmup: bool = True) -> dict[str, Any]:
     stacks = {(stack, n): write_stack(work, stack, n) for stack in STACKS for n in pool_counts}
     plans: dict[tuple[str, int], list[dict[str, Any]]] = {key: [] for key in stacks}
-    for stack in STACKS if warmup else ():  # warm-up: OS file cache, not measured
+    for stack in STACKS if warmup else ():  # warm-up: OS file cache and bytecode caches, not measured
         log(f"warm-up {stack}")
         run_child(["plan", str(stacks[(stack, pool_counts[0])])], work)
     floors: dict[str, list[dict[str, Any]]] = {stack: [] for stack in STACKS}
