@@ -202,7 +202,7 @@ async def _run_in_loop(
     """Installs fresh runtime state in this (new, empty) context, runs the program, resolves the exports."""
     set_all_config(config, secret_keys)
     reset_run_state()  # set_mocks leaves some settings alone; fresh ones keep runs from sharing tasks or caches
-    skip_unread_registration_work()  # stack traces and alias URNs: mocks read neither, and they cost a plan
+    skip_unread_registration_work()  # stack traces, alias URNs, debug lines: mocks read none of them
     # Unregistered: nothing propagates to root. At WARNING, as its one handler: the SDK logs several debug lines per
     # resource, and a logger at NOTSET builds a record for each one only for the handler to drop it.
     engine_logger = logging.Logger("gpupools.offline_runtime.engine", logging.WARNING)

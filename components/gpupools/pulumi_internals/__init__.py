@@ -35,8 +35,8 @@ The offline runtime (``gpupools.offline_runtime``, what ``gpupools plan`` and ``
   for the engine; mocks read none: a tenth of the plan's time per pool), ``pulumi.resource.collapse_alias_to_urn``
   with ``Resource._aliases`` (each alias as a URN, read only by ``runtime.resource.all_aliases`` when the monitor has
   no alias specs, and the offline monitor has them) and ``pulumi.runtime.resource.create_urn`` (relied on: its rule
-  for plain strings, and that ``register_resource`` reads the URN it makes only when there is no monitor), and
-  ``pulumi._types.unwrap_type`` (relied on: a pure function of the annotation, asked per property serialized) and
+  for plain strings, and that ``register_resource`` reads the URN it makes only when there is no monitor),
+  ``pulumi._types.unwrap_type`` (relied on: a pure function of the annotation, asked per property serialized), and
   ``pulumi.log.debug`` (relied on: the SDK's modules call it as ``log.debug``; offline, the engine keeps no debug).
 - ``pulumi.runtime.stack.massage`` and ``Stack.outputs``: the root stack's exports in the form the engine gets
   them (``stack_exports``).
@@ -154,12 +154,12 @@ def resolve_callbacks(transforms: Any) -> list[Any]:
 
 
 def to_wire(state: dict[str, Any]) -> Any:
-    """A mock's answer as the protobuf ``Struct`` the SDK reads back, serialised on this thread's loop.
+    """A mock's answer as the protobuf ``Struct`` the SDK reads back.
 
     An answer of plain JSON values (what ``RecordingMocks`` returns: the request's own wire form plus computed
     strings) is built directly, without a loop: ``serialize_properties`` passes such values through unchanged but
     for dropping top-level ``None``s, and the ``Struct`` is the same bytes. Anything else (outputs, resources,
-    assets, enums, tuples a user's mocks return) goes the SDK's way."""
+    assets, enums, tuples a user's mocks return) goes the SDK's way, serialised on this thread's loop."""
     if type(state) is dict and _plain_json(state):
         struct = struct_pb2.Struct()
         struct.update({key: value for key, value in state.items() if value is not None})

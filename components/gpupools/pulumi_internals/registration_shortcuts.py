@@ -26,7 +26,7 @@ _INSTALL = threading.Lock()
 
 def skip_unread_registration_work() -> None:
     """In this context and the tasks it starts (one offline run), resources register without three things that
-    mocks never read:
+    mocks never read, the SDK's debug lines are dropped, and annotations are unwrapped once:
 
     - their stack trace (``runtime.resource._get_stack_trace``): the Python stack, source lines included, turned
       into source positions for the engine;
@@ -41,8 +41,8 @@ def skip_unread_registration_work() -> None:
     Debug lines are dropped where the SDK logs them (``pulumi.log.debug``, as the SDK's modules call it): the
     offline engine logger keeps warnings and errors only, and the SDK built a log request for each line first.
 
-    It also reuses what ``pulumi._types.unwrap_type`` found for each annotation (``Optional[Input[str]]`` to ``str``):
-    a pure function of the annotation that the SDK asks again for every property of every resource it serializes.
+    It also reuses what ``pulumi._types.unwrap_type`` found for each annotation (``Output[T]`` to ``T``): a pure
+    function of the annotation that the SDK asks again for every property of every resource it serializes.
     """
     with _INSTALL:
         _wrap(_runtime_resource, "_get_stack_trace", _without_stack_trace)
