@@ -20,18 +20,7 @@ from pulumi.runtime.proto import resource_pb2
 
 from gpupools.offline_runtime.mocks import SafeMockMonitor
 from gpupools.testing import RecordingMocks, run_program
-
-
-def _requests(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    seen: list[Any] = []
-    register = SafeMockMonitor.RegisterResource
-
-    def recording(self: SafeMockMonitor, request: Any) -> Any:
-        seen.append(request)
-        return register(self, request)
-
-    monkeypatch.setattr(SafeMockMonitor, "RegisterResource", recording)
-    return seen
+from support.monitor_requests import recorded_requests
 
 
 class _Box(pulumi.ComponentResource):
@@ -50,7 +39,7 @@ def test_the_offline_monitor_takes_alias_specs() -> None:
 
 
 def test_an_alias_reaches_the_engine_as_a_spec_and_stays_as_given(monkeypatch: pytest.MonkeyPatch) -> None:
-    requests = _requests(monkeypatch)
+    requests = recorded_requests(monkeypatch)
     alias = pulumi.Alias(parent=pulumi.ROOT_STACK_RESOURCE)
     boxes: list[_Box] = []
 

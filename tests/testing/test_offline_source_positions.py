@@ -6,26 +6,13 @@ tenth of a plan's time per pool.
 
 from __future__ import annotations
 
-from typing import Any
 
 import pulumi
 import pytest
 from pulumi.runtime import resource as runtime_resource
 
-from gpupools.offline_runtime.mocks import SafeMockMonitor
 from gpupools.testing import run_program
-
-
-def _requests(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
-    seen: list[Any] = []
-    register = SafeMockMonitor.RegisterResource
-
-    def recording(self: SafeMockMonitor, request: Any) -> Any:
-        seen.append(request)
-        return register(self, request)
-
-    monkeypatch.setattr(SafeMockMonitor, "RegisterResource", recording)
-    return seen
+from support.monitor_requests import recorded_requests
 
 
 class _Thing(pulumi.CustomResource):
@@ -34,7 +21,7 @@ class _Thing(pulumi.CustomResource):
 
 
 def test_resources_register_without_a_stack_trace_offline(monkeypatch: pytest.MonkeyPatch) -> None:
-    requests = _requests(monkeypatch)
+    requests = recorded_requests(monkeypatch)
 
     def program() -> None:
         _Thing("thing")
