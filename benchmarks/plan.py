@@ -9,8 +9,9 @@ peak RSS beside the time it takes just to import the SDK modules that plan neede
 
 Every measurement runs in a fresh ``sys.executable`` subprocess, so imports are cold and the peak RSS
 (``ru_maxrss``) belongs to that measurement alone. Each is repeated ``--repeat`` times in rounds (each round runs
-every plan, then each cloud's floor, after one unmeasured warm-up per cloud that warms the OS file cache); the table
-shows median wall times. The targets are judged on what was measured back to back: the median over rounds of each
+every plan, then each cloud's floor, after one unmeasured warm-up per cloud that warms the OS file cache and the
+bytecode caches); the table shows median wall times. The stacks are ``plan_stacks.py``'s, the measured processes
+``plan_children.py``'s. The targets are judged on what was measured back to back: the median over rounds of each
 round's plan/floor ratio, and of each round's slope as a share of that round's floor.
 
 Wall times are taken inside the subprocess with ``time.perf_counter``, from before the first import to the
@@ -33,19 +34,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling modules, also when loaded by path (tests)
+from plan_children import child_floor, child_plan, run_child  # noqa: E402
+from plan_stacks import STACKS, write_stack  # noqa: E402
+
 # A stack file without a Pulumi project beside it is planned with the program inside the installed library.
 PACKAGED_PROGRAM = "gpupools.platform.program.main"
-COMPONENTS = REPO / "components"
 MAX_RATIO = 1.2
 # Each added pool, as a share of the import floor: a slope in ms would judge a fast and a slow machine alike.
 MAX_SLOPE_SHARE = 0.005
@@ -76,235 +77,6 @@ def unjudged(repeat: int, warmup: bool, pool_counts: list[int]) -> dict[str, str
 
 DEFAULT_POOLS = (1, 10, 50)
 MAX_POOLS = 50  # gpupools:gpuPools allows at most 50 pools
-
-AKS_PROFILES = ("MIG1g", "MIG2g", "MIG3g")
-EKS_LAYOUTS = ("all-balanced", "all-1g.5gb", "all-3g.20gb")
-
-
-# --- stack configs ---------------------------------------------------------------------------------------
-
-
-def aks_config(pools: int) -> dict[str, Any]:
-    return {
-        "azure-native:location": "southcentralus",
-        "gpupools:cloud": "azure",
-        "gpupools:cluster": {
-            "name": "gpu-bench",
-            "create": True,
-            "resourceGroup": "gpu-bench-rg",
-            "location": "southcentralus",
-            "systemPool": {"size": "Standard_D4s_v5", "count": 2},
-        },
-        "gpupools:gpuPools": [
-            {
-                "name": f"pool{i}",
-                "size": "Standard_ND96asr_v4",
-                "count": 1,
-                "mig": {"profile": AKS_PROFILES[i % len(AKS_PROFILES)]},
-            }
-            for i in range(pools)
-        ],
-        "gpupools:gpuSoftware": {
-            "installer": "device-plugin",
-            "version": "0.20.0",
-            "migStrategy": "mixed",
-            "gfd": True,
-        },
-    }
-
-
-def eks_config(pools: int) -> dict[str, Any]:
-    return {
-        "aws:region": "us-east-1",
-        "gpupools:cloud": "aws",
-        "gpupools:cluster": {
-            "name": "gpu-bench",
-            "create": True,
-            "region": "us-east-1",
-            "systemPool": {"size": "m6i.large", "count": 2},
-        },
-        "gpupools:gpuPools": [
-            {
-                "name": f"pool{i}",
-                "size": "p4d.24xlarge",
-                "count": 1,
-                "mig": {"layout": EKS_LAYOUTS[i % len(EKS_LAYOUTS)]},
-            }
-            for i in range(pools)
-        ],
-        "gpupools:gpuSoftware": {
-            "installer": "gpu-operator",
-            "version": "v26.7.0",
-            "migStrategy": "mixed",
-            "gfd": True,
-        },
-    }
-
-
-STACKS = {"aks": aks_config, "eks": eks_config}
-
-
-def write_stack(folder: Path, stack: str, pools: int) -> Path:
-    """``Pulumi.<stack>-<pools>.yaml``; JSON is YAML, so no YAML library is needed in this process."""
-    path = folder / f"Pulumi.{stack}-{pools}.yaml"
-    path.write_text(json.dumps({"config": STACKS[stack](pools)}, indent=1), encoding="utf-8")
-    return path
-
-
-# --- the measured subprocesses -------------------------------------------------------------------------
-
-
-def _peak_rss_kib() -> int:
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
-
-
-def _lazy_module_types() -> tuple[type, ...]:
-    """The classes of modules registered but not yet executed: the stdlib's and Pulumi's own copy of it.
-
-    The SDKs' ``_utilities.lazy_import`` uses ``pulumi._utils.lazy_import`` (a private ``_LazyModule``);
-    the stdlib's ``importlib.util.LazyLoader`` is its fallback.
-    """
-    import importlib.util
-
-    types = [importlib.util._LazyModule]  # type: ignore[attr-defined]
-    utils = sys.modules.get("pulumi._utils")
-    if utils is not None and hasattr(utils, "_LazyModule"):
-        types.append(utils._LazyModule)
-    return tuple(types)
-
-
-def _loaded_modules(prefix: str) -> list[str]:
-    """Modules under ``prefix`` that were executed, not just registered lazily by ``_utilities.lazy_import``.
-
-    ``type()`` (unlike ``isinstance``) does not touch the module's attributes, so it does not load a lazy one.
-    """
-    lazy = _lazy_module_types()
-    return sorted(
-        name
-        for name, module in list(sys.modules.items())
-        if name.startswith(prefix) and module is not None and type(module) not in lazy
-    )
-
-
-def _profiled(func):
-    """Run ``func`` under cProfile in this thread and in every thread it starts (the mock run uses threads)."""
-    import cProfile
-    import threading
-
-    profiles: list[cProfile.Profile] = []
-    original_run = threading.Thread.run
-
-    def run(self: threading.Thread) -> None:
-        profile = cProfile.Profile()
-        profiles.append(profile)
-        profile.enable()
-        try:
-            original_run(self)
-        finally:
-            profile.disable()
-
-    threading.Thread.run = run  # type: ignore[method-assign]
-    main = cProfile.Profile()
-    profiles.append(main)
-    main.enable()
-    try:
-        result = func()
-    finally:
-        main.disable()
-        threading.Thread.run = original_run  # type: ignore[method-assign]
-    return result, profiles
-
-
-def child_plan(stack_path: str, out: str, profile_out: str | None) -> None:
-    start, cpu_start = time.perf_counter(), time.process_time()
-
-    def plan():
-        sys.path.insert(0, str(COMPONENTS))
-        from gpupools.config import read_stack_file
-        from gpupools.plan.offline import plan_stack
-
-        return plan_stack(read_stack_file(Path(stack_path)))
-
-    if profile_out:
-        result, profiles = _profiled(plan)
-        import pstats
-
-        stats = pstats.Stats(profiles[0])
-        for profile in profiles[1:]:
-            stats.add(profile)
-        stats.dump_stats(profile_out)
-    else:
-        result = plan()
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    rss = _peak_rss_kib()
-    from gpupools.plan.offline import program_location
-
-    _, program = program_location(Path(stack_path))
-    Path(out).write_text(
-        json.dumps(
-            {
-                "wall_ms": wall * 1000,
-                "cpu_ms": cpu * 1000,
-                "peak_rss_kib": rss,
-                "resources": len(result.resources),
-                "program": _program_name(program),
-                "sdk_modules": _loaded_modules("pulumi_"),
-            }
-        )
-    )
-
-
-def _program_name(program: Any) -> str:
-    """A program folder's path, or a packaged program's dotted name."""
-    return str(program.resolve()) if isinstance(program, Path) else f"{program.__module__}.{program.__name__}"
-
-
-def child_floor(modules_file: str, out: str) -> None:
-    modules = json.loads(Path(modules_file).read_text())
-    start, cpu_start = time.perf_counter(), time.process_time()
-    import importlib
-
-    import pulumi  # noqa: F401
-    import pydantic  # noqa: F401
-
-    sys.path.insert(0, str(COMPONENTS))
-    import gpupools  # noqa: F401
-
-    lazy = _lazy_module_types()
-    for name in modules:  # sorted: parents before children
-        module = importlib.import_module(name)
-        if type(module) in lazy:
-            # Any attribute but the introspection ones (__dict__, __name__, ...) executes a lazy module.
-            getattr(module, "__gpupools_bench_load__", None)
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu_start
-    rss = _peak_rss_kib()
-    missing = [name for name in modules if type(sys.modules.get(name)) in lazy]
-    Path(out).write_text(
-        json.dumps({"wall_ms": wall * 1000, "cpu_ms": cpu * 1000, "peak_rss_kib": rss, "not_loaded": missing})
-    )
-
-
-def child_environment() -> dict[str, str]:
-    """This environment, but writing bytecode caches: an installed package has its modules compiled, and a shell
-    with ``PYTHONDONTWRITEBYTECODE`` would have every plan compile each changed module again (the floor fewer)."""
-    return {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
-
-
-def run_child(args: list[str], work: Path) -> dict[str, Any]:
-    out = Path(tempfile.mkstemp(dir=work, suffix=".json")[1])
-    proc = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--child", *args, "--out", str(out)],
-        capture_output=True,
-        text=True,
-        cwd=work,
-        env=child_environment(),
-    )
-    if proc.returncode != 0 or not out.stat().st_size:
-        raise SystemExit(f"benchmark subprocess failed ({' '.join(args)}):\n{proc.stderr[-4000:]}")
-    return json.loads(out.read_text())
-
 
 # --- orchestration ---------------------------------------------------------------------------------------
 

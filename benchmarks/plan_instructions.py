@@ -28,9 +28,10 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from plan import MAX_RATIO, MAX_SLOPE_SHARE, STACKS, child_environment, parse_pools, run_child, write_stack  # noqa: E402
+from plan import MAX_RATIO, MAX_SLOPE_SHARE, parse_pools  # noqa: E402
+from plan_children import PLAN_SCRIPT, child_environment, run_child  # noqa: E402
+from plan_stacks import STACKS, write_stack  # noqa: E402
 
-SCRIPT = Path(__file__).resolve().parent / "plan.py"
 _INSTRUCTIONS = re.compile(r"^==\d+== I\s+refs:\s+([\d,]+)\s*$", re.MULTILINE)
 
 
@@ -47,7 +48,7 @@ def counted_child(args: list[str], work: Path) -> tuple[int, dict[str, Any]]:
     out = Path(tempfile.mkstemp(dir=work, suffix=".json")[1])
     command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
     proc = subprocess.run(
-        [*command, sys.executable, str(SCRIPT), "--child", *args, "--out", str(out)],
+        [*command, sys.executable, str(PLAN_SCRIPT), "--child", *args, "--out", str(out)],
         capture_output=True,
         text=True,
         cwd=work,
