@@ -1,8 +1,9 @@
-"""An offline run skips the URN chains the SDK builds for nobody, and the engine gets the same request.
+"""An offline run skips the URN chains the SDK builds for nobody and unwraps each annotation once, and the engine
+gets the same request.
 
 ``Resource.__init__`` turns every alias into a URN through a chain of outputs, read only when the monitor lacks alias
 specs (the offline monitor has them), and each registration builds the URN a missing monitor would have answered.
-``GpuPlatform`` aliases each child of the stack program: together, a sixth of an AKS pool's plan time.
+``GpuPlatform`` aliases each child of the stack program: together, about a seventh of an AKS pool's instructions.
 """
 
 from __future__ import annotations
