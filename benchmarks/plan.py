@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling modules, also when loaded by path (tests)
-from plan_children import child_floor, child_plan, run_child  # noqa: E402
+from plan_children import child_floor, child_plan, floor_modules_file, run_child, write_floor_modules  # noqa: E402
 from plan_stacks import STACKS, write_stack  # noqa: E402
 
 # A stack file without a Pulumi project beside it is planned with the program inside the installed library.
@@ -119,10 +119,9 @@ def measure(pool_counts: list[int], repeat: int, work: Path, log, warmup: bool =
             plans[(stack, n)].append(result)
         for stack in STACKS:  # the SDK modules every plan of the stack executed so far (the same in each round)
             runs = [run for (name, _), stack_runs in plans.items() if name == stack for run in stack_runs]
-            modules[stack] = sorted({module for run in runs for module in run["sdk_modules"]})
-            (work / f"modules-{stack}.json").write_text(json.dumps(modules[stack]))
+            modules[stack] = write_floor_modules(work, stack, runs)
             log(f"floor {stack} run {round_ + 1}/{repeat}")
-            floors[stack].append(run_child(["floor", str(work / f"modules-{stack}.json")], work))
+            floors[stack].append(run_child(["floor", str(floor_modules_file(work, stack))], work))
 
     not_judged = unjudged(repeat, warmup, pool_counts)
     results: dict[str, Any] = {

@@ -159,14 +159,31 @@ def child_environment() -> dict[str, str]:
 
 
 def run_child(args: list[str], work: Path) -> dict[str, Any]:
+    """``plan.py --child <args>`` in a fresh process: the JSON result it wrote."""
+    return run_wrapped_child(args, work)[0]
+
+
+def run_wrapped_child(
+    args: list[str], work: Path, wrapper: list[str] | None = None, extra_env: dict[str, str] | None = None
+) -> tuple[dict[str, Any], str]:
+    """``plan.py --child <args>`` in a fresh process, started by ``wrapper`` when given (valgrind): the JSON result it
+    wrote, and its standard error."""
     out = Path(tempfile.mkstemp(dir=work, suffix=".json")[1])
+    command = [*(wrapper or []), sys.executable, str(PLAN_SCRIPT), "--child", *args, "--out", str(out)]
     proc = subprocess.run(
-        [sys.executable, str(PLAN_SCRIPT), "--child", *args, "--out", str(out)],
-        capture_output=True,
-        text=True,
-        cwd=work,
-        env=child_environment(),
+        command, capture_output=True, text=True, cwd=work, env={**child_environment(), **(extra_env or {})}
     )
     if proc.returncode != 0 or not out.stat().st_size:
-        raise SystemExit(f"benchmark subprocess failed ({' '.join(args)}):\n{proc.stderr[-4000:]}")
-    return json.loads(out.read_text())
+        raise SystemExit(f"benchmark subprocess failed ({' '.join(command[:1] + args)}):\n{proc.stderr[-4000:]}")
+    return json.loads(out.read_text()), proc.stderr
+
+
+def write_floor_modules(work: Path, stack: str, plan_runs: list[dict[str, Any]]) -> list[str]:
+    """Every SDK module the stack's plans executed, written to ``modules-<stack>.json`` for its floor child."""
+    modules = sorted({module for run in plan_runs for module in run["sdk_modules"]})
+    floor_modules_file(work, stack).write_text(json.dumps(modules))
+    return modules
+
+
+def floor_modules_file(work: Path, stack: str) -> Path:
+    return work / f"modules-{stack}.json"

@@ -20,7 +20,6 @@ import argparse
 import json
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -29,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from plan import MAX_RATIO, MAX_SLOPE_SHARE, parse_pools  # noqa: E402
-from plan_children import PLAN_SCRIPT, child_environment, run_child  # noqa: E402
+from plan_children import floor_modules_file, run_child, run_wrapped_child, write_floor_modules  # noqa: E402
 from plan_stacks import STACKS, write_stack  # noqa: E402
 
 _INSTRUCTIONS = re.compile(r"^==\d+== I\s+refs:\s+([\d,]+)\s*$", re.MULTILINE)
@@ -43,20 +42,13 @@ def instructions(valgrind_stderr: str) -> int:
     return int(found[0].replace(",", ""))
 
 
+CACHEGRIND = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+
+
 def counted_child(args: list[str], work: Path) -> tuple[int, dict[str, Any]]:
     """One ``plan.py --child`` run under cachegrind: its instruction count and its own JSON result."""
-    out = Path(tempfile.mkstemp(dir=work, suffix=".json")[1])
-    command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
-    proc = subprocess.run(
-        [*command, sys.executable, str(PLAN_SCRIPT), "--child", *args, "--out", str(out)],
-        capture_output=True,
-        text=True,
-        cwd=work,
-        env={**child_environment(), "PYTHONHASHSEED": "0"},
-    )
-    if proc.returncode != 0 or not out.stat().st_size:
-        raise SystemExit(f"benchmark subprocess failed under valgrind ({' '.join(args)}):\n{proc.stderr[-4000:]}")
-    return instructions(proc.stderr), json.loads(out.read_text())
+    result, stderr = run_wrapped_child(args, work, CACHEGRIND, {"PYTHONHASHSEED": "0"})
+    return instructions(stderr), result
 
 
 def measure(pools: list[int], work: Path) -> dict[str, Any]:
@@ -67,10 +59,9 @@ def measure(pools: list[int], work: Path) -> dict[str, Any]:
     with ThreadPoolExecutor(max_workers=2) as pool:
         plans = dict(zip(paths, pool.map(lambda path: counted_child(["plan", str(path)], work), paths.values())))
         for stack in STACKS:
-            modules = sorted({m for (name, _), (_, run) in plans.items() if name == stack for m in run["sdk_modules"]})
-            (work / f"modules-{stack}.json").write_text(json.dumps(modules))
+            write_floor_modules(work, stack, [run for (name, _), (_, run) in plans.items() if name == stack])
         floors = dict(
-            zip(STACKS, pool.map(lambda s: counted_child(["floor", str(work / f"modules-{s}.json")], work)[0], STACKS))
+            zip(STACKS, pool.map(lambda s: counted_child(["floor", str(floor_modules_file(work, s))], work)[0], STACKS))
         )
     results: dict[str, Any] = {"pools": [low, high], "targets": {"max_ratio": MAX_RATIO, "max_slope": MAX_SLOPE_SHARE}}
     for stack in STACKS:
