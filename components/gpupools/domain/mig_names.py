@@ -40,7 +40,10 @@ def pool_mig_names(stack: Stack, pool: ResolvedPool) -> str | None:
         else:
             where = spelling.resource
         parts.append(f"{aks}{spelling.profile} on {spelling.gpu} = {where}")
-    whole = pool.mig.node.whole_gpus
+    node = pool.mig.node
+    if not node.is_uniform:  # a per-GPU layout: its groups first, in device order
+        parts.insert(0, f"per GPU: {node.describe()}")
+    whole = node.whole_gpus
     if whole:  # a per-GPU layout's whole GPUs: the plain GPU resource (mixed), the driver's gpu device (DRA)
         where = f"{DRA_DRIVER_NAME} device type={GPU_TYPE}" if dra else GPU_RESOURCE
         parts.append(f"{whole} whole {pool.gpu.name} per node = {where}")

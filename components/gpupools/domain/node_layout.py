@@ -142,3 +142,10 @@ class NodeLayout:
 
     def describe(self) -> str:
         return " + ".join(group.describe() for group in self.groups)
+
+    def to_json(self) -> list[dict[str, object]]:
+        """The node in the stack file's per-GPU form (``[{gpus, mix} | {gpus, whole: true}]``)."""
+        return [
+            {"gpus": group.gpus, "whole": True} if group.whole else {"gpus": group.gpus, "mix": group.devices}
+            for group in self.groups
+        ]
