@@ -115,7 +115,7 @@ class NodeLayout:
 
     def device_kinds(self) -> dict[str | None, int]:
         """Per node, each device kind the DRA driver publishes: a MIG profile, or None for a whole GPU."""
-        kinds: dict[str | None, int] = dict(self.mig_devices)
+        kinds: dict[str | None, int] = {name: count for name, count in self.mig_devices.items()}
         if self.whole_gpus:
             kinds[None] = self.whole_gpus
         return kinds
