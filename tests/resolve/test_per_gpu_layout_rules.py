@@ -97,7 +97,7 @@ def test_aks_own_profile_stays_one_profile_per_pool():
         ([{"gpus": 6}], LAYOUT + "[0]", "exactly one of 'mix'"),
         ([{"gpus": 6, "mix": {"1g.10gb": 7}, "whole": True}], LAYOUT + "[0]", "exactly one of 'mix'"),
         ([{"gpus": 0, "whole": True}], LAYOUT + "[0].gpus", "greater than or equal to 1"),
-        ([{"gpus": 2, "whole": False}], LAYOUT + "[0].whole", "True"),
+        ([{"gpus": 2, "whole": False}], LAYOUT + "[0].whole", "only true"),
         ([{"gpus": 2, "mix": {"1g.10gb": 0}}], LAYOUT + "[0].mix", "at least 1"),
         ([], LAYOUT, "at least one entry"),
         (5, LAYOUT, "valid string or"),

@@ -31,7 +31,7 @@ class LayoutGroup(Strict):
         default=None,
         description="The MIG devices of each of these GPUs, such as `{1g.10gb: 4, 1g.20gb: 1, 2g.20gb: 1}`.",
     )
-    whole: Literal[True] | None = Field(
+    whole: bool | None = Field(
         default=None, description="`true`: these GPUs stay whole, not MIG-enabled (mig-parted `mig-enabled: false`)."
     )
 
@@ -47,6 +47,13 @@ class LayoutGroup(Strict):
         if mix is not None:
             _check_mix(mix)
         return mix
+
+    @field_validator("whole")
+    @classmethod
+    def _only_true(cls, whole: bool | None) -> bool | None:
+        if whole is False:
+            raise ValueError("only true (GPUs left whole); for GPUs cut into MIG devices give a mix instead")
+        return whole
 
 
 class MigConfig(Strict):
