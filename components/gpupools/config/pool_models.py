@@ -70,7 +70,7 @@ class MigConfig(Strict):
         description="A named layout (`all-balanced`, `all-1g.5gb`, ...), a per-GPU mix such as `{1g.5gb: 2, "
         "2g.10gb: 1, 3g.20gb: 1}` on every GPU, or a per-GPU layout: a list of entries `{gpus: 6, mix: {...}}` or "
         "`{gpus: 2, whole: true}` whose `gpus` sum to the size's GPUs. Applied by the GPU Operator's MIG manager; "
-        "a per-GPU layout with more than one mix, or whole GPUs, needs `gpuSoftware.migStrategy: mixed`.",
+        "a node with more than one profile, or with whole GPUs, needs `gpuSoftware.migStrategy: mixed`.",
     )
 
     @model_validator(mode="after")
