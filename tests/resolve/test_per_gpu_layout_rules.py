@@ -100,6 +100,7 @@ def test_aks_own_profile_stays_one_profile_per_pool():
         ([{"gpus": 2, "whole": False}], LAYOUT + "[0].whole", "only true"),
         ([{"gpus": 2, "mix": {"1g.10gb": 0}}], LAYOUT + "[0].mix", "at least 1"),
         ([], LAYOUT, "at least one entry"),
+        ([{"gpus": 1, "whole": True}] * 17, LAYOUT, "at most 16 entries, got 17"),
         (5, LAYOUT, "valid string or"),
         ([{"gpus": 2, "mixx": {"1g.10gb": 1}}], LAYOUT + "[0].mixx", "unknown key"),
     ],

@@ -79,6 +79,14 @@ class MigConfig(Strict):
             raise ValueError("set exactly one of 'profile' or 'layout'")
         return self
 
+    @field_validator("layout", mode="before")
+    @classmethod
+    def _at_most_one_entry_per_gpu(cls, layout: Any) -> Any:
+        """Each entry covers at least one GPU: a longer list is refused before its entries are read."""
+        if isinstance(layout, list) and len(layout) > MAX_GPUS_PER_NODE:
+            raise ValueError(f"a per-GPU layout has at most {MAX_GPUS_PER_NODE} entries, got {len(layout)}")
+        return layout
+
     @field_validator("layout")
     @classmethod
     def _positive_counts(
