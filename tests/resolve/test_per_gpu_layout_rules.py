@@ -91,6 +91,14 @@ def test_aks_own_profile_stays_one_profile_per_pool():
     assert "gpu-operator" in problem.message and "1x whole" in problem.message
 
 
+def test_aks_with_the_operators_mig_manager_takes_a_per_gpu_layout():
+    software = {"installer": "gpu-operator", "version": "v26.7.0", "driver": "operator", "migStrategy": "mixed"}
+    layout = [{"gpus": 4, "mix": {"1g.5gb": 7}}, {"gpus": 4, "whole": True}]
+    (pool,) = load_stack(config(AZURE, {"mig": {"layout": layout}}, gpuSoftware=software)).pools
+    assert pool.mig is not None and pool.mig.applied_by == "operator" and pool.mig.aks_profile is None
+    assert pool.mig.node.mig_devices == {"1g.5gb": 4 * 7} and pool.mig.node.whole_gpus == 4
+
+
 @pytest.mark.parametrize(
     ("layout", "field", "words"),
     [
