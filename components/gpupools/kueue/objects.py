@@ -25,7 +25,8 @@ from .inputs import PoolFlavor, TeamDemand
 from .limits import MAX_FLAVORS_PER_GROUP, MAX_RESOURCE_GROUPS, MAX_RESOURCES_PER_GROUP
 from .names import dns_label
 
-KUEUE_API_VERSION = "kueue.x-k8s.io/v1beta1"
+KUEUE_API_VERSION = "kueue.x-k8s.io/v1beta1"  # served from v0.9 to v0.19 (deprecated from v0.15)
+KUEUE_API_VERSIONS = {KUEUE_API_VERSION: "cohort", "kueue.x-k8s.io/v1beta2": "cohortName"}  # -> the cohort field
 DEFAULT_COHORT = "gpupools"
 # Quota (flavor, resource) -> team -> amount.
 Quotas = dict[tuple[str, str], dict[str, int]]
@@ -37,9 +38,14 @@ def kueue_objects(
     *,
     cohort: str | None = DEFAULT_COHORT,
     local_queues: bool = True,
+    api_version: str = KUEUE_API_VERSION,
 ) -> list[dict[str, Any]]:
     """ResourceFlavors (in ``pools``' order: the order Kueue tries them in), then ClusterQueues, then LocalQueues
-    (namespace and name: the team's), teams sorted by name. ``cohort=None``: no borrowing between teams."""
+    (namespace and name: the team's), teams sorted by name. ``cohort=None``: no borrowing between teams.
+    ``api_version``: ``kueue.x-k8s.io/v1beta1`` (Kueue v0.9 on) or ``v1beta2`` (v0.15 on; the cohort is
+    ``cohortName``)."""
+    if api_version not in KUEUE_API_VERSIONS:
+        raise KueueError(f"api_version {api_version!r}: allowed {', '.join(KUEUE_API_VERSIONS)}")
     _unique([p.name for p in pools], [p.pool for p in pools], "pool")
     _unique([t.name for t in teams], [t.team for t in teams], "team")
     cohort_name = None if cohort is None else dns_label(cohort, "cohort")
@@ -47,10 +53,10 @@ def kueue_objects(
     groups = _groups(teams, pools)
     ordered = sorted(teams, key=lambda t: t.name)
     objects = [_resource_flavor(pool) for pool in pools]
-    objects += [_cluster_queue(team, groups, quotas, cohort_name) for team in ordered]
+    objects += [_cluster_queue(team, groups, quotas, cohort_name, api_version) for team in ordered]
     if local_queues:
         objects += [_local_queue(team) for team in ordered]
-    return objects
+    return [{**obj, "apiVersion": api_version} for obj in objects]
 
 
 def _unique(names: list[str], given: list[str], what: str) -> None:
@@ -120,7 +126,11 @@ def _resource_flavor(pool: PoolFlavor) -> dict[str, Any]:
 
 
 def _cluster_queue(
-    team: TeamDemand, groups: list[tuple[list[str], list[PoolFlavor]]], quotas: Quotas, cohort: str | None
+    team: TeamDemand,
+    groups: list[tuple[list[str], list[PoolFlavor]]],
+    quotas: Quotas,
+    cohort: str | None,
+    api_version: str,
 ) -> dict[str, Any]:
     def nominal(pool: PoolFlavor, resource: str) -> int:
         return quotas.get((pool.name, resource), {}).get(team.name, 0)
@@ -145,7 +155,7 @@ def _cluster_queue(
         )
     spec: dict[str, Any] = {"namespaceSelector": {}}
     if cohort is not None:
-        spec["cohort"] = cohort
+        spec[KUEUE_API_VERSIONS[api_version]] = cohort
         spec["preemption"] = {"reclaimWithinCohort": "Any"}
     spec["resourceGroups"] = resource_groups
     return {"apiVersion": KUEUE_API_VERSION, "kind": "ClusterQueue", "metadata": {"name": team.name}, "spec": spec}
