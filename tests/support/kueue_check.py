@@ -4,7 +4,8 @@ In the server's order: the schema and the CEL rules first (both are the CRD's va
 then, only for an object they accept, the validating webhook (``kueue_webhook``). ``problems(obj)`` returns what
 would be refused, each prefixed with the check that refused it (``schema``, ``CEL``, ``webhook``); empty when the
 object would be accepted. ``all_problems(obj)`` adds what Kueue v0.19.2's real CRDs and their CEL rules refuse
-(``kueue_crd``, where ``../shared`` is present). The CEL rules run with cel-python, the project's CEL library (as for DRA's selectors).
+(``kueue_crd``, where ``../shared`` is present). The CEL rules run with cel-python, the project's CEL library (as
+for DRA's selectors).
 """
 
 from __future__ import annotations
