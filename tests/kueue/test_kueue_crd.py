@@ -14,7 +14,7 @@ import pytest
 from gpupools.kueue import KUEUE_API_VERSIONS, KueueError, PoolFlavor, TeamDemand, kueue_objects
 from support import kueue_crd
 
-pytestmark = pytest.mark.skipif(kueue_crd.CRDS is None, reason="needs ../shared/reference/kueue/crds")
+needs_crds = pytest.mark.skipif(kueue_crd.CRDS is None, reason="needs ../shared/reference/kueue/crds")
 
 MIG_1G, GPU = "nvidia.com/mig-1g.5gb", "nvidia.com/gpu"
 POOLS = [PoolFlavor("a", {MIG_1G: 28}), PoolFlavor("b", {MIG_1G: 14}), PoolFlavor("whole", {GPU: 8})]
@@ -63,6 +63,7 @@ def _largest_admitted(objects, queue_name: str, flavor: str, resource: str, used
     return max(most, unused, 0)
 
 
+@needs_crds
 @pytest.mark.parametrize("api_version", list(KUEUE_API_VERSIONS))
 @pytest.mark.parametrize("limits", [{}, {"borrowing_limit": 4, "lending_limit": 2}, {"lending_limit": 0}])
 @pytest.mark.parametrize("cohort", ["gpupools", None])
@@ -73,6 +74,7 @@ def test_every_object_passes_the_real_crds_and_their_cel_rules(api_version, limi
     assert {o["apiVersion"] for o in objects} == {api_version}
 
 
+@needs_crds
 def test_the_objects_reach_the_cel_rules_that_matter():
     kueue_crd.reached.clear()
     for api_version in KUEUE_API_VERSIONS:
@@ -136,6 +138,7 @@ BROKEN = {
 }
 
 
+@needs_crds
 @pytest.mark.parametrize("kind, mutate, check, expected", BROKEN.values(), ids=BROKEN.keys())
 def test_the_crd_check_refuses_a_broken_object(kind, mutate, check, expected):
     obj = _valid(kind)
