@@ -98,8 +98,9 @@ def _configuration_lines(configuration: dict[str, Any] | None) -> list[str]:
     """The Configuration stanza, for the report: it is Kueue's own file, not an object kubectl applies."""
     if configuration is None:
         return []
-    lines = ["", "# Merge into Kueue's Configuration (kueue-manager-config, controller_manager_config.yaml) before"]
-    lines.append("# applying the queues: it charges each MIG slice as its GB of GPU memory (docs/kueue.md).")
+    lines = ["", "# Merge its resources into Kueue's Configuration (kueue-manager-config,"]
+    lines.append("# controller_manager_config.yaml) before applying the queues: it charges each MIG slice as its")
+    lines.append("# GB of GPU memory (docs/kueue.md).")
     return lines + render_yaml([configuration]).rstrip("\n").split("\n")
 
 
