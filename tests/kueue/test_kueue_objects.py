@@ -72,18 +72,25 @@ def _quotas(cluster_queue) -> dict[tuple[str, str], int]:
 
 
 def _assert_valid(objects):
-    found = {f"{o['kind']}/{o['metadata']['name']}": kueue_check.problems(o) for o in objects}
+    found = {f"{o['kind']}/{o['metadata']['name']}": kueue_check.all_problems(o) for o in objects}
     assert not any(found.values()), found
 
 
 def _assert_quotas_match(objects, pools, teams):
-    """Each team's quotas add up to its demand; no flavor gives out more of a resource than its pool holds."""
+    """Each team's quotas add up to its demand; no flavor gives out more of a resource than its pool holds. Every
+    queue lists every (flavor, resource) pair of the cohort: each pool offering a demanded resource, with each
+    demanded resource it shares a group with, so each team may borrow any of them (Kueue lends only listed pairs)."""
     given_out: dict[tuple[str, str], int] = {}
+    demanded = {r for _, demand in teams for r in demand}
+    offering = {name for name, capacity in pools if any(capacity.get(r) for r in demanded)}
+    listed = [set(_quotas(q)) for q in _of_kind(objects, "ClusterQueue")]
+    assert all(pairs == listed[0] for pairs in listed)
+    assert {r for _, r in listed[0]} == demanded and {f for f, _ in listed[0]} == offering
     for team, demand in teams:
         label = team.lower().replace(" ", "-")
         (queue,) = [q for q in _of_kind(objects, "ClusterQueue") if q["metadata"]["name"] == label]
         quotas = _quotas(queue)
-        assert {r for _, r in quotas} == set(demand)
+        assert {r for (_, r), n in quotas.items() if n} == set(demand)
         for resource, count in demand.items():
             assert sum(n for (_, r), n in quotas.items() if r == resource) == count
         for key, n in quotas.items():
@@ -226,7 +233,7 @@ def test_bad_inputs_are_refused(build, message):
 
 def test_more_resource_groups_than_a_cluster_queue_holds_is_refused():
     pools = [PoolFlavor(f"p{i}", {f"example.com/r{i}": 1}) for i in range(17)]
-    with pytest.raises(KueueError, match="needs 17 resource groups; a ClusterQueue holds 16"):
+    with pytest.raises(KueueError, match="need 17 resource groups; a ClusterQueue holds 16"):
         kueue_objects(pools, [TeamDemand("t", {f"example.com/r{i}": 1 for i in range(17)})])
 
 

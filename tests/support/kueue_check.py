@@ -3,7 +3,9 @@
 In the server's order: the schema and the CEL rules first (both are the CRD's validation, so both are reported),
 then, only for an object they accept, the validating webhook (``kueue_webhook``). ``problems(obj)`` returns what
 would be refused, each prefixed with the check that refused it (``schema``, ``CEL``, ``webhook``); empty when the
-object would be accepted. The CEL rules run with cel-python, the project's CEL library (as for DRA's selectors).
+object would be accepted. ``all_problems(obj)`` adds what Kueue v0.19.2's real CRDs and their CEL rules refuse
+(``kueue_crd``, where ``../shared`` is present). The CEL rules run with cel-python, the project's CEL library (as
+for DRA's selectors).
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from support import kueue_webhook
+from support import kueue_crd, kueue_webhook
 from support.kueue_schema import API_VERSION, CEL_RULES, SCHEMAS, CelRule
 
 celpy = pytest.importorskip("celpy")  # dev dependencies (requirements-dev.txt)
@@ -39,6 +41,11 @@ def problems(obj: dict[str, Any]) -> list[str]:
     if found:
         return found
     return [f"webhook: {p}" for p in WEBHOOKS[kind](obj["spec"])]
+
+
+def all_problems(obj: dict[str, Any]) -> list[str]:
+    """``problems`` and, where ``../shared`` is present, the real CRDs' (``CRD schema``, ``CRD CEL``)."""
+    return problems(obj) + (kueue_crd.problems(obj) if kueue_crd.CRDS is not None else [])
 
 
 def failed_rules(obj: dict[str, Any]) -> list[tuple[CelRule, str]]:

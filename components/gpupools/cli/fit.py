@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from typing import Any
 
 from ..config.demand import read_demand_file
 from ..domain.cost import HOURS_PER_MONTH
 from ..fit.answer import OUT_OF_SCOPE, FitAnswer, answer_json, fit_demand
-from ..fit.kueue_quotas import fit_kueue_objects
-from ..kueue import render_yaml
+from ..fit.kueue_quotas import fit_kueue
 from ..fit.size_fit import SizeFit
+from ..kueue import render_yaml
+from ..untrusted.text import terminal_safe
 from .check import print_lines
 from .help import Parser
 
@@ -37,10 +40,18 @@ def add_fit_command(commands: argparse._SubParsersAction[Parser]) -> None:
         "--json", dest="format", action="store_const", const="json", default="text", help="the answer as JSON"
     )
     command.add_argument(
+        "-o",
+        "--output",
+        dest="format",
+        choices=("text", "json", "kueue"),
+        help="text (default), json (as --json), or kueue (as --kueue)",
+    )
+    command.add_argument(
         "--kueue",
         action="store_true",
-        help="also print Kueue objects: a ResourceFlavor per pool, a ClusterQueue and LocalQueue per team "
-        "(nominal quota = the team's demand; see docs/kueue.md)",
+        help="print Kueue objects on stdout, for kubectl apply -f -: a ResourceFlavor per pool, a ClusterQueue and "
+        "LocalQueue per team (nominal quota = the team's demand; see docs/kueue.md); the report goes to stderr. "
+        "With --json: in the JSON",
     )
     command.add_argument(
         "--time-limit",
@@ -67,16 +78,30 @@ def run_fit(args: argparse.Namespace) -> int:
 
     demand = read_demand_file(args.demand)
     answer = fit_demand(demand, current_price_book(), args.time_limit)
-    objects = fit_kueue_objects(demand, answer.chosen) if args.kueue else None
+    kueue = fit_kueue(demand, answer.chosen) if args.kueue or args.format == "kueue" else None
     if args.format == "json":
         data = answer_json(answer)
-        print(json.dumps(data if objects is None else {**data, "kueue": objects}, indent=2, allow_nan=False))
+        if kueue is not None:
+            data = {**data, "kueue": kueue.objects, "kueueConfiguration": kueue.configuration}
+        print(json.dumps(data, indent=2, allow_nan=False))
         return 0
-    print_lines(report_lines(answer))
-    if objects is not None:
-        print_lines(["", "# Kueue objects (kubectl apply -f -); workloads without a team get no ClusterQueue"])
-        print_lines(render_yaml(objects).rstrip("\n").split("\n"))
+    if kueue is None:
+        print_lines(report_lines(answer))
+        return 0
+    lines = report_lines(answer) + _configuration_lines(kueue.configuration)
+    print("\n".join(terminal_safe(line) for line in lines), file=sys.stderr)
+    sys.stdout.write(render_yaml(kueue.objects))
     return 0
+
+
+def _configuration_lines(configuration: dict[str, Any] | None) -> list[str]:
+    """The Configuration stanza, for the report: it is Kueue's own file, not an object kubectl applies."""
+    if configuration is None:
+        return []
+    lines = ["", "# Merge its resources into Kueue's Configuration (kueue-manager-config,"]
+    lines.append("# controller_manager_config.yaml) before applying the queues: it charges each MIG slice as its")
+    lines.append("# GB of GPU memory (docs/kueue.md).")
+    return lines + render_yaml([configuration]).rstrip("\n").split("\n")
 
 
 def report_lines(answer: FitAnswer) -> list[str]:

@@ -27,6 +27,7 @@ from .models import Strict
 MAX_DEMAND_BYTES = 256 * 1024
 MAX_WORKLOADS = 200
 MAX_REPLICAS = 10_000  # per workload: far above any one cluster's GPUs, low enough for the solver's arithmetic
+DEFAULT_TEAM = "default"  # whose Kueue queue holds the workloads without a team
 GIB = Decimal(2**30)
 GB = Decimal(10**9)
 
@@ -73,6 +74,13 @@ class Workload(Strict):
         return None if self.memory is None else parse_quantity(self.memory) / GB
 
 
+class TeamLimits(Strict):
+    """How much a team's Kueue queue may borrow from the cohort and lend to it, per pool and resource."""
+
+    borrowing_limit: int | None = Field(default=None, ge=0, le=MAX_REPLICAS)
+    lending_limit: int | None = Field(default=None, ge=0, le=MAX_REPLICAS)
+
+
 class Demand(Strict):
     """The whole demand file."""
 
@@ -83,6 +91,8 @@ class Demand(Strict):
     # (AKS gpuInstanceProfile: one profile per pool).
     mig_manager: Literal["operator", "cloud"] = "operator"
     workloads: list[Workload] = Field(min_length=1, max_length=MAX_WORKLOADS)
+    # Kueue limits per team (``default``: the workloads without a team); only ``fit --kueue`` reads them.
+    teams: dict[str, TeamLimits] = Field(default_factory=dict, max_length=MAX_WORKLOADS + 1)
 
     @field_validator("cloud")
     @classmethod
@@ -91,12 +101,24 @@ class Demand(Strict):
             raise ValueError(f"'{value}' is not a cloud gpupools knows; allowed: {', '.join(cloud_names())}")
         return value
 
+    @field_validator("teams")
+    @classmethod
+    def _team_names(cls, value: dict[str, TeamLimits]) -> dict[str, TeamLimits]:
+        for name in value:
+            if not DNS1123_LABEL.fullmatch(name) or len(name) > 63:
+                raise ValueError(f"{name[:63]!r} is not a DNS label; allowed: lowercase letters, digits and '-'")
+        return value
+
     @model_validator(mode="after")
     def _unique_names(self) -> "Demand":
         names = [workload.name for workload in self.workloads]
         twice = sorted({name for name in names if names.count(name) > 1})
         if twice:
             raise ValueError(f"workload names must be unique; repeated: {', '.join(twice)}")
+        known = {workload.team or DEFAULT_TEAM for workload in self.workloads}
+        unknown = sorted(set(self.teams) - known)
+        if unknown:
+            raise ValueError(f"teams: {', '.join(unknown)[:200]} has no workload; allowed: {', '.join(sorted(known))}")
         return self
 
 

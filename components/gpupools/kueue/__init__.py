@@ -8,12 +8,13 @@ from __future__ import annotations
 from .errors import KueueError
 from .inputs import PoolFlavor, TeamDemand, pool_flavor
 from .names import dns_label
-from .objects import DEFAULT_COHORT, KUEUE_API_VERSION, kueue_objects
+from .objects import DEFAULT_COHORT, KUEUE_API_VERSION, KUEUE_API_VERSIONS, kueue_objects
 from .render import render_yaml
 
 __all__ = [
     "DEFAULT_COHORT",
     "KUEUE_API_VERSION",
+    "KUEUE_API_VERSIONS",
     "KueueError",
     "PoolFlavor",
     "TeamDemand",

@@ -73,14 +73,23 @@ class PoolFlavor:
 
 @dataclass(frozen=True)
 class TeamDemand:
-    """What one team asks for at once, per resource (``nvidia.com/mig-1g.5gb: 20``): its nominal quota."""
+    """What one team asks for at once, per resource (``nvidia.com/mig-1g.5gb: 20``): its nominal quota.
+
+    ``borrowing_limit`` caps what the team may borrow from the cohort, ``lending_limit`` what it lends of its
+    idle quota, both per flavor and resource (Kueue's ``borrowingLimit`` and ``lendingLimit``); None: no cap.
+    """
 
     team: str
     demand: Mapping[str, int]
+    borrowing_limit: int | None = None
+    lending_limit: int | None = None
     name: str = field(init=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "name", dns_label(self.team, "team"))
+        for what, limit in (("borrowingLimit", self.borrowing_limit), ("lendingLimit", self.lending_limit)):
+            if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+                raise KueueError(shown(f"team {self.team}: {what} must be a whole number of at least 0, got {limit!r}"))
         wanted = {k: v for k, v in _counts(f"team {self.team}", self.demand, "demand").items() if v}
         if not wanted:
             raise KueueError(shown(f"team {self.team!r} demands nothing; give it at least one slice or leave it out"))
