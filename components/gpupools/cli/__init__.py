@@ -21,6 +21,7 @@ from ..catalog.extras import MissingExtraError
 from ..config.errors import NAMESPACE, ConfigError, Problem
 from ..config.loading import read_stack_file, stack_file_path
 from ..config.loading import StackFile
+from ..untrusted.null_output import discard_descriptor, null_text_stream
 from ..untrusted.text import shown
 from . import help as help_text
 
@@ -53,7 +54,7 @@ def _usable_streams() -> None:
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
         if stream is None or _closed_descriptor(stream):
-            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (lives as long as the process)
+            setattr(sys, name, null_text_stream())
         elif hasattr(stream, "reconfigure"):
             try:
                 stream.reconfigure(errors="backslashreplace")
@@ -145,9 +146,7 @@ def _run(argv: Sequence[str] | None) -> int:
 def _silence_stdout() -> None:
     """The reader went away: point stdout at /dev/null so the final flush at exit does not complain again."""
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+        discard_descriptor(sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):  # in-process callers may have replaced stdout
         pass
 

@@ -16,7 +16,7 @@ import errno
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -83,6 +83,72 @@ def write_atomically(path: Path, data: bytes, kind: str = "price cache") -> Path
         _remove(temporary)
         raise
     return target
+
+
+def write_all_or_none(writes: Sequence[tuple[Path, bytes, str]]) -> list[Path]:
+    """Replace each ``(path, data, kind)``'s file, or none of them: every temp file is written and flushed before
+    the first rename, and if a later rename fails the earlier files get their old bytes (and mode) back, or are
+    removed if there were none. Returns the files written."""
+    staged: list[tuple[Path, str, str, bytes | None]] = []  # (target, temporary, where, old bytes)
+    try:
+        for path, data, kind in writes:
+            where = str(path)
+            with _refused_as(where, kind):
+                target = _resolved(path)
+                mode = _existing_mode(target, kind, where)
+                old = _read_all(target) if mode is not None else None
+                if mode is None:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                staged.append((target, _staged(target, data, mode), where, old))
+    except BaseException:
+        for _, temporary, _, _ in staged:
+            _remove(temporary)
+        raise
+    done: list[tuple[Path, bytes | None]] = []
+    for index, (target, temporary, where, old) in enumerate(staged):
+        try:
+            os.replace(temporary, target)
+        except OSError as error:
+            for _, later, _, _ in staged[index:]:
+                _remove(later)
+            for written, before in done:
+                _put_back(written, before)
+            raise FileRefused(where, write_problem(error, writes[index][2])) from None
+        done.append((target, old))
+    return [target for target, _ in done]
+
+
+def _staged(target: Path, data: bytes, mode: int | None) -> str:
+    """A temp file beside ``target`` holding ``data`` with ``target``'s mode, flushed to disk; its path."""
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name[:100]}.", suffix=".tmp", dir=target.parent)
+    try:
+        try:
+            _write_all(descriptor, data)
+            os.fchmod(descriptor, mode if mode is not None else _DEFAULT_MODE & ~_umask())
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+    except BaseException:
+        _remove(temporary)
+        raise
+    return temporary
+
+
+def _read_all(target: Path) -> bytes:
+    with open(target, "rb") as handle:
+        return handle.read()
+
+
+def _put_back(target: Path, before: bytes | None) -> None:
+    """Undo one replacement of ``write_all_or_none``, as well as the file system lets it."""
+    try:
+        if before is None:
+            os.unlink(target)
+        else:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+            os.replace(_staged(target, before, mode), target)
+    except OSError:
+        pass
 
 
 def _resolved(path: Path) -> Path:

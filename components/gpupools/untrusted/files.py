@@ -8,6 +8,7 @@ reports, and decoded as UTF-8 only. Every refusal is a ``FileRefused`` naming th
 from __future__ import annotations
 
 import errno
+import importlib.resources
 import os
 import stat
 from pathlib import Path
@@ -66,6 +67,15 @@ def read_limited(path: Path, kind: str = "stack file", limit: int = MAX_FILE_BYT
 def read_text(path: Path, kind: str = "stack file", limit: int = MAX_FILE_BYTES) -> str:
     """``read_limited`` then ``decode_utf8``: the file's UTF-8 text."""
     return decode_utf8(path, read_limited(path, kind, limit), kind)
+
+
+def read_packaged(package: str, name: str, limit: int = MAX_FILE_BYTES << 4) -> bytes:
+    """The bytes of a data file shipped inside ``package`` (``offers_snapshot.json``), at most ``limit`` bytes: ours,
+    but read the one way all the same, so no module opens a file on its own."""
+    data = importlib.resources.files(package).joinpath(name).read_bytes()
+    if len(data) > limit:
+        raise FileRefused(f"{package}/{name}", _too_big(len(data), "packaged file", limit))
+    return data
 
 
 def _open_nonblocking(path: Path) -> int:
