@@ -94,7 +94,8 @@ def not_regular(mode: int, kind: str) -> str:
         if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
         else "not a regular file"
     )
-    return f"is {what}; a {kind} must be a regular file"
+    article = "an" if kind[:1] in "aeiou" else "a"
+    return f"is {what}; {article} {kind} must be a regular file"
 
 
 def _too_big(size: int, kind: str, limit: int, at_least: bool = False) -> str:
