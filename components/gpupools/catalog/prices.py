@@ -20,7 +20,7 @@ from ..errors import GpupoolsError
 from ..untrusted.atomic_file import user_cache_file
 from ..untrusted.files import read_packaged
 from ..untrusted.strict_json import strict_loads
-from ..untrusted.value_kinds import CLOUD, REGION, SIZE, price_problem
+from ..untrusted.value_kinds import CLOUD, NAME, REGION, SIZE, price_problem
 
 Capacity = Literal["onDemand", "spot", "capacityBlock"]
 CAPACITIES: tuple[str, ...] = ("onDemand", "spot", "capacityBlock")
@@ -37,7 +37,7 @@ _FIELD_SHAPES = {
     "retrieved": re.compile(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?"),
     # printable ASCII but for space " | < > ` \\ [ ]: no cell break, HTML or Markdown link text in a PR comment
     "source": re.compile(r"https://[!#-;=?-Z^_a-{}~]{1,500}"),
-    "why": re.compile(r"[^|<>`\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]{1,500}"),
+    "why": NAME.shape,
 }
 SNAPSHOT_FILE = "price_snapshot.json"
 CACHE_VARIABLE = "GPUPOOLS_PRICE_CACHE"  # a path; the default is $XDG_CACHE_HOME/gpupools/prices.json
