@@ -61,28 +61,7 @@ def check_writable(path: Path, kind: str = "price cache") -> None:
 
 def write_atomically(path: Path, data: bytes, kind: str = "price cache") -> Path:
     """Replace the file at ``path`` (or the file a symlink there names) with ``data``; returns the file written."""
-    where = str(path)
-    with _refused_as(where, kind):
-        target = _resolved(path)
-        mode = _existing_mode(target, kind, where)
-        if mode is None:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name[:100]}.", suffix=".tmp", dir=target.parent)
-    try:
-        try:
-            _write_all(descriptor, data)
-            os.fchmod(descriptor, mode if mode is not None else _DEFAULT_MODE & ~_umask())
-            os.fsync(descriptor)
-        finally:
-            os.close(descriptor)
-        os.replace(temporary, target)
-    except OSError as error:
-        _remove(temporary)
-        raise FileRefused(where, write_problem(error, kind)) from None
-    except BaseException:
-        _remove(temporary)
-        raise
-    return target
+    return write_all_or_none([(path, data, kind)])[0]
 
 
 def write_all_or_none(writes: Sequence[tuple[Path, bytes, str]]) -> list[Path]:
@@ -96,7 +75,7 @@ def write_all_or_none(writes: Sequence[tuple[Path, bytes, str]]) -> list[Path]:
             with _refused_as(where, kind):
                 target = _resolved(path)
                 mode = _existing_mode(target, kind, where)
-                old = _read_all(target) if mode is not None else None
+                old = _read_all(target) if mode is not None and len(writes) > 1 else None  # for a put-back
                 if mode is None:
                     target.parent.mkdir(parents=True, exist_ok=True)
                 staged.append((target, _staged(target, data, mode), where, old))
