@@ -12,6 +12,7 @@ import yaml
 
 from gpupools.catalog.prices import snapshot
 from gpupools.config import ConfigError
+from gpupools.config.loading import read_stack_file
 from gpupools.domain.capacity import stack_capacity
 from gpupools.fit.stack_demand import demand_lines
 from gpupools.resolve.stack_loader import load_stack
@@ -30,7 +31,7 @@ def _lines(tmp_path: Path, config: dict) -> list[str]:
     (tmp_path / "Pulumi.x.yaml").write_text(yaml.safe_dump({"config": config}))
     stack = load_stack(config)
     capacity = stack_capacity(stack.pools)
-    return demand_lines(stack, tmp_path / "Pulumi.x.yaml", capacity, snapshot())
+    return demand_lines(stack, read_stack_file(tmp_path / "Pulumi.x.yaml"), capacity, snapshot())
 
 
 def test_a_stack_short_of_its_demand_says_what_is_short(tmp_path):
@@ -68,3 +69,31 @@ def test_plan_prints_it(tmp_path):
     run = run_cli("plan", "--config", str(tmp_path / "Pulumi.x.yaml"), "--json")
     assert run.code == 0, run.err
     assert any(w.startswith("demand: the pools no longer hold") for w in json.loads(run.out)["warnings"])
+
+
+def test_check_reads_it_as_plan_does(tmp_path):
+    """check says whether the pools hold the demand (the same verdict as plan's), and refuses the same files."""
+    shutil.copy(EXAMPLE, tmp_path / "demand.yaml")
+    (tmp_path / "Pulumi.x.yaml").write_text(yaml.safe_dump({"config": _stack_config()}))
+    check = run_cli("check", "--config", str(tmp_path / "Pulumi.x.yaml"), "--json")
+    plan = run_cli("plan", "--config", str(tmp_path / "Pulumi.x.yaml"), "--json")
+    checked = [w for w in json.loads(check.out)["warnings"] if w.startswith("demand:")]
+    planned = [w for w in json.loads(plan.out)["warnings"] if w.startswith("demand:")]
+    assert len(checked) == 1 and checked[0].split(" (the optimum")[0] == planned[0].split("; the optimum")[0]
+    (tmp_path / "demand.yaml").write_text("cloud: aws\nregion: us-east-1\nworkloads: []\n")
+    refusals = [run_cli(c, "--config", str(tmp_path / "Pulumi.x.yaml")) for c in ("check", "plan")]
+    assert (
+        [r.code for r in refusals] == [2, 2] and refusals[0].err == refusals[1].err and "workloads" in refusals[0].err
+    )
+
+
+def test_a_demand_outside_the_project_needs_the_flag(tmp_path):
+    (tmp_path / "project").mkdir()
+    shutil.copy(EXAMPLE, tmp_path / "demand.yaml")
+    stack = tmp_path / "project" / "Pulumi.x.yaml"
+    stack.write_text(yaml.safe_dump({"config": _stack_config(**{"gpupools:demand": "../demand.yaml"})}))
+    refused = run_cli("check", "--config", str(stack))
+    assert refused.code == 2 and "gpupools:demand: '../demand.yaml' leads outside the project" in refused.err
+    allowed = run_cli("check", "--config", str(stack), "--demand-outside-project", "--json")
+    assert allowed.code == 0, allowed.err
+    assert any(w.startswith("demand: the pools no longer hold") for w in json.loads(allowed.out)["warnings"])

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import difflib
 import functools
+import os
 from dataclasses import dataclass
-from importlib.resources import files
 from pathlib import Path
 from typing import Any, Literal
 
-from ..untrusted.atomic_file import user_cache_file
-from ..untrusted.files import read_text
+from ..untrusted.value_kinds import CLOUD, NAME, REGION, SIZE
+from .prices import price_cache_path
+from ..untrusted.files import read_packaged, read_text
 from ..untrusted.strict_json import strict_loads
 
 SNAPSHOT_FILE = "offers_snapshot.json"
@@ -61,8 +62,12 @@ class OffersSnapshot:
 
 
 def offers_cache_path() -> Path:
-    """Where ``gpupools prices refresh`` writes the offers it read (beside the price cache)."""
-    return user_cache_file(CACHE_VARIABLE, "offers.json")
+    """Where ``gpupools prices refresh`` writes the offers it read: ``$GPUPOOLS_OFFERS_CACHE``, else ``offers.json``
+    beside the price cache (``$GPUPOOLS_PRICE_CACHE``'s folder, else ``$XDG_CACHE_HOME/gpupools``)."""
+    explicit = os.environ.get(CACHE_VARIABLE)
+    if explicit:
+        return Path(explicit)
+    return price_cache_path().parent / "offers.json"
 
 
 def offers_snapshot() -> OffersSnapshot | None:
@@ -74,7 +79,7 @@ def offers_snapshot() -> OffersSnapshot | None:
 @functools.cache
 def _cached(path: str) -> OffersSnapshot | None:
     try:
-        return _snapshot(strict_loads(read_text(Path(path), "offers cache", MAX_CACHE_BYTES)))
+        return read_offers(strict_loads(read_text(Path(path), "offers cache", MAX_CACHE_BYTES)))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):  # absent or unreadable: the snapshot
         return None
 
@@ -83,7 +88,7 @@ def _cached(path: str) -> OffersSnapshot | None:
 def packaged_offers() -> OffersSnapshot | None:
     """The packaged snapshot, or None when it is missing or not in its format."""
     try:
-        return _snapshot(strict_loads(files(__name__.rpartition(".")[0]).joinpath(SNAPSHOT_FILE).read_bytes()))
+        return read_offers(strict_loads(read_packaged(__name__.rpartition(".")[0], SNAPSHOT_FILE)))
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
 
@@ -111,27 +116,41 @@ def snapshot_json(snapshot: OffersSnapshot) -> dict[str, Any]:
     }
 
 
-def _snapshot(document: Any) -> OffersSnapshot:
+def read_offers(document: Any) -> OffersSnapshot:
+    """An offers snapshot from its JSON document, every region, size and name checked for its kind
+    (``untrusted.value_kinds``): a ``ValueError`` (``ValueRefused``, ``KeyError`` ...) names the first thing wrong."""
     if document["format"] != FORMAT:
         raise ValueError(f"not {FORMAT}")
-    lists = tuple(
-        OfferList(
-            str(item["cloud"]),
-            str(item["source"]),
-            str(item["dataDate"]),
-            frozenset(map(str, item["covers"])),
-            str(item["why"]),
-            {str(size): tuple(map(str, regions)) for size, regions in item["sizes"].items()},
-            item.get("refuses") is True,
-        )
-        for item in document["lists"]
-    )
+    lists = tuple(_offer_list(item, f"lists[{index}]") for index, item in enumerate(document["lists"]))
     return OffersSnapshot(
-        str(document["read"]),
+        NAME.checked(document["read"], "read"),
         lists,
-        {str(k): str(v) for k, v in document["unlisted"].items()},
-        {str(k): {str(a): str(b) for a, b in v.items()} for k, v in document["sources"].items()},
-        str(document["zones"]),
+        {SIZE.checked(k, "unlisted"): NAME.checked(v, f"unlisted.{k}") for k, v in document["unlisted"].items()},
+        {
+            NAME.checked(k, "sources"): {
+                NAME.checked(a, f"sources.{k}"): NAME.checked(b, f"sources.{k}.{a}") for a, b in v.items()
+            }
+            for k, v in document["sources"].items()
+        },
+        NAME.checked(document["zones"], "zones"),
+    )
+
+
+def _offer_list(item: Any, where: str) -> OfferList:
+    sizes = item["sizes"]
+    return OfferList(
+        CLOUD.checked(item["cloud"], f"{where}.cloud"),
+        NAME.checked(item["source"], f"{where}.source"),
+        NAME.checked(item["dataDate"], f"{where}.dataDate"),
+        frozenset(REGION.checked(region, f"{where}.covers") for region in item["covers"]),
+        NAME.checked(item["why"], f"{where}.why"),
+        {
+            SIZE.checked(size, f"{where}.sizes"): tuple(
+                REGION.checked(region, f"{where}.sizes.{size}") for region in regions
+            )
+            for size, regions in sizes.items()
+        },
+        item.get("refuses") is True,
     )
 
 

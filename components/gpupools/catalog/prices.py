@@ -11,14 +11,16 @@ made is in its ``howMade`` field and docs/cost.md.
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass, field
-from importlib.resources import files
+from pathlib import Path
 from typing import Any, Literal
 
 from ..errors import GpupoolsError
+from ..untrusted.atomic_file import user_cache_file
+from ..untrusted.files import read_packaged
 from ..untrusted.strict_json import strict_loads
+from ..untrusted.value_kinds import CLOUD, NAME, REGION, SIZE, price_problem
 
 Capacity = Literal["onDemand", "spot", "capacityBlock"]
 CAPACITIES: tuple[str, ...] = ("onDemand", "spot", "capacityBlock")
@@ -29,18 +31,18 @@ CURRENCY_CODE = re.compile(r"[A-Z]{3}")  # ISO 4217
 # What a price book's text fields may hold: they reach the terminal and the pull request's Markdown table, so a
 # cache someone edited (or a price API that answered oddly) cannot break a cell, add markup or move the cursor.
 _FIELD_SHAPES = {
-    "cloud": re.compile(r"[a-z]{2,10}"),
-    "size": re.compile(r"[A-Za-z0-9_.-]{1,80}"),
-    "region": re.compile(r"[a-z0-9-]{2,40}"),
+    "cloud": CLOUD.shape,
+    "size": SIZE.shape,
+    "region": REGION.shape,
     "retrieved": re.compile(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)?"),
     # printable ASCII but for space " | < > ` \\ [ ]: no cell break, HTML or Markdown link text in a PR comment
     "source": re.compile(r"https://[!#-;=?-Z^_a-{}~]{1,500}"),
-    "why": re.compile(r"[^|<>`\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]{1,500}"),
+    "why": NAME.shape,
 }
 SNAPSHOT_FILE = "price_snapshot.json"
-# No node costs this much an hour in any currency Azure prices in (a p5 is about 140,000 KRW): a larger number is a
-# broken price list, and would make monthly totals overflow to Infinity, which is not JSON.
-MAX_PER_HOUR = 10_000_000
+CACHE_VARIABLE = "GPUPOOLS_PRICE_CACHE"  # a path; the default is $XDG_CACHE_HOME/gpupools/prices.json
+# No node costs MAX_PER_HOUR an hour in any currency Azure prices in (a p5 is about 140,000 KRW): a larger number is
+# a broken price list, and would make monthly totals overflow to Infinity, which is not JSON (untrusted/value_kinds).
 
 
 class PriceBookError(GpupoolsError, ValueError):
@@ -178,10 +180,9 @@ def _price(entry: Any, origin: str, index: int, key: str) -> Price:
     where = f"{origin}: prices[{index}]"
     t = _texts(entry, where, ("cloud", "size", "region", "source", "retrieved"))
     hourly = entry.get(key)
-    if isinstance(hourly, bool) or not isinstance(hourly, (int, float)) or not math.isfinite(hourly) or hourly <= 0:
-        raise PriceBookError(f"{where}: {key} {hourly!r} is not a price above 0 (a missing price is left out)")
-    if hourly > MAX_PER_HOUR:
-        raise PriceBookError(f"{where}: {key} {hourly!r} is above {MAX_PER_HOUR:,}, more than any node costs an hour")
+    problem = price_problem(hourly)
+    if problem is not None:
+        raise PriceBookError(f"{where}: {key} {problem}")
     return Price(
         t["cloud"],
         t["size"],
@@ -199,10 +200,15 @@ def _unlisted(entry: Any, origin: str, index: int) -> Unlisted:
     return Unlisted(t["cloud"], t["size"], entry["capacity"], t["why"], t["source"])
 
 
+def price_cache_path() -> Path:
+    """Where ``gpupools prices refresh`` writes prices and plans read them first."""
+    return user_cache_file(CACHE_VARIABLE, "prices.json")
+
+
 def snapshot() -> PriceBook:
     """The price book shipped with the package."""
     # Ours, in the wheel: read strictly all the same.
-    text = files(__name__.rpartition(".")[0]).joinpath(SNAPSHOT_FILE).read_bytes()
+    text = read_packaged(__name__.rpartition(".")[0], SNAPSHOT_FILE)
     return read_price_book(strict_loads(text), "snapshot")
 
 

@@ -9,6 +9,7 @@ reader that closed the pipe early (``gpupools plan --json | head``).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import errno
 import os
 import sys
@@ -20,7 +21,8 @@ from ..catalog.clock import ClockError
 from ..catalog.extras import MissingExtraError
 from ..config.errors import NAMESPACE, ConfigError, Problem
 from ..config.loading import read_stack_file, stack_file_path
-from ..config.loading import StackFile
+from ..config.loading import OUTSIDE_FLAG, StackFile
+from ..untrusted.null_output import discard_descriptor, null_text_stream
 from ..untrusted.text import shown
 from . import help as help_text
 
@@ -53,7 +55,7 @@ def _usable_streams() -> None:
     for name in ("stdout", "stderr"):
         stream = getattr(sys, name)
         if stream is None or _closed_descriptor(stream):
-            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (lives as long as the process)
+            setattr(sys, name, null_text_stream())
         elif hasattr(stream, "reconfigure"):
             try:
                 stream.reconfigure(errors="backslashreplace")
@@ -145,9 +147,7 @@ def _run(argv: Sequence[str] | None) -> int:
 def _silence_stdout() -> None:
     """The reader went away: point stdout at /dev/null so the final flush at exit does not complain again."""
     try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+        discard_descriptor(sys.stdout.fileno())
     except (OSError, ValueError, AttributeError):  # in-process callers may have replaced stdout
         pass
 
@@ -188,6 +188,12 @@ def _parser() -> argparse.ArgumentParser:
             default="text",
             help="text (default), json or markdown (see 'output')",
         )
+        if name in ("check", "plan"):
+            command.add_argument(
+                OUTSIDE_FLAG,
+                action="store_true",
+                help="let the stack's gpupools:demand name a file outside the project folder",
+            )
         if name == "plan":
             command.add_argument(
                 "--base",
@@ -226,6 +232,8 @@ def _stack_file(args: argparse.Namespace) -> StackFile:
     if stack_file.config and not any(str(key).startswith(f"{NAMESPACE}:") for key in stack_file.config):
         # A project with its own program and config (examples/existing-aks-mig): say what the commands read.
         raise ConfigError([Problem(str(stack_file.path), OWN_CONFIG)])
+    if getattr(args, "demand_outside_project", False):
+        stack_file = dataclasses.replace(stack_file, demand_outside_project=True)
     return stack_file
 
 

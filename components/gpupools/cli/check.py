@@ -6,6 +6,7 @@ import json
 
 from ..domain.capacity import stack_capacity
 from ..domain.capacity_inputs import stack_capacity_inputs
+from ..fit.stack_demand import check_lines
 from ..resolve.stack_loader import load_stack
 from ..config.loading import StackFile
 from ..untrusted.text import terminal_safe
@@ -20,6 +21,7 @@ def print_lines(lines: list[str]) -> None:
 def run_check(stack_file: StackFile, output_format: str) -> int:
     stack = load_stack(stack_file.config)
     capacity, inputs = stack_capacity(stack.pools), stack_capacity_inputs(stack)
+    warnings = stack.warnings + check_lines(stack, stack_file, capacity)  # gpupools:demand, read as plan reads it
     if output_format == "json":
         print(
             json.dumps(
@@ -28,7 +30,7 @@ def run_check(stack_file: StackFile, output_format: str) -> int:
                     "cloud": stack.cloud,
                     "capacity": [pool.to_json() for pool in capacity],
                     "capacityInputs": [pool.to_json() for pool in inputs],
-                    "warnings": stack.warnings,
+                    "warnings": warnings,
                 },
                 indent=2,
                 allow_nan=False,  # a number that is not finite is a bug to report, not JSON to print
@@ -37,11 +39,10 @@ def run_check(stack_file: StackFile, output_format: str) -> int:
     elif output_format == "markdown":
         print_lines(
             [f"### Stack `{stack_file.stack}` ({stack.cloud}): config valid", ""]
-            + markdown_capacity(capacity, stack.warnings, inputs)
+            + markdown_capacity(capacity, warnings, inputs)
         )
     else:
         print_lines(
-            [f"stack {stack_file.stack} ({stack.cloud}): config valid"]
-            + capacity_lines(capacity, stack.warnings, inputs)
+            [f"stack {stack_file.stack} ({stack.cloud}): config valid"] + capacity_lines(capacity, warnings, inputs)
         )
     return 0

@@ -39,36 +39,28 @@ def _currency(text: str) -> str:
 
 
 def run_prices(args: argparse.Namespace) -> int:
+    from ..price_lists import azure_offers
     from ..price_lists.errors import PriceSourceError
-    from ..price_lists.refresh import refresh
+    from ..price_lists.refresh import refresh_caches
     from ..untrusted.files import FileRefused
     from ..untrusted.text import shown, terminal_safe
 
+    # A whole refresh (no --region) that includes Azure also reads which regions sell each size: both caches are
+    # written together, or neither (price_lists/refresh.refresh_caches).
+    with_offers = args.region is None and args.cloud in (None, azure_offers.CLOUD)
     try:
-        path, fresh, dropped = refresh(
-            [args.cloud] if args.cloud else list(CLOUDS), args.region, currency=args.currency
+        done = refresh_caches(
+            [args.cloud] if args.cloud else list(CLOUDS), args.region, currency=args.currency, with_offers=with_offers
         )
     except (PriceSourceError, FileRefused) as error:
         print(f"error: {shown(str(error))}", file=sys.stderr)
         return EXIT_CANNOT_READ
+    dropped = done.dropped
     replaced = f" (replacing {dropped} prices in another currency: a cache holds one)" if dropped else ""
-    print(f"wrote {len(fresh)} {terminal_safe(args.currency)} prices to {terminal_safe(str(path))}{replaced}")
-    return _refresh_offers(args)
-
-
-def _refresh_offers(args: argparse.Namespace) -> int:
-    """With the prices, the regions that sell each size (``price_lists/azure_offers.py``), on a whole refresh."""
-    from ..price_lists import azure_offers
-    from ..price_lists.errors import PriceSourceError
-    from ..price_lists.refresh import fetch
-    from ..untrusted.text import shown, terminal_safe
-
-    if args.region is not None or args.cloud not in (None, azure_offers.CLOUD):
-        return 0
-    try:
-        path, sizes = azure_offers.refresh_offers(fetch)
-    except PriceSourceError as error:
-        print(f"error: offers: {shown(str(error))}", file=sys.stderr)
-        return EXIT_CANNOT_READ
-    print(f"wrote the regions selling {sizes} sizes to {terminal_safe(str(path))}")
+    print(
+        f"wrote {len(done.fresh)} {terminal_safe(args.currency)} prices to {terminal_safe(str(done.prices_path))}"
+        f"{replaced}"
+    )
+    if done.offers_path is not None:
+        print(f"wrote the regions selling {done.offer_sizes} sizes to {terminal_safe(str(done.offers_path))}")
     return 0

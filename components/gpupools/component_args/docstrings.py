@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..untrusted.files import read_text
+
 # The generated sections start with these headings; ``own_doc`` cuts them off again (the schema's description).
 ARGS_HEADING = "Args ("
 OUTPUTS_HEADING = "Outputs ("
@@ -49,7 +51,7 @@ def schema_name(name: str) -> str:
 
 @functools.lru_cache(maxsize=None)
 def _module_tree(path: str) -> ast.Module:
-    return ast.parse(Path(path).read_text(encoding="utf-8"))
+    return ast.parse(read_text(Path(path), "module source"))
 
 
 def _class_node(cls: type) -> ast.ClassDef | None:

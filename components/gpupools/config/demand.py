@@ -9,6 +9,7 @@ profile exists on a size is the fit's question (``fit/``), not the shape's.
 
 from __future__ import annotations
 
+import os
 from decimal import Decimal
 from pathlib import Path
 from typing import Any, Literal
@@ -22,6 +23,7 @@ from ..untrusted.files import FileRefused, read_text
 from ..untrusted.quantity import QuantityError, parse_quantity
 from ..untrusted.safe_yaml import YamlRefused, load_yaml
 from .errors import ConfigError, Problem
+from .loading import OUTSIDE_FLAG, find_project_root
 from .models import Strict
 
 MAX_DEMAND_BYTES = 256 * 1024
@@ -120,6 +122,34 @@ class Demand(Strict):
         if unknown:
             raise ValueError(f"teams: {', '.join(unknown)[:200]} has no workload; allowed: {', '.join(sorted(known))}")
         return self
+
+
+STACK_KEY = "gpupools:demand"
+
+
+def stack_demand_path(stack_path: Path, relative: str, outside_allowed: bool = False) -> Path:
+    """A stack's ``gpupools:demand``, resolved against the stack file's folder: the one place its path is checked.
+    Where it ends (symlinks followed) must be inside the project (the folder holding ``Pulumi.yaml``, else the stack
+    file's), unless ``outside_allowed`` (``--demand-outside-project``); the file itself is then checked by the
+    kit's reader (a regular file of bounded size: no FIFO, device or ``/proc`` file)."""
+    try:
+        folder = stack_path.resolve().parent
+        path = folder / relative
+        real = Path(os.path.realpath(path))
+    except (OSError, ValueError, RuntimeError):
+        raise ConfigError([Problem(STACK_KEY, f"{relative!r} cannot be resolved from {stack_path}")]) from None
+    project = find_project_root(folder)
+    if not outside_allowed and not real.is_relative_to(project):
+        raise ConfigError(
+            [
+                Problem(
+                    STACK_KEY,
+                    f"{relative!r} leads outside the project folder {project} (to {real}); a demand file lives in "
+                    f"the project, or pass {OUTSIDE_FLAG} to read it there",
+                )
+            ]
+        )
+    return path
 
 
 def read_demand_file(path: Path | str) -> Demand:

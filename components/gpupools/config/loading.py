@@ -33,6 +33,9 @@ __all__ = [
 STACK_NAME = re.compile(r"[A-Za-z0-9._-]{1,100}")
 
 
+OUTSIDE_FLAG = "--demand-outside-project"  # check and plan: gpupools:demand may name a file outside the project
+
+
 @dataclass(frozen=True)
 class StackFile:
     """A stack file's ``config:`` block, with the keys whose values were ``secure:``."""
@@ -41,6 +44,7 @@ class StackFile:
     stack: str
     config: dict[str, Any]
     secret_keys: frozenset[str] = field(default_factory=frozenset)
+    demand_outside_project: bool = False  # --demand-outside-project: gpupools:demand may lead out of the project
 
 
 def find_project_root(start: Path | None = None) -> Path:

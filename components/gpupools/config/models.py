@@ -211,9 +211,10 @@ class StackConfig(Strict):
         default=None,
         max_length=1024,
         pattern=r"^[A-Za-z0-9._][A-Za-z0-9._/-]*$",
-        description="The demand file the pools were sized for (`gpupools fit`), relative to the stack file: `plan` "
-        "says whether the pools still hold it and how many GPUs the optimum needs. The program ignores it. A plain "
-        "path (letters, digits, `.`, `_`, `/`, `-`), because the pull request comment echoes it.",
+        description="The demand file the pools were sized for (`gpupools fit`), relative to the stack file and "
+        "inside the project folder (`--demand-outside-project` to read one outside it): `check` says whether the "
+        "pools still hold it, `plan` also how many GPUs the optimum needs. The program ignores it. A plain path "
+        "(letters, digits, `.`, `_`, `/`, `-`), because the pull request comment echoes it.",
     )
 
     @model_validator(mode="before")

@@ -123,6 +123,7 @@ def _cleaned(
                 info = fields.get(key) if isinstance(key, str) else None
                 if (
                     not isinstance(key, str)
+                    or key not in cleaned  # made by a before-validator from another key (a reservation mapping)
                     or info is None
                     or info.is_required()
                     or _mapping_model(info.annotation) is not None

@@ -18,6 +18,8 @@ from ..catalog.prices import PriceBook
 from ..catalog.regions import Places
 from ..config.demand import Demand
 from ..config.errors import ConfigError, Problem
+from ..resolve.place_rules import not_offered_problem
+from ..catalog.offers import offers_snapshot
 from ..domain.fit_solver import DEFAULT_TIME_LIMIT
 from .requests import cloud_cuts_gpus, size_request
 from .size_fit import SizeFit, fit_size
@@ -56,10 +58,14 @@ def fit_demand(demand: Demand, book: PriceBook, time_limit: float = DEFAULT_TIME
             raise ConfigError(
                 [Problem("size", f"'{demand.size}' is not a {chosen_cloud.display_name} size the catalog knows")]
             )
+        sold = not_offered_problem(known.name, demand.region, "size")
+        if sold is not None:
+            raise ConfigError([sold])
         sizes = [known]
     else:
         # Sizes with a list price in the region (the choice is by price); with MIG asked for, sizes with MIG.
         mig = any(workload.gpu is None for workload in demand.workloads)
+        snapshot = offers_snapshot()  # once: finding it reads the environment
         sizes = sorted(
             (
                 s
@@ -67,6 +73,7 @@ def fit_demand(demand: Demand, book: PriceBook, time_limit: float = DEFAULT_TIME
                 if s.cloud == demand.cloud
                 and (s.gpu.mig_capable or not mig)
                 and book.lookup(s.name, demand.region, "onDemand") is not None
+                and not_offered_problem(s.name, demand.region, "size", snapshot) is None
             ),
             key=lambda s: s.name,
         )

@@ -110,7 +110,7 @@ def plan_stack(stack_file: StackFile) -> Plan:
     if stack.config.demand is not None:  # gpupools:demand: do the pools still hold it, and what is optimal
         from ..fit.stack_demand import demand_lines
 
-        demand = demand_lines(stack, stack_file.path, capacity, book)
+        demand = demand_lines(stack, stack_file, capacity, book)
     return Plan(
         stack_file.stack,
         stack.cloud,

@@ -16,7 +16,11 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ..catalog.instances import sizes_for
-from ..catalog.offers import OfferList, OffersSnapshot, offers_cache_path, packaged_offers, snapshot_json
+from ..catalog.offers import OfferList, OffersSnapshot, offers_cache_path, packaged_offers, read_offers, snapshot_json
+from ..untrusted.atomic_file import check_writable, write_atomically
+from ..untrusted.http_client import safe_url
+from ..untrusted.strict_json import strict_loads
+from ..untrusted.value_kinds import REGION, ValueRefused
 from .azure import API, MAX_PAGES, page_prices, read_page
 from .errors import PriceSourceError
 
@@ -31,21 +35,39 @@ def size_query_url(size: str) -> str:
 
 
 def regions_selling(fetch: Callable[[str], bytes], size: str) -> set[str]:
-    """The regions with a Linux pay-as-you-go meter for ``size``, following ``NextPageLink``."""
+    """The regions with a Linux pay-as-you-go meter for ``size``, following ``NextPageLink``; a region name that is
+    not the shape of one (``value_kinds.REGION``) refuses the answer, before anything is written."""
     url: str | None = size_query_url(size)
     regions: set[str] = set()
     for _ in range(MAX_PAGES):
         if not url:
             return regions
+        asked = url
         items, url = read_page(fetch(url), url)
-        regions |= {p.region for p in page_prices(items, size, "-") if p.size == size and p.capacity == "onDemand"}
+        for index, item in enumerate(items):
+            if item.armSkuName != size or not any(p.capacity == "onDemand" for p in page_prices([item], size, "-")):
+                continue
+            try:
+                regions.add(REGION.checked(item.armRegionName, f"Items[{index}].armRegionName"))
+            except ValueRefused as refused:
+                raise PriceSourceError(f"{safe_url(asked)}: {refused}; nothing was written") from None
     raise PriceSourceError(f"{API}: more than {MAX_PAGES} pages for {size}; refusing to follow NextPageLink further")
 
 
 def refresh_offers(
     fetch: Callable[[str], bytes], now: datetime | None = None, path: Path | None = None
 ) -> tuple[Path, int]:
-    """Write the offers cache: Azure from the API, the rest from the packaged snapshot; returns it and the sizes."""
+    """Write the offers cache alone: Azure from the API, the rest from the packaged snapshot; returns it and the
+    sizes. ``gpupools prices refresh`` writes it with the prices instead (``refresh.refresh_caches``)."""
+    text, sizes = offers_text(fetch, now)
+    target = path or offers_cache_path()
+    check_writable(target, "offers cache")
+    write_atomically(target, text, "offers cache")
+    return target, sizes
+
+
+def offers_text(fetch: Callable[[str], bytes], now: datetime | None = None) -> tuple[bytes, int]:
+    """The offers cache's bytes, once read back as ``catalog.offers`` reads the cache, and the sizes it lists."""
     packaged = packaged_offers()
     if packaged is None:
         raise PriceSourceError("the packaged offers snapshot cannot be read; reinstall gpupools")
@@ -72,12 +94,14 @@ def refresh_offers(
         },
         packaged.zones,
     )
-    target = path or offers_cache_path()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temporary = target.with_suffix(".tmp")
-    temporary.write_text(json.dumps(snapshot_json(fresh), indent=1) + "\n", encoding="utf-8")
-    temporary.replace(target)
-    return target, len(azure.sizes)
+    text = json.dumps(snapshot_json(fresh), indent=1) + "\n"
+    try:
+        read_offers(strict_loads(text))  # as catalog.offers reads the cache
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise PriceSourceError(
+            f"the offers API answered a value the offers cache cannot hold ({error}); nothing was written"
+        ) from None
+    return text.encode("utf-8"), len(azure.sizes)
 
 
-__all__ = ["CLOUD", "refresh_offers", "regions_selling", "size_query_url"]
+__all__ = ["CLOUD", "offers_text", "refresh_offers", "regions_selling", "size_query_url"]

@@ -8,9 +8,8 @@ import errno
 import os
 from pathlib import Path
 
-from ..catalog.prices import PriceBook, PriceBookError, read_price_book, snapshot
+from ..catalog.prices import PriceBook, PriceBookError, price_cache_path, read_price_book, snapshot
 from ..config.errors import ConfigError, Problem
-from ..untrusted.atomic_file import user_cache_file
 from ..untrusted.files import FileRefused, read_text
 from ..untrusted.strict_json import JsonRefused, strict_loads
 
@@ -20,11 +19,10 @@ MAX_CACHE_BYTES = 16 << 20
 MAX_CACHE_VALUES = 400_000
 REFRESH_ADVICE = "delete it or run gpupools prices refresh"
 _NO_FILE_THERE = frozenset({errno.ENOENT, errno.ENOTDIR, errno.ENAMETOOLONG})
-CACHE_VARIABLE = "GPUPOOLS_PRICE_CACHE"  # a path; the default is $XDG_CACHE_HOME/gpupools/prices.json
 
 
 def cache_path() -> Path:
-    return user_cache_file(CACHE_VARIABLE, "prices.json")
+    return price_cache_path()
 
 
 def read_cache(path: Path, advice: str = REFRESH_ADVICE) -> PriceBook | None:

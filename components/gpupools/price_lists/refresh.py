@@ -7,18 +7,23 @@ A cache holds one currency: refreshing in another replaces it whole, since price
 from __future__ import annotations
 
 import json
-import re
+import os
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from ..catalog.instances import sizes_for
 from ..catalog.prices import CURRENCY, Price, PriceBook, PriceBookError, read_price_book
-from ..untrusted.atomic_file import check_writable, write_atomically
+from ..catalog.offers import offers_cache_path
+from ..untrusted.atomic_file import check_writable, write_all_or_none
+from ..untrusted.text import terminal_safe
+from ..untrusted.value_kinds import REGION
 from ..untrusted.http_client import HttpFailed, http_get, safe_url
 from ..untrusted.strict_json import strict_loads
 from . import aws_source, azure_source  # noqa: F401  (attach each cloud's PriceSource)
+from .azure_offers import offers_text
 from .book import MAX_CACHE_VALUES, cache_path, read_cache
 from .errors import PriceSourceError
 from .price_source import Fetcher, price_source
@@ -33,7 +38,6 @@ DEADLINE_SECONDS = 900
 # otherwise hold it to the deadline.
 SILENCE_SECONDS = 10.0
 LOW_SPEED = (1024, 10.0)
-REGION = re.compile(r"[a-z0-9-]{2,40}")  # the shape the cache reader accepts
 _KEPT_AS_IT_WAS = "it was left as it was: delete it if gpupools wrote it, or set GPUPOOLS_PRICE_CACHE to another path"
 
 
@@ -77,6 +81,18 @@ def fetch(url: str) -> bytes:
     return fetcher_until(time.monotonic() + DEADLINE_SECONDS)(url)
 
 
+@dataclass(frozen=True)
+class Refreshed:
+    """What one refresh wrote: the price cache, the prices read, how many cached prices in another currency were
+    dropped, and the offers cache with the sizes it lists (None, 0 when offers were not refreshed)."""
+
+    prices_path: Path
+    fresh: list[Price]
+    dropped: int
+    offers_path: Path | None = None
+    offer_sizes: int = 0
+
+
 def refresh(
     clouds: list[str],
     region: str | None,
@@ -85,20 +101,43 @@ def refresh(
     path: Path | None = None,
     currency: str = CURRENCY,
 ) -> tuple[Path, list[Price], int]:
-    """Fetch the prices of ``clouds`` (in ``region`` or the default regions) in ``currency`` and merge them into the
-    cache; also returns how many cached prices in another currency were dropped. The cache is checked before the
-    network is asked, and what is written is first read back as the cache reader would: nothing it would refuse
-    is ever written, and on any failure the old cache is left as it was."""
+    """The prices alone (``refresh_caches`` without offers): the cache, the prices read, the prices dropped."""
+    done = refresh_caches(clouds, region, fetcher, now, path, currency)
+    return done.prices_path, done.fresh, done.dropped
+
+
+def refresh_caches(
+    clouds: list[str],
+    region: str | None,
+    fetcher: Fetcher | None = None,
+    now: datetime | None = None,
+    path: Path | None = None,
+    currency: str = CURRENCY,
+    offers_path: Path | None = None,
+    with_offers: bool = False,
+) -> Refreshed:
+    """One transaction: fetch the prices of ``clouds`` (in ``region`` or the default regions) in ``currency`` and,
+    ``with_offers``, the regions selling each Azure size, all by one deadline; read both back as their readers
+    would; then write both caches, or neither. Both paths are checked before the network is asked; on any failure
+    both caches are left as they were (bytes, mode, symlinks)."""
     for cloud in clouds:
         problem = price_source(cloud).currency_problem(currency)
         if problem is not None:
             raise PriceSourceError(problem)
-    if region is not None and not REGION.fullmatch(region):
+    if region is not None and REGION.problem(region) is not None:
         raise PriceSourceError(
             f"--region {region[:40]!r} is not a region name (lowercase letters, digits and '-', such as eastus)"
         )
     target = path or cache_path()
     check_writable(target, "price cache")  # a folder, "/" or a path under a file: said as such, before the rest
+    offers_target = (offers_path or offers_cache_path()) if with_offers else None
+    if offers_target is not None:
+        check_writable(offers_target, "offers cache")
+        if _same_file(offers_target, target):
+            raise PriceSourceError(
+                f"the offers cache {terminal_safe(str(offers_target))[:200]} is the price cache; "
+                "set GPUPOOLS_OFFERS_CACHE to another file"
+            )
     old = read_cache(target, _KEPT_AS_IT_WAS)
     fetcher = fetcher or fetcher_until(time.monotonic() + DEADLINE_SECONDS)
     retrieved = (now or datetime.now(timezone.utc)).strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -119,8 +158,20 @@ def refresh(
         "Written by gpupools prices refresh from the Azure Retail Prices API and the AWS EC2 "
         "offer files; each price names the URL it was read from.",
     )
-    write_atomically(target, readable_text(book).encode("utf-8"), "price cache")
-    return target, fresh, dropped
+    writes = [(target, readable_text(book).encode("utf-8"), "price cache")]
+    sizes = 0
+    if offers_target is not None:
+        text, sizes = offers_text(fetcher, now)
+        writes.append((offers_target, text, "offers cache"))
+    write_all_or_none(writes)
+    return Refreshed(target, fresh, dropped, offers_target, sizes)
+
+
+def _same_file(one: Path, other: Path) -> bool:
+    try:
+        return os.path.realpath(one) == os.path.realpath(other)
+    except (OSError, ValueError):
+        return False
 
 
 def readable_text(book: PriceBook) -> str:

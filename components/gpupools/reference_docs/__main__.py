@@ -7,7 +7,19 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..untrusted.atomic_file import write_atomically
+from ..untrusted.files import FileRefused, read_text
 from . import REFERENCE_DIR, REGENERATE, pages
+
+MAX_PAGE_BYTES = 4 << 20
+
+
+def _committed(path: Path) -> str | None:
+    """The page as it is now; None when there is none (or it cannot be read: it is written anew)."""
+    try:
+        return read_text(path, "reference page", MAX_PAGE_BYTES)
+    except FileRefused:
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,12 +31,11 @@ def main(argv: list[str] | None = None) -> int:
     stale = []
     for name, text in pages().items():
         path = out / name
-        if path.exists() and path.read_text(encoding="utf-8") == text:
+        if _committed(path) == text:
             continue
         stale.append(str(path))
         if not args.check:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
+            write_atomically(path, text.encode("utf-8"), "reference page")
     if args.check and stale:
         print(f"stale: {', '.join(stale)}; regenerate with: {REGENERATE}", file=sys.stderr)
         return 1

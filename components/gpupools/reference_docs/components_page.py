@@ -11,10 +11,12 @@ import ast
 import importlib
 import sys
 import inspect
+from pathlib import Path
 from typing import Any
 
 from pydantic.alias_generators import to_camel
 
+from ..untrusted.files import read_text
 from ..provider import COMPONENTS, PACKAGE_NAME, package_schema
 from .markdown import code, codes, link, prose, table
 
@@ -157,7 +159,7 @@ def _attribute_docs(typed_dict: type) -> dict[str, str]:
     source = sys.modules[typed_dict.__module__].__file__
     if source is None:
         return {}
-    tree = ast.parse(open(source, encoding="utf-8").read())  # noqa: SIM115
+    tree = ast.parse(read_text(Path(source), "module source"))
     docs: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef) and node.name == typed_dict.__name__:

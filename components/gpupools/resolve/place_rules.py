@@ -53,6 +53,21 @@ def region_problems(config: StackConfig) -> list[Problem]:
     ]
 
 
+def not_offered_problem(
+    size: str, region: str, where: str, snapshot: offers.OffersSnapshot | None = None
+) -> Problem | None:
+    """The one refusal of a size the offers snapshot says ``region`` does not sell (``check``, ``plan`` and
+    ``fit`` all ask it); None when it is sold or the snapshot cannot say."""
+    answer = offer(size, region, snapshot)
+    if answer.status != "not offered":
+        return None
+    return Problem(
+        where,
+        f"'{size}' is not offered in {region} ({answer.why}); nearest by name that offer it: "
+        f"{', '.join(answer.nearest)}; or choose another size",
+    )
+
+
 def offer_findings(config: StackConfig) -> Findings:
     """Each GPU pool's size against the regions that sell it, in the cluster's region."""
     region = cluster_region(config)
@@ -65,14 +80,9 @@ def offer_findings(config: StackConfig) -> Findings:
         if pool is None:
             continue
         answer = offer(pool.size, region, snapshot)
-        if answer.status == "not offered":
-            found.problems.append(
-                Problem(
-                    field_path("gpuPools", index, "size"),
-                    f"'{pool.size}' is not offered in {region} ({answer.why}); nearest by name that offer it: "
-                    f"{', '.join(answer.nearest)}; or choose another size",
-                )
-            )
+        refused = not_offered_problem(pool.size, region, field_path("gpuPools", index, "size"), snapshot)
+        if refused is not None:
+            found.problems.append(refused)
         elif answer.status == "not listed":
             found.warnings.append(
                 f"gpuPools[{index}].size: {pool.size} is not listed in {region_field} {region} by the offers "

@@ -16,7 +16,7 @@ import errno
 import os
 import stat
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -61,13 +61,45 @@ def check_writable(path: Path, kind: str = "price cache") -> None:
 
 def write_atomically(path: Path, data: bytes, kind: str = "price cache") -> Path:
     """Replace the file at ``path`` (or the file a symlink there names) with ``data``; returns the file written."""
-    where = str(path)
-    with _refused_as(where, kind):
-        target = _resolved(path)
-        mode = _existing_mode(target, kind, where)
-        if mode is None:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name[:100]}.", suffix=".tmp", dir=target.parent)
+    return write_all_or_none([(path, data, kind)])[0]
+
+
+def write_all_or_none(writes: Sequence[tuple[Path, bytes, str]]) -> list[Path]:
+    """Replace each ``(path, data, kind)``'s file, or none of them: every temp file is written and flushed before
+    the first rename, and if a later rename fails the earlier files get their old bytes (and mode) back, or are
+    removed if there were none. Returns the files written."""
+    staged: list[tuple[Path, str, str, bytes | None]] = []  # (target, temporary, where, old bytes)
+    try:
+        for path, data, kind in writes:
+            where = str(path)
+            with _refused_as(where, kind):
+                target = _resolved(path)
+                mode = _existing_mode(target, kind, where)
+                old = _read_all(target) if mode is not None and len(writes) > 1 else None  # for a put-back
+                if mode is None:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                staged.append((target, _staged(target, data, mode), where, old))
+    except BaseException:
+        for _, temporary, _, _ in staged:
+            _remove(temporary)
+        raise
+    done: list[tuple[Path, bytes | None]] = []
+    for index, (target, temporary, where, old) in enumerate(staged):
+        try:
+            os.replace(temporary, target)
+        except OSError as error:
+            for _, later, _, _ in staged[index:]:
+                _remove(later)
+            for written, before in done:
+                _put_back(written, before)
+            raise FileRefused(where, write_problem(error, writes[index][2])) from None
+        done.append((target, old))
+    return [target for target, _ in done]
+
+
+def _staged(target: Path, data: bytes, mode: int | None) -> str:
+    """A temp file beside ``target`` holding ``data`` with ``target``'s mode, flushed to disk; its path."""
+    descriptor, temporary = tempfile.mkstemp(prefix=f".{target.name[:100]}.", suffix=".tmp", dir=target.parent)
     try:
         try:
             _write_all(descriptor, data)
@@ -75,14 +107,27 @@ def write_atomically(path: Path, data: bytes, kind: str = "price cache") -> Path
             os.fsync(descriptor)
         finally:
             os.close(descriptor)
-        os.replace(temporary, target)
-    except OSError as error:
-        _remove(temporary)
-        raise FileRefused(where, write_problem(error, kind)) from None
     except BaseException:
         _remove(temporary)
         raise
-    return target
+    return temporary
+
+
+def _read_all(target: Path) -> bytes:
+    with open(target, "rb") as handle:
+        return handle.read()
+
+
+def _put_back(target: Path, before: bytes | None) -> None:
+    """Undo one replacement of ``write_all_or_none``, as well as the file system lets it."""
+    try:
+        if before is None:
+            os.unlink(target)
+        else:
+            mode = stat.S_IMODE(os.stat(target).st_mode)
+            os.replace(_staged(target, before, mode), target)
+    except OSError:
+        pass
 
 
 def _resolved(path: Path) -> Path:

@@ -8,6 +8,7 @@ reports, and decoded as UTF-8 only. Every refusal is a ``FileRefused`` naming th
 from __future__ import annotations
 
 import errno
+import importlib.resources
 import os
 import stat
 from pathlib import Path
@@ -68,6 +69,15 @@ def read_text(path: Path, kind: str = "stack file", limit: int = MAX_FILE_BYTES)
     return decode_utf8(path, read_limited(path, kind, limit), kind)
 
 
+def read_packaged(package: str, name: str, limit: int = MAX_FILE_BYTES << 4) -> bytes:
+    """The bytes of a data file shipped inside ``package`` (``offers_snapshot.json``), at most ``limit`` bytes: ours,
+    but read the one way all the same, so no module opens a file on its own."""
+    data = importlib.resources.files(package).joinpath(name).read_bytes()
+    if len(data) > limit:
+        raise FileRefused(f"{package}/{name}", _too_big(len(data), "packaged file", limit))
+    return data
+
+
 def _open_nonblocking(path: Path) -> int:
     return os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0))
 
@@ -84,7 +94,8 @@ def not_regular(mode: int, kind: str) -> str:
         if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
         else "not a regular file"
     )
-    return f"is {what}; a {kind} must be a regular file"
+    article = "an" if kind[:1] in "aeiou" else "a"
+    return f"is {what}; {article} {kind} must be a regular file"
 
 
 def _too_big(size: int, kind: str, limit: int, at_least: bool = False) -> str:

@@ -18,7 +18,6 @@ import os
 import select
 import ssl
 import subprocess
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +25,7 @@ from typing import Any, Callable, Mapping
 from urllib.parse import unquote, urlsplit
 
 from ..untrusted.files import FileRefused, read_limited, read_text
+from ..untrusted.private_files import private_files
 from ..untrusted.safe_yaml import YamlRefused, load_yaml
 from ..untrusted.strict_json import JsonRefused, strict_loads
 from ..untrusted.text import terminal_safe
@@ -249,14 +249,9 @@ def _tls_context(cluster: dict, at: str, certificate: tuple[bytes, bytes] | None
 
 def _load_client_certificate(context: ssl.SSLContext, cert: bytes, key: bytes) -> None:
     """ssl loads certificates from files only: write them to a private temporary folder, load, delete."""
-    with tempfile.TemporaryDirectory(prefix="gpupools-verify-") as folder:
-        cert_path, key_path = Path(folder) / "cert.pem", Path(folder) / "key.pem"
-        for path, data in ((cert_path, cert), (key_path, key)):
-            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-            with os.fdopen(descriptor, "wb") as handle:
-                handle.write(data)
+    with private_files({"cert.pem": cert, "key.pem": key}, "gpupools-verify-") as paths:
         try:
-            context.load_cert_chain(cert_path, key_path)
+            context.load_cert_chain(paths["cert.pem"], paths["key.pem"])
         except (ssl.SSLError, ValueError):
             raise KubeconfigError(
                 "the client certificate and key are not a PEM pair that belong together (contents not shown)"
