@@ -112,7 +112,9 @@ def test_azure_stacks_pass_check_for_either_mig_manager(tmp_path, manager):
     path.write_text(yaml.safe_dump(demand))
     answer = _fit(path)
     if manager == "cloud":  # AKS: one gpuInstanceProfile per pool, every GPU fully cut
-        assert all(len(pool["layout"]) == 1 for pool in answer["pools"] if pool["layout"] != "whole")
+        for pool in answer["pools"]:
+            ((group,),) = (pool["gpusByLayout"],)  # every GPU of a pool cut alike
+            assert group["layout"] == "whole" or len(group["layout"]) == 1
         assert all("profile" in pool["mig"] for pool in answer["stack"]["gpuPools"] if "mig" in pool)
     _assert_check_covers(tmp_path, answer)
 

@@ -28,12 +28,13 @@ def fit_kueue_objects(demand: Demand, fit: SizeFit) -> list[dict[str, Any]]:
 
     flavors = []
     for pool in fit.pools:
-        gpus = pool.nodes * pool.gpus_per_node
-        layout = dict(pool.layout) if pool.layout is not None else {None: 1}
         labels = {POOL_LABEL: pool.name}
-        if pool.layout is not None and operator:
+        if any(config is not None for config, _ in pool.groups) and operator:
             labels[MIG_CONFIG_STATE_LABEL] = MIG_CONFIG_STATE_READY
-        flavors.append(PoolFlavor(pool.name, {resource(p): n * gpus for p, n in layout.items()}, labels))
+        offered: dict[str, int] = {}
+        for profile, count in pool.per_node.items():
+            offered[resource(profile)] = offered.get(resource(profile), 0) + count * pool.nodes
+        flavors.append(PoolFlavor(pool.name, offered, labels))
     teams: dict[str, dict[str, int]] = {}
     for workload in demand.workloads:
         if workload.team is None:
