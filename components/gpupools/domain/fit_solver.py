@@ -105,7 +105,8 @@ def solve(
     configs_row = {flag: 1.0 for flag in used}
     order = ("nodes", "gpus", "configs") if objective == "bill" else ("gpus", "nodes", "configs")
     rows = {"nodes": nodes_row, "gpus": gpus_row, "configs": configs_row}
-    outcome = mip.solve(program, [rows[name] for name in order], time_limit, (None, None, LAYOUTS_TIME_LIMIT))
+    start = _start([wanted[n] for n in names], vectors, gpus_per_node, whole, per_gpu)
+    outcome = mip.solve(program, [rows[name] for name in order], time_limit, (None, None, LAYOUTS_TIME_LIMIT), start)
     assert outcome is not None, "the pattern program always has a solution (one GPU per replica)"
     tier = {name: outcome.tiers[i] if i < len(outcome.tiers) else None for i, name in enumerate(order)}
     mig = sorted(
@@ -159,6 +160,19 @@ def _per_pool_program(demand: list[int], vectors: list[tuple[int, ...]], per_nod
         program.row({node: per_node, column: -1.0}, lower=0)
         program.row({node: 1.0, flag: float(_most(vector, demand) // -per_node)}, upper=0)  # -ceil(most / per_node)
     return program, x, {node: 1.0 for node in nodes}, used
+
+
+def _start(demand: list[int], vectors: list[tuple[int, ...]], per_node: int, whole: int, per_gpu: bool) -> list[int]:
+    """A solution in the programs' column order, kept if the time limit stops the solver before a better one: each
+    profile on the configuration holding most of it."""
+    x = [0] * len(vectors)
+    for p, wanted in enumerate(demand):
+        best = max(range(len(vectors)), key=lambda c: (vectors[c][p], -c))
+        x[best] = max(x[best], -(-wanted // vectors[best][p]))  # its GPUs hold all profiles sent to it
+    flags = [int(n > 0) for n in x]
+    if per_gpu:
+        return [*x, *flags, -(-(sum(x) + whole) // per_node)]
+    return [*x, *(-(-n // per_node) for n in x), *flags]
 
 
 def _most(vector: tuple[int, ...], demand: list[int]) -> int:

@@ -60,9 +60,11 @@ def solve(
     objectives: Sequence[dict[int, float]],
     time_limit: float,
     caps: Sequence[float | None] = (),
+    start: Sequence[int] | None = None,
 ) -> Outcome | None:
-    """The lexicographic optimum (module docstring), or None when the rows have no integer solution at all.
-    ``caps`` bounds some tiers' own time (a tier that matters less need not use all that is left)."""
+    """The lexicographic optimum (module docstring), or None when the rows have no integer solution at all (or
+    none was found in time and no ``start`` was given). ``caps`` bounds some tiers' own time (a tier that matters
+    less need not use all that is left); ``start`` is a known solution, kept when time runs out before a better."""
     deadline = time.monotonic() + time_limit
     highs = highspy.Highs()
     for option, value in (("output_flag", False), ("mip_rel_gap", 0.0), ("threads", 1), ("random_seed", 0)):
@@ -74,7 +76,7 @@ def solve(
         highs.changeColIntegrality(index, highspy.HighsVarType.kInteger)
     for coefficients, lower, upper in program.rows:
         _add_row(highs, coefficients, lower, upper, inf)
-    values: tuple[int, ...] | None = None
+    values = tuple(start) if start is not None and _feasible(program, tuple(start)) else None
     tiers: list[Tier] = []
     for index, objective in enumerate(objectives):
         left = deadline - time.monotonic()
@@ -82,7 +84,7 @@ def solve(
             return None if values is None else Outcome(values, tuple(tiers), True)
         cap = caps[index] if index < len(caps) else None
         highs.setOptionValue("time_limit", left if cap is None else min(left, cap))
-        if values is not None:  # the last tier's answer is a solution of this one: the solver starts from it
+        if values is not None:  # the start, or the last tier's answer (a solution of this one): begin from it
             start = highspy.HighsSolution()
             start.col_value = [float(v) for v in values]
             highs.setSolution(start)
