@@ -17,6 +17,7 @@ from gpupools.catalog.gpus import A100_40GB, H100_80GB
 from gpupools.catalog.mig_placements import placements_of
 from gpupools.domain.fit_solver import Profile, slice_bound, solve
 from gpupools.catalog.gpus import A100_80GB
+from support.mig_fillings import all_fillings
 from gpupools.domain.mig_layouts import check_layout, maximal_layouts, valid_layouts
 
 A100_MIX = ("1g.5gb", "2g.10gb", "3g.20gb", "7g.40gb")
@@ -183,36 +184,6 @@ def test_a_profile_no_layout_holds_gives_none():
     assert solve({"9g.99gb": 1}, valid_layouts(A100_40GB), _profiles(A100_40GB), (7, 8), 8) is None
 
 
-@functools.cache
-def _all_fillings(gpu_name: str) -> frozenset[tuple[tuple[str, int], ...]]:
-    """Every non-empty set of instances one GPU holds, from the placement table alone: runs at allowed starts, no
-    memory slice twice, compute within the GPU, each profile within its maximum, at most one +me instance."""
-    gpu = {g.name: g for g in (A100_40GB, A100_80GB, H100_80GB)}[gpu_name]
-    table = placements_of(gpu_name)
-    runs = [(p, start) for p in gpu.profiles for start in table.starts[p.name]]
-    found: set[tuple[tuple[str, int], ...]] = set()
-
-    def extend(first: int, counts: dict[str, int], used: int, compute: int, media: int) -> None:
-        for index in range(first, len(runs)):
-            profile, start = runs[index]
-            mask = ((1 << profile.memory_slices) - 1) << start
-            held = counts.get(profile.name, 0) + 1
-            if (
-                used & mask
-                or start + profile.memory_slices > gpu.memory_slices
-                or compute + profile.compute_slices > gpu.compute_slices
-                or held > profile.max_instances
-                or media + profile.media_extensions > 1
-            ):
-                continue
-            grown = {**counts, profile.name: held}
-            found.add(tuple(sorted(grown.items())))
-            extend(index + 1, grown, used | mask, compute + profile.compute_slices, media + profile.media_extensions)
-
-    extend(0, {}, 0, 0, 0)
-    return frozenset(found)
-
-
 def _maximal(layouts) -> set:
     def inside(small, big):
         return small != big and all(dict(big).get(n, 0) >= c for n, c in small)
@@ -222,7 +193,7 @@ def _maximal(layouts) -> set:
 
 @pytest.mark.parametrize("gpu", [A100_40GB, A100_80GB, H100_80GB], ids=lambda g: g.name)
 def test_the_layout_counts_of_7_slice_gpus(gpu):
-    valid = _all_fillings(gpu.name)
+    valid = all_fillings(gpu.name)
     without_me = {s for s in valid if not any(gpu.profile(n).media_extensions for n, _ in s)}
     assert (len(valid), len(_maximal(valid)), len(_maximal(without_me))) == (127, 44, 28)
     assert set(valid_layouts(gpu)) == valid and set(maximal_layouts(gpu)) == _maximal(valid)
