@@ -12,7 +12,9 @@ number of replicas or GPUs. Two ways a node may be cut:
 
 Objectives in order (``domain.lexicographic_mip``): the bill (nodes, since one size has one node price), then GPUs,
 then the number of distinct configurations (fewer pools and mig-parted entries); ``objective="gpus"`` puts GPUs
-first. Ties: HiGHS is run single-threaded with a fixed seed, so the same demand gives the same answer. Per GPU,
+first. Per GPU the nodes are ``ceil((GPUs + whole) / gpus_per_node)``, which rises with the GPUs, so one solve for
+the fewest GPUs proves both (its bound gives the nodes' bound). Ties: HiGHS is run single-threaded with a fixed
+seed, so the same demand gives the same answer. Per GPU,
 the GPUs become nodes deterministically: each configuration fills whole nodes of its own, and the rest share nodes
 in the configurations' order (``_pack``); a node's unused GPUs take the layout of its last GPU, adding no entry.
 """
@@ -86,6 +88,7 @@ def solve(
     whole: int = 0,
     per_gpu: bool = True,
     objective: Objective = "bill",
+    layouts_time: float = LAYOUTS_TIME_LIMIT,
 ) -> Solution | None:
     """The optimum (module docstring), or None when some demanded profile is in no layout."""
     wanted = {name: count for name, count in demand.items() if count > 0}
@@ -101,14 +104,24 @@ def solve(
         return Solution(pools, configs, whole, nodes, whole, whole, nodes, True, True, False)
     build = _per_gpu_program if per_gpu else _per_pool_program
     program, x, nodes_row, used = build([wanted[n] for n in names], vectors, gpus_per_node, whole)
-    gpus_row = {column: 1.0 for column in x}
-    configs_row = {flag: 1.0 for flag in used}
-    order = ("nodes", "gpus", "configs") if objective == "bill" else ("gpus", "nodes", "configs")
-    rows = {"nodes": nodes_row, "gpus": gpus_row, "configs": configs_row}
+    rows = {"nodes": nodes_row, "gpus": {column: 1.0 for column in x}, "configs": {flag: 1.0 for flag in used}}
+    if per_gpu:  # nodes = ceil((GPUs + whole) / per node) rise with GPUs: the fewest GPUs are the fewest nodes
+        order: tuple[str, ...] = ("gpus", "configs")
+    else:
+        order = ("nodes", "gpus", "configs") if objective == "bill" else ("gpus", "nodes", "configs")
     start = _start([wanted[n] for n in names], vectors, gpus_per_node, whole, per_gpu)
-    outcome = mip.solve(program, [rows[name] for name in order], time_limit, (None, None, LAYOUTS_TIME_LIMIT), start)
+    caps = [layouts_time if name == "configs" else None for name in order]
+    outcome = mip.solve(program, [rows[name] for name in order], time_limit, caps, start)
     assert outcome is not None, "the pattern program always has a solution (one GPU per replica)"
-    tier = {name: outcome.tiers[i] if i < len(outcome.tiers) else None for i, name in enumerate(order)}
+    tier: dict[str, mip.Tier | None] = {"nodes": None, "gpus": None, "configs": None}
+    tier.update((name, outcome.tiers[i]) for i, name in enumerate(order) if i < len(outcome.tiers))
+    if per_gpu and tier["gpus"] is not None:
+        gpus_tier = tier["gpus"]
+        tier["nodes"] = mip.Tier(
+            -(-(gpus_tier.value + whole) // gpus_per_node),
+            -(-(gpus_tier.bound + whole) // gpus_per_node),
+            gpus_tier.proven,
+        )
     mig = sorted(
         ((canonical(dict(zip(names, vector))), outcome.values[column]) for vector, column in zip(vectors, x)),
         key=lambda item: (-item[1], item[0]),
@@ -133,18 +146,16 @@ def solve(
 
 
 def _per_gpu_program(demand: list[int], vectors: list[tuple[int, ...]], per_node: int, whole: int):
-    """Columns: GPUs per configuration, one flag per configuration (used at all), and the nodes. Rows: every
-    profile covered, the GPUs (with the whole ones) on the nodes, a configuration's GPUs only if it is flagged."""
+    """Columns: GPUs per configuration and one flag per configuration (used at all). Rows: every profile covered,
+    a configuration's GPUs only if it is flagged. Nodes follow from the GPUs (``solve``)."""
     program = mip.Program()
     x = [program.column() for _ in vectors]
     used = [program.column(1) for _ in vectors]
-    nodes = program.column()
     for p, wanted in enumerate(demand):
         program.row({x[c]: v[p] for c, v in enumerate(vectors)}, lower=wanted)
-    program.row({nodes: per_node, **{i: -1.0 for i in x}}, lower=whole)
     for column, flag, vector in zip(x, used, vectors):
         program.row({column: 1.0, flag: -_most(vector, demand)}, upper=0)
-    return program, x, {nodes: 1.0}, used
+    return program, x, {}, used
 
 
 def _per_pool_program(demand: list[int], vectors: list[tuple[int, ...]], per_node: int, whole: int):
@@ -171,7 +182,7 @@ def _start(demand: list[int], vectors: list[tuple[int, ...]], per_node: int, who
         x[best] = max(x[best], -(-wanted // vectors[best][p]))  # its GPUs hold all profiles sent to it
     flags = [int(n > 0) for n in x]
     if per_gpu:
-        return [*x, *flags, -(-(sum(x) + whole) // per_node)]
+        return [*x, *flags]
     return [*x, *(-(-n // per_node) for n in x), *flags]
 
 

@@ -3,7 +3,8 @@
 With ``size`` in the demand only that size is fitted; otherwise every catalog size of the cloud that can serve the
 demand, and the cheapest total by the price book in the demand's region wins (then fewer GPUs, then fewer nodes);
 sizes without a price there come last. The solver's time is shared by the sizes: each gets what is left over the
-sizes still to go, so the whole answer stays within ``time_limit``. Time-slicing and MPS are not considered.
+sizes still to go, so the whole answer stays within ``time_limit``; the third tier's (fewest layouts) cap is shared
+by the sizes alike. Time-slicing and MPS are not considered.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ..catalog.prices import PriceBook
 from ..catalog.regions import Places
 from ..config.demand import Demand
 from ..config.errors import ConfigError, Problem
-from ..domain.fit_solver import DEFAULT_TIME_LIMIT, Objective
+from ..domain.fit_solver import DEFAULT_TIME_LIMIT, LAYOUTS_TIME_LIMIT, Objective
 from .requests import cloud_cuts_gpus, size_request
 from .size_fit import SizeFit, fit_size
 
@@ -81,7 +82,7 @@ def fit_demand(
             refused.append((size.name, "; ".join(problems)))
             continue
         share = max(deadline - time.monotonic(), 0.05) / (len(sizes) - index)
-        found = fit_size(demand, request, book, share, objective)
+        found = fit_size(demand, request, book, share, objective, LAYOUTS_TIME_LIMIT / len(sizes))
         if found is None:
             refused.append((size.name, "no valid layout holds every demanded profile"))
         else:

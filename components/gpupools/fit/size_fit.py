@@ -17,7 +17,7 @@ from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.prices import Price, PriceBook
 from ..config.demand import Demand
 from ..domain.cost import HOURS_PER_MONTH
-from ..domain.fit_solver import Group, Objective, Profile, Solution, solve
+from ..domain.fit_solver import LAYOUTS_TIME_LIMIT, Group, Objective, Profile, Solution, solve
 from ..domain.mig_layouts import Layout, check_layout
 from .requests import SizeRequest, uses_operator
 
@@ -108,7 +108,12 @@ class SizeFit:
 
 
 def fit_size(
-    demand: Demand, request: SizeRequest, book: PriceBook, time_limit: float, objective: Objective = "bill"
+    demand: Demand,
+    request: SizeRequest,
+    book: PriceBook,
+    time_limit: float,
+    objective: Objective = "bill",
+    layouts_time: float = LAYOUTS_TIME_LIMIT,
 ) -> SizeFit | None:
     """The fit on ``request.size``, or None when no layout of its GPU holds some demanded profile."""
     size, gpu = request.size, request.size.gpu
@@ -124,6 +129,7 @@ def fit_size(
         whole=request.whole,
         per_gpu=not request.native_profiles,
         objective=objective,
+        layouts_time=layouts_time,
     )
     if solution is None:
         return None
