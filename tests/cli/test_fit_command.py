@@ -52,7 +52,8 @@ def _stack_file(tmp_path: Path, answer: dict) -> Path:
 
 def _held(check: dict, stack: dict) -> dict[str, int]:
     """Devices per MIG profile (``nvidia.com/mig-<p>``, or ``nvidia.com/gpu`` of a one-profile pool under the single
-    strategy) and whole GPUs (``whole``), from check's capacity table."""
+    strategy) and whole GPUs (``whole``: ``nvidia.com/gpu`` otherwise, also a node's GPUs left whole beside cut
+    ones), from check's capacity table."""
     pools = {pool["name"]: pool for pool in stack["gpuPools"]}
     held: dict[str, int] = {}
     for row in check["capacity"]:
@@ -60,7 +61,7 @@ def _held(check: dict, stack: dict) -> dict[str, int]:
         for resource, count in row["total"].items():
             if resource.startswith("nvidia.com/mig-"):
                 key = resource.removeprefix("nvidia.com/mig-")
-            elif resource == "nvidia.com/gpu" and layout is None:
+            elif resource == "nvidia.com/gpu" and (layout is None or stack["gpuSoftware"]["migStrategy"] != "single"):
                 key = "whole"
             else:
                 assert resource == "nvidia.com/gpu" and stack["gpuSoftware"]["migStrategy"] == "single"
@@ -189,3 +190,33 @@ def test_a_time_limit_that_is_not_0_1_to_600_seconds_is_one_error_line(value, ex
     captured = capsys.readouterr()
     assert exited.value.code == 2 and captured.out == ""
     assert captured.err.count("\n") == 1 and "--time-limit" in captured.err and expected in captured.err
+
+
+def test_the_example_is_one_p4de_node_with_cut_and_whole_gpus(tmp_path):
+    answer = _fit(EXAMPLE)  # issue 35: the old answer was 2 nodes, the cut GPUs and the whole ones apart
+    assert (answer["size"], answer["nodes"], answer["proven"]) == ("p4de.24xlarge", 1, True)
+    ((pool),) = answer["stack"]["gpuPools"]
+    groups = pool["mig"]["layout"]
+    assert sum(group["gpus"] for group in groups) == 8 and {"gpus": 2, "whole": True} in groups
+    plan = run_cli("plan", "--config", str(_stack_file(tmp_path, answer)))
+    assert plan.code == 0, plan.err
+
+
+def test_the_issues_p4d_demand_is_one_node_through_check_and_plan(tmp_path):
+    path = tmp_path / "demand.yaml"
+    path.write_text(
+        "cloud: aws\nregion: us-east-1\nsize: p4d.24xlarge\nworkloads:\n"
+        "  - {name: a, slice: 2g.10gb, count: 7}\n  - {name: b, slice: 1g.5gb, count: 4}\n"
+        "  - {name: c, slice: 4g.20gb, count: 2}\n"
+    )
+    answer = _fit(path)  # the old answer: 4 GPUs on 3 nodes, "proven minimal"
+    assert (answer["nodes"], answer["proven"]) == (1, True)
+    _assert_check_covers(tmp_path, answer)
+    plan = run_cli("plan", "--config", str(_stack_file(tmp_path, answer)))
+    assert plan.code == 0, plan.err
+
+
+def test_objective_gpus_ranks_sizes_by_gpus_first():
+    bill, gpus = _fit(EXAMPLE), json.loads(run_cli("fit", str(EXAMPLE), "--json", "--objective", "gpus").out)
+    assert gpus["gpus"] <= bill["gpus"] and bill["monthly"] <= gpus["monthly"]
+    assert all(gpus["gpus"] <= other["gpus"] for other in gpus["otherSizes"])
