@@ -92,11 +92,11 @@ def test_the_example_fits_and_its_stack_passes_check_and_plan(tmp_path):
     assert answer["lowerBound"]["gpus"] <= answer["gpus"] <= answer["greedy"]["gpus"]
     assert answer["proven"] and not answer["stoppedByTimeLimit"]
     assert answer["nodes"] * answer["gpusPerNode"] == answer["gpus"] + answer["spareGpus"]
-    assert len(answer["perGpu"]) == answer["gpus"]
+    assert sum(run["gpus"] for run in answer["perGpu"]) == answer["gpus"]
     per_workload: dict[str, int] = {}
-    for gpu in answer["perGpu"]:
-        for name, replicas in gpu["holds"].items():
-            per_workload[name] = per_workload.get(name, 0) + replicas
+    for run in answer["perGpu"]:
+        for name, replicas in run["holds"].items():
+            per_workload[name] = per_workload.get(name, 0) + replicas * run["gpus"]
     assert per_workload == {w["name"]: w["count"] for w in answer["demand"]["workloads"]}
     assert answer["monthly"] == pytest.approx(answer["nodes"] * answer["nodePrice"]["perHour"] * 730, abs=0.01)
     _assert_check_covers(tmp_path, answer)

@@ -79,7 +79,8 @@ def _check_answer(raw: dict, per_pool: bool = False) -> None:
     held = {w: 0 for w in (w.name for w in answer.demand.workloads)}
     for use in fit.per_gpu:
         for workload, replicas in use.holds.items():
-            held[workload] += replicas
+            held[workload] += replicas * use.gpus
+    assert sum(use.gpus for use in fit.per_gpu) == fit.gpus  # no GPU beyond the optimum's is used
     assert held == {w.name: w.count for w in answer.demand.workloads}
 
 

@@ -55,17 +55,18 @@ class FitPool:
 
 @dataclass(frozen=True)
 class GpuUse:
-    """One GPU the demand uses: its pool, node and layout, and how many replicas of each workload it holds."""
+    """Alike GPUs the demand uses: their pool and layout, how many, and the replicas of each workload one holds.
+    Runs of alike GPUs keep the answer's size to the workloads', not the GPUs' (a million replicas)."""
 
     pool: str
-    node: int
     layout: Layout | None
+    gpus: int
     holds: dict[str, int]
 
     def to_json(self) -> dict[str, Any]:
         return {
             "pool": self.pool,
-            "node": self.node,
+            "gpus": self.gpus,
             "layout": dict(self.layout) if self.layout is not None else "whole",
             "holds": self.holds,
         }
@@ -134,7 +135,7 @@ def fit_size(
     if solution is None:
         return None
     pools = _pools(solution, request)
-    per_gpu = _per_gpu(demand, request, pools)
+    per_gpu = _per_gpu(demand, request, solution.configs, pools)
     greedy_gpus = greedy_nodes = 0
     for name, count in wanted.items():
         gpus = -(-count // gpu.profile(name).max_instances)  # type: ignore[union-attr]
@@ -171,29 +172,67 @@ def _pools(solution: Solution, request: SizeRequest) -> tuple[FitPool, ...]:
     return tuple(pools)
 
 
-def _per_gpu(demand: Demand, request: SizeRequest, pools: tuple[FitPool, ...]) -> tuple[GpuUse, ...]:
-    """Each used GPU with the replicas it holds: workloads in the file's order take free instances GPU by GPU.
-    A pool's used GPUs are its first ones, node by node."""
-    gpus = []
-    for pool in pools:
-        order = [config for _ in range(pool.nodes) for config, count in pool.groups for _ in range(count)]
-        gpus += [(pool, index // pool.gpus_per_node, config, {}) for index, config in enumerate(order)]
-    gpus = [gpu for gpu in gpus if gpu[0].gpus > 0]
-    free = [dict(config) if config else {} for _, _, config, _ in gpus]
+def _per_gpu(
+    demand: Demand, request: SizeRequest, configs: tuple[tuple[Layout | None, int], ...], pools: tuple[FitPool, ...]
+) -> tuple[GpuUse, ...]:
+    """The replicas each GPU holds: workloads in the file's order take free instances GPU by GPU over the solver's
+    GPUs (never a spare one), then the GPUs go to the pools that have their layout. GPUs are kept as runs of alike
+    ones, split where a workload stops part way, so the work is linear in workloads and runs, never in GPUs."""
+    runs: list[_Run] = [_Run(config, gpus, dict(config) if config else {None: 1}, {}) for config, gpus in configs]
     for workload in demand.workloads:
         left = workload.count
         profile = request.profile_of.get(workload.name)
-        for index, (pool, _, config, holds) in enumerate(gpus):
-            if left == 0:
-                break
-            if profile is None and config is None and not holds:
-                holds[workload.name], left = 1, left - 1
-            elif profile is not None and free[index].get(profile, 0) > 0:
-                taken = min(left, free[index][profile])
-                free[index][profile] -= taken
-                holds[workload.name], left = holds.get(workload.name, 0) + taken, left - taken
-        assert left == 0, f"{workload.name}: {left} replicas without a GPU (a fit bug)"
-    return tuple(GpuUse(pool.name, node, config, holds) for pool, node, config, holds in gpus if holds)
+        index = 0
+        while left:
+            assert index < len(runs), f"{workload.name}: {left} replicas without a GPU (a fit bug)"
+            run = runs[index]
+            each = run.free.get(profile, 0)
+            if each == 0:
+                index += 1
+                continue
+            full, part = divmod(min(left, each * run.gpus), each)
+            pieces = [
+                run.taken(full, workload.name, profile, each),
+                run.taken(1 if part else 0, workload.name, profile, part),
+            ]
+            rest = run.gpus - full - (1 if part else 0)
+            pieces.append(_Run(run.config, rest, run.free, run.holds))
+            runs[index : index + 1] = [piece for piece in pieces if piece.gpus]
+            left -= full * each + part
+    room = {(pool.name, config): gpus * pool.nodes for pool in pools for config, gpus in pool.groups}
+    placed: list[GpuUse] = []
+    for run in runs:
+        left = run.gpus
+        for (pool, config), free in room.items():
+            if config == run.config and free and left and run.holds:
+                taken = min(free, left)
+                room[pool, config], left = free - taken, left - taken
+                placed.append(GpuUse(pool, config, taken, run.holds))
+        assert left == 0 or not run.holds, "the pools hold the solver's GPUs (a fit bug)"
+    return tuple(_merged(placed))
+
+
+@dataclass
+class _Run:
+    config: Layout | None
+    gpus: int
+    free: dict[str | None, int]  # per GPU: instances per profile still free (None: the whole GPU)
+    holds: dict[str, int]  # per GPU: replicas per workload
+
+    def taken(self, gpus: int, workload: str, profile: str | None, replicas: int) -> "_Run":
+        """``gpus`` of these GPUs, each giving ``replicas`` more of the workload an instance of ``profile``."""
+        free = {**self.free, profile: self.free[profile] - replicas}
+        return _Run(self.config, gpus, free, {**self.holds, workload: self.holds.get(workload, 0) + replicas})
+
+
+def _merged(uses) -> list[GpuUse]:
+    merged: list[GpuUse] = []
+    for use in uses:
+        if merged and (merged[-1].pool, merged[-1].layout, merged[-1].holds) == (use.pool, use.layout, use.holds):
+            use = GpuUse(use.pool, use.layout, merged[-1].gpus + use.gpus, use.holds)
+            merged.pop()
+        merged.append(use)
+    return merged
 
 
 def _stack(demand: Demand, request: SizeRequest, pools: tuple[FitPool, ...]) -> dict[str, Any]:
