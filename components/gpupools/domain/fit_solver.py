@@ -28,7 +28,7 @@ from . import lexicographic_mip as mip
 from .mig_layouts import Layout, canonical
 
 DEFAULT_TIME_LIMIT = 8.0  # seconds for all sizes together; the solves take milliseconds (benchmarks/fit.py)
-LAYOUTS_TIME_LIMIT = 0.3  # seconds at most for the third tier: fewer configurations matter less than the bill
+LAYOUTS_TIME_LIMIT = 0.2  # seconds at most for the third tier: fewer configurations matter less than the bill
 Objective = Literal["bill", "gpus"]
 Config = Layout | None  # None: a whole GPU, MIG disabled
 Group = tuple[Config, int]  # a configuration and the GPUs of one node that take it
@@ -109,6 +109,8 @@ def solve(
         order: tuple[str, ...] = ("gpus", "configs")
     else:
         order = ("nodes", "gpus", "configs") if objective == "bill" else ("gpus", "nodes", "configs")
+    if layouts_time <= 0:  # a size only ranked, not shown in full: the third tier can wait
+        order = order[:-1]
     start = _start([wanted[n] for n in names], vectors, gpus_per_node, whole, per_gpu)
     caps = [layouts_time if name == "configs" else None for name in order]
     outcome = mip.solve(program, [rows[name] for name in order], time_limit, caps, start)
@@ -208,11 +210,18 @@ def _project(layouts: Sequence[Layout], names: list[str]) -> list[tuple[int, ...
 
 def _pack(config_counts: list[tuple[Config, int]], per_node: int) -> tuple[NodePool, ...]:
     """Per GPU: each configuration's whole nodes first, then the remaining GPUs in order, ``per_node`` at a time;
-    a last node's unused GPUs take its last configuration. Identical nodes are one pool."""
-    nodes: list[tuple[tuple[Group, ...], int]] = []  # (groups, used GPUs) per node
+    a last node's unused GPUs take its last configuration. Identical nodes are one pool. Linear in configurations,
+    not in GPUs."""
+    pools: dict[tuple[Group, ...], tuple[int, int]] = {}  # groups -> (nodes, used GPUs)
+
+    def add(groups: tuple[Group, ...], nodes: int, used: int) -> None:
+        count, total = pools.get(groups, (0, 0))
+        pools[groups] = (count + nodes, total + used)
+
     rest: list[Config] = []
     for config, count in config_counts:
-        nodes += [(((config, per_node),), per_node)] * (count // per_node)
+        if count // per_node:
+            add(((config, per_node),), count // per_node, count // per_node * per_node)
         rest += [config] * (count % per_node)
     for start in range(0, len(rest), per_node):
         chunk = rest[start : start + per_node]
@@ -224,9 +233,5 @@ def _pack(config_counts: list[tuple[Config, int]], per_node: int) -> tuple[NodeP
                 groups[-1] = (config, groups[-1][1] + 1)
             else:
                 groups.append((config, 1))
-        nodes.append((tuple(groups), used))
-    pools: dict[tuple[Group, ...], tuple[int, int]] = {}
-    for groups, used in nodes:
-        count, total = pools.get(groups, (0, 0))
-        pools[groups] = (count + 1, total + used)
+        add(tuple(groups), 1, used)
     return tuple(NodePool(groups, count, used) for groups, (count, used) in pools.items())

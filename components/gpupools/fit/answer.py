@@ -3,8 +3,9 @@
 With ``size`` in the demand only that size is fitted; otherwise every catalog size of the cloud that can serve the
 demand, and the cheapest total by the price book in the demand's region wins (then fewer GPUs, then fewer nodes);
 sizes without a price there come last. The solver's time is shared by the sizes: each gets what is left over the
-sizes still to go, so the whole answer stays within ``time_limit``; the third tier's (fewest layouts) cap is shared
-by the sizes alike. Time-slicing and MPS are not considered.
+sizes still to go, so the whole answer stays within ``time_limit``. Sizes are ranked on the bill and GPUs alone; the
+chosen one is solved again with the third tier (fewest layouts), which leaves its bill and GPUs as they were.
+Time-slicing and MPS are not considered.
 """
 
 from __future__ import annotations
@@ -82,7 +83,7 @@ def fit_demand(
             refused.append((size.name, "; ".join(problems)))
             continue
         share = max(deadline - time.monotonic(), 0.05) / (len(sizes) - index)
-        found = fit_size(demand, request, book, share, objective, LAYOUTS_TIME_LIMIT / len(sizes))
+        found = fit_size(demand, request, book, share, objective, 0 if len(sizes) > 1 else LAYOUTS_TIME_LIMIT)
         if found is None:
             refused.append((size.name, "no valid layout holds every demanded profile"))
         else:
@@ -94,6 +95,11 @@ def fit_demand(
             or [Problem("region", f"no {chosen_cloud.display_name} size that fits has a price in {demand.region}")]
         )
     fits.sort(key=_rank_gpus if objective == "gpus" else _rank)
+    if len(sizes) > 1:  # the fewest layouts (third tier) only for the size shown in full: same bill, same GPUs
+        request, _ = size_request(demand, fits[0].request.size)
+        assert request is not None
+        left = max(deadline - time.monotonic(), 0.05)
+        fits[0] = fit_size(demand, request, book, left, objective, min(LAYOUTS_TIME_LIMIT, left)) or fits[0]
     return FitAnswer(demand, fits[0], tuple(fits[1:]), tuple(refused), book.currency, book.origin)
 
 

@@ -10,6 +10,7 @@ beyond the ones the demand needs are reported as spare. The greedy baseline give
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -76,16 +77,21 @@ class GpuUse:
 class SizeFit:
     """The answer on one size."""
 
+    demand: Demand
     request: SizeRequest
     solution: Solution
     pools: tuple[FitPool, ...]
-    per_gpu: tuple[GpuUse, ...]
     lower_bound: int
     greedy_gpus: int
     greedy_nodes: int
     price: Price | None
     notes: tuple[str, ...]
     stack: dict[str, Any]
+
+    @functools.cached_property
+    def per_gpu(self) -> tuple[GpuUse, ...]:
+        """Which replicas the GPUs hold: worked out only for the sizes shown in full (``_per_gpu``)."""
+        return _per_gpu(self.demand, self.request, self.solution.configs, self.pools)
 
     @property
     def gpus(self) -> int:
@@ -135,7 +141,6 @@ def fit_size(
     if solution is None:
         return None
     pools = _pools(solution, request)
-    per_gpu = _per_gpu(demand, request, solution.configs, pools)
     greedy_gpus = greedy_nodes = 0
     for name, count in wanted.items():
         gpus = -(-count // gpu.profile(name).max_instances)  # type: ignore[union-attr]
@@ -146,10 +151,10 @@ def fit_size(
     notes = tuple(dict.fromkeys(note for layout in layouts for note in check_layout(gpu, dict(layout)).notes))
     price = book.lookup(size.name, demand.region, "onDemand")
     return SizeFit(
+        demand,
         request,
         solution,
         pools,
-        per_gpu,
         solution.lower_bound,
         greedy_gpus,
         greedy_nodes,
