@@ -25,8 +25,11 @@ from .errors import ConfigError, Problem
 from .models import Strict
 
 MAX_DEMAND_BYTES = 256 * 1024
+# The fit answers 200 workloads of 10,000 replicas (2 million) in about a second across every AWS size
+# (benchmarks/fit.py): the integer program's size depends on the GPU model, not on replicas, so these limits are
+# about the file, not the solver.
 MAX_WORKLOADS = 200
-MAX_REPLICAS = 10_000  # per workload: far above any one cluster's GPUs, low enough for the solver's arithmetic
+MAX_REPLICAS = 10_000  # per workload: far above any one cluster's GPUs
 GIB = Decimal(2**30)
 GB = Decimal(10**9)
 
