@@ -100,8 +100,8 @@ def solve(
     if not names:
         nodes = -(-whole // gpus_per_node)
         pools = (NodePool(((None, gpus_per_node),), nodes, whole),) if whole else ()
-        configs = ((None, whole),) if whole else ()
-        return Solution(pools, configs, whole, nodes, whole, whole, nodes, True, True, False)
+        only: tuple[tuple[Config, int], ...] = ((None, whole),) if whole else ()
+        return Solution(pools, only, whole, nodes, whole, whole, nodes, True, True, False)
     build = _per_gpu_program if per_gpu else _per_pool_program
     program, x, nodes_row, used = build([wanted[n] for n in names], vectors, gpus_per_node, whole)
     rows = {"nodes": nodes_row, "gpus": {column: 1.0 for column in x}, "configs": {flag: 1.0 for flag in used}}
@@ -128,7 +128,9 @@ def solve(
         ((canonical(dict(zip(names, vector))), outcome.values[column]) for vector, column in zip(vectors, x)),
         key=lambda item: (-item[1], item[0]),
     )
-    configs: list[tuple[Config, int]] = [(c, n) for c, n in mig if n] + ([(None, whole)] if whole else [])
+    configs: list[tuple[Config, int]] = [(c, n) for c, n in mig if n]
+    if whole:
+        configs.append((None, whole))
     pools = _pack(configs, gpus_per_node) if per_gpu else _separate(configs, gpus_per_node)
     whole_nodes = 0 if per_gpu else -(-whole // gpus_per_node)  # per pool, a constant outside the program
     nodes_tier, gpus_tier, configs_tier = tier["nodes"], tier["gpus"], tier["configs"]

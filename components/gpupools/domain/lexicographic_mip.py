@@ -85,9 +85,9 @@ def solve(
         cap = caps[index] if index < len(caps) else None
         highs.setOptionValue("time_limit", left if cap is None else min(left, cap))
         if values is not None:  # the start, or the last tier's answer (a solution of this one): begin from it
-            start = highspy.HighsSolution()
-            start.col_value = [float(v) for v in values]
-            highs.setSolution(start)
+            known = highspy.HighsSolution()
+            known.col_value = [float(v) for v in values]
+            highs.setSolution(known)
         highs.changeColsCost(program.columns, list(range(program.columns)), _dense(objective, program.columns))
         highs.run()
         status = highs.getModelStatus()
