@@ -220,3 +220,11 @@ def test_objective_gpus_ranks_sizes_by_gpus_first():
     bill, gpus = _fit(EXAMPLE), json.loads(run_cli("fit", str(EXAMPLE), "--json", "--objective", "gpus").out)
     assert gpus["gpus"] <= bill["gpus"] and bill["monthly"] <= gpus["monthly"]
     assert all(gpus["gpus"] <= other["gpus"] for other in gpus["otherSizes"])
+
+
+def test_whole_gpus_alone_fit_sizes_without_mig(tmp_path):
+    path = tmp_path / "demand.yaml"
+    path.write_text("cloud: aws\nregion: us-east-1\nworkloads:\n  - {name: t, gpu: whole, count: 3}\n")
+    answer = _fit(path)  # GPUs without MIG have no slices: nothing may divide by them
+    assert answer["gpus"] == 3 and answer["proven"] and answer["stack"]["gpuSoftware"]["migStrategy"] == "none"
+    _assert_check_covers(tmp_path, answer)

@@ -147,7 +147,7 @@ def _gpus_line(fit: SizeFit) -> str:
     otherwise the bounds it proved."""
     solution = fit.solution
     if fit.proven:
-        proof = "proven minimal (HiGHS optimal)"
+        proof = f"proven minimal ({solution.certificate})"
     else:
         proof = (
             f"best found, not proven (time limit): at least {solution.bound_nodes} nodes, {solution.bound_gpus} GPUs"
@@ -156,7 +156,7 @@ def _gpus_line(fit: SizeFit) -> str:
     fewest = "fewest" if solution.proven_layouts else "fewest found"
     return (
         f"nodes: {fit.nodes}, GPUs: {fit.gpus} (lower bound from slices {fit.lower_bound}); {proof}; "
-        f"{layouts} per-GPU layouts ({fewest})"
+        f"{_count(layouts, 'per-GPU layout')} ({fewest})"
     )
 
 

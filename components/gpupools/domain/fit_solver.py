@@ -68,6 +68,7 @@ class Solution:
     proven: bool  # nodes and GPUs both certified optimal
     proven_layouts: bool
     stopped_by_time: bool
+    certificate: str = "HiGHS optimal"  # what proves it, when proven
 
 
 def slice_bound(demand: Mapping[str, int], profiles: Mapping[str, Profile], compute: int, memory: int) -> int:
@@ -96,12 +97,12 @@ def solve(
     vectors = _project(layouts, names)
     if any(all(vector[i] == 0 for vector in vectors) for i in range(len(names))):
         return None
-    slices = slice_bound(wanted, profiles, *gpu_slices)
-    if not names:
+    if not names:  # whole GPUs only (also on GPUs without MIG, which have no slices to divide by)
         nodes = -(-whole // gpus_per_node)
         pools = (NodePool(((None, gpus_per_node),), nodes, whole),) if whole else ()
         only: tuple[tuple[Config, int], ...] = ((None, whole),) if whole else ()
-        return Solution(pools, only, whole, nodes, whole, whole, nodes, True, True, False)
+        return Solution(pools, only, whole, nodes, whole, whole, nodes, True, True, False, "bound = answer")
+    slices = slice_bound(wanted, profiles, *gpu_slices)
     build = _per_gpu_program if per_gpu else _per_pool_program
     program, x, nodes_row, used = build([wanted[n] for n in names], vectors, gpus_per_node, whole)
     rows = {"nodes": nodes_row, "gpus": {column: 1.0 for column in x}, "configs": {flag: 1.0 for flag in used}}
