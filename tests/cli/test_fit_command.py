@@ -52,7 +52,8 @@ def _stack_file(tmp_path: Path, answer: dict) -> Path:
 
 def _held(check: dict, stack: dict) -> dict[str, int]:
     """Devices per MIG profile (``nvidia.com/mig-<p>``, or ``nvidia.com/gpu`` of a one-profile pool under the single
-    strategy) and whole GPUs (``whole``), from check's capacity table."""
+    strategy) and whole GPUs (``whole``: ``nvidia.com/gpu`` otherwise, also a node's GPUs left whole beside cut
+    ones), from check's capacity table."""
     pools = {pool["name"]: pool for pool in stack["gpuPools"]}
     held: dict[str, int] = {}
     for row in check["capacity"]:
@@ -60,7 +61,7 @@ def _held(check: dict, stack: dict) -> dict[str, int]:
         for resource, count in row["total"].items():
             if resource.startswith("nvidia.com/mig-"):
                 key = resource.removeprefix("nvidia.com/mig-")
-            elif resource == "nvidia.com/gpu" and layout is None:
+            elif resource == "nvidia.com/gpu" and (layout is None or stack["gpuSoftware"]["migStrategy"] != "single"):
                 key = "whole"
             else:
                 assert resource == "nvidia.com/gpu" and stack["gpuSoftware"]["migStrategy"] == "single"
@@ -91,11 +92,11 @@ def test_the_example_fits_and_its_stack_passes_check_and_plan(tmp_path):
     assert answer["lowerBound"]["gpus"] <= answer["gpus"] <= answer["greedy"]["gpus"]
     assert answer["proven"] and not answer["stoppedByTimeLimit"]
     assert answer["nodes"] * answer["gpusPerNode"] == answer["gpus"] + answer["spareGpus"]
-    assert len(answer["perGpu"]) == answer["gpus"]
+    assert sum(run["gpus"] for run in answer["perGpu"]) == answer["gpus"]
     per_workload: dict[str, int] = {}
-    for gpu in answer["perGpu"]:
-        for name, replicas in gpu["holds"].items():
-            per_workload[name] = per_workload.get(name, 0) + replicas
+    for run in answer["perGpu"]:
+        for name, replicas in run["holds"].items():
+            per_workload[name] = per_workload.get(name, 0) + replicas * run["gpus"]
     assert per_workload == {w["name"]: w["count"] for w in answer["demand"]["workloads"]}
     assert answer["monthly"] == pytest.approx(answer["nodes"] * answer["nodePrice"]["perHour"] * 730, abs=0.01)
     _assert_check_covers(tmp_path, answer)
@@ -112,7 +113,9 @@ def test_azure_stacks_pass_check_for_either_mig_manager(tmp_path, manager):
     path.write_text(yaml.safe_dump(demand))
     answer = _fit(path)
     if manager == "cloud":  # AKS: one gpuInstanceProfile per pool, every GPU fully cut
-        assert all(len(pool["layout"]) == 1 for pool in answer["pools"] if pool["layout"] != "whole")
+        for pool in answer["pools"]:
+            ((group,),) = (pool["gpusByLayout"],)  # every GPU of a pool cut alike
+            assert group["layout"] == "whole" or len(group["layout"]) == 1
         assert all("profile" in pool["mig"] for pool in answer["stack"]["gpuPools"] if "mig" in pool)
     _assert_check_covers(tmp_path, answer)
 
@@ -187,3 +190,41 @@ def test_a_time_limit_that_is_not_0_1_to_600_seconds_is_one_error_line(value, ex
     captured = capsys.readouterr()
     assert exited.value.code == 2 and captured.out == ""
     assert captured.err.count("\n") == 1 and "--time-limit" in captured.err and expected in captured.err
+
+
+def test_the_example_is_one_p4de_node_with_cut_and_whole_gpus(tmp_path):
+    answer = _fit(EXAMPLE)  # issue 35: the old answer was 2 nodes, the cut GPUs and the whole ones apart
+    assert (answer["size"], answer["nodes"], answer["proven"]) == ("p4de.24xlarge", 1, True)
+    ((pool),) = answer["stack"]["gpuPools"]
+    groups = pool["mig"]["layout"]
+    assert sum(group["gpus"] for group in groups) == 8 and {"gpus": 2, "whole": True} in groups
+    plan = run_cli("plan", "--config", str(_stack_file(tmp_path, answer)))
+    assert plan.code == 0, plan.err
+
+
+def test_the_issues_p4d_demand_is_one_node_through_check_and_plan(tmp_path):
+    path = tmp_path / "demand.yaml"
+    path.write_text(
+        "cloud: aws\nregion: us-east-1\nsize: p4d.24xlarge\nworkloads:\n"
+        "  - {name: a, slice: 2g.10gb, count: 7}\n  - {name: b, slice: 1g.5gb, count: 4}\n"
+        "  - {name: c, slice: 4g.20gb, count: 2}\n"
+    )
+    answer = _fit(path)  # the old answer: 4 GPUs on 3 nodes, "proven minimal"
+    assert (answer["nodes"], answer["proven"]) == (1, True)
+    _assert_check_covers(tmp_path, answer)
+    plan = run_cli("plan", "--config", str(_stack_file(tmp_path, answer)))
+    assert plan.code == 0, plan.err
+
+
+def test_objective_gpus_ranks_sizes_by_gpus_first():
+    bill, gpus = _fit(EXAMPLE), json.loads(run_cli("fit", str(EXAMPLE), "--json", "--objective", "gpus").out)
+    assert gpus["gpus"] <= bill["gpus"] and bill["monthly"] <= gpus["monthly"]
+    assert all(gpus["gpus"] <= other["gpus"] for other in gpus["otherSizes"])
+
+
+def test_whole_gpus_alone_fit_sizes_without_mig(tmp_path):
+    path = tmp_path / "demand.yaml"
+    path.write_text("cloud: aws\nregion: us-east-1\nworkloads:\n  - {name: t, gpu: whole, count: 3}\n")
+    answer = _fit(path)  # GPUs without MIG have no slices: nothing may divide by them
+    assert answer["gpus"] == 3 and answer["proven"] and answer["stack"]["gpuSoftware"]["migStrategy"] == "none"
+    _assert_check_covers(tmp_path, answer)

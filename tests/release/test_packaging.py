@@ -24,7 +24,7 @@ VERSION = re.search(r'^__version__ = "([^"]+)"$', (ROOT / "components" / "gpupoo
     1
 ]
 # `gpupools verify` speaks HTTP itself (verify/transport.py): the 126 MB kubernetes client is not a dependency.
-BASE_DEPENDENCIES = {"pulumi", "pulumi-kubernetes", "pydantic", "pyyaml"}
+BASE_DEPENDENCIES = {"pulumi", "pulumi-kubernetes", "pydantic", "pyyaml", "highspy"}
 
 
 def _name(requirement: str) -> str:

@@ -1,6 +1,6 @@
-"""``gpupools fit DEMAND.yaml [--json]``: the fewest MIG GPUs and the cheapest size for a demand, as a short report.
+"""``gpupools fit DEMAND.yaml [--json]``: the lowest bill (nodes) and the cheapest size for a demand, as a report.
 
-The work is in ``fit/`` (sizes, pools, stack) and ``domain/fit_solver`` (the exact search); this module reads the
+The work is in ``fit/`` (sizes, pools, stack) and ``domain/fit_solver`` (the exact program); this module reads the
 arguments and prints: the demand, the pools, GPUs against the lower bound, the cost, the runner-up size, and the
 greedy one-profile-per-pool baseline beside the optimum.
 """
@@ -27,10 +27,11 @@ def add_fit_command(commands: argparse._SubParsersAction[Parser]) -> None:
     """Add ``fit`` to the CLI's subcommands."""
     command = commands.add_parser(
         "fit",
-        help="from a demand (replicas per MIG slice, memory or whole GPU) to pools: fewest GPUs, cheapest size",
+        help="from a demand (replicas per MIG slice, memory or whole GPU) to pools: the lowest bill, exactly",
         description="Read a demand file (cloud, region, optional size, workloads with slice, memory or gpu: whole "
-        "and a count) and answer with the fewest GPUs whose per-GPU MIG layouts hold it (exact search; "
-        "NVIDIA's placement rules), its nodes and monthly list price, the lower bound from slices alone, each "
+        "and a count) and answer with the cheapest nodes whose per-GPU MIG layouts hold it (an exact integer "
+        "program solved by HiGHS; NVIDIA's placement rules), then the fewest GPUs and layouts, the monthly list "
+        "price, the lower bound from slices alone, each "
         "GPU's layout and replicas, the runner-up size, the greedy one-profile-per-pool baseline, and the "
         "gpuPools and gpuSoftware entries of a stack file that gpupools check accepts. Time-slicing and MPS are "
         "out of scope. Example: gpupools fit examples/demand.yaml",
@@ -52,6 +53,13 @@ def add_fit_command(commands: argparse._SubParsersAction[Parser]) -> None:
         help="print Kueue objects on stdout, for kubectl apply -f -: a ResourceFlavor per pool, a ClusterQueue and "
         "LocalQueue per team (nominal quota = the team's demand; see docs/kueue.md); the report goes to stderr. "
         "With --json: in the JSON",
+    )
+    command.add_argument(
+        "--objective",
+        choices=("bill", "gpus"),
+        default="bill",
+        help="bill (default): the lowest monthly cost, then fewest GPUs, then fewest layouts; gpus: fewest GPUs "
+        "first, for those who buy GPUs rather than nodes",
     )
     command.add_argument(
         "--time-limit",
@@ -77,7 +85,7 @@ def run_fit(args: argparse.Namespace) -> int:
     from ..price_lists.book import current_price_book  # the local price cache, else the packaged snapshot
 
     demand = read_demand_file(args.demand)
-    answer = fit_demand(demand, current_price_book(), args.time_limit)
+    answer = fit_demand(demand, current_price_book(), args.time_limit, args.objective)
     kueue = fit_kueue(demand, answer.chosen) if args.kueue or args.format == "kueue" else None
     if args.format == "json":
         data = answer_json(answer)
@@ -128,8 +136,9 @@ def report_lines(answer: FitAnswer) -> list[str]:
     elif demand.size is None:
         lines.append("runner-up: none (no other size of the catalog can serve this demand here)")
     lines.append(
-        f"greedy (one profile per pool, all-<profile> GPUs): {chosen.greedy_gpus} GPUs on {chosen.greedy_nodes} "
-        f"nodes; optimum: {chosen.gpus} GPUs on {chosen.nodes} nodes"
+        f"greedy (one profile per pool, all-<profile> GPUs): {_count(chosen.greedy_gpus, 'GPU')} on "
+        f"{_count(chosen.greedy_nodes, 'node')}; optimum: {_count(chosen.gpus, 'GPU')} on "
+        f"{_count(chosen.nodes, 'node')}"
     )
     lines += [f"note: {note}" for note in chosen.notes]
     lines.append(f"note: {OUT_OF_SCOPE}")
@@ -140,14 +149,18 @@ def report_lines(answer: FitAnswer) -> list[str]:
 def _pool_lines(fit: SizeFit) -> list[str]:
     lines = []
     for pool in fit.pools:
-        what = (
-            "no MIG"
-            if pool.layout is None
-            else ", ".join(f"{name} x{count}" for name, count in pool.layout) + " per GPU"
-        )
+        per_node = "; ".join(_group_text(config, gpus) for config, gpus in pool.groups)
         spare = f", {pool.spare} spare" if pool.spare else ""
-        lines.append(f"  pool {pool.name}: {what}; {_count(pool.gpus, 'GPU')} on {_count(pool.nodes, 'node')}{spare}")
+        lines.append(
+            f"  pool {pool.name}: {_count(pool.nodes, 'node')} of [{per_node}]; {_count(pool.gpus, 'GPU')} used{spare}"
+        )
     return lines
+
+
+def _group_text(config, gpus: int) -> str:
+    if config is None:
+        return f"{gpus} whole"
+    return f"{gpus}x " + "{" + ", ".join(f"{name} x{count}" for name, count in config) + "}"
 
 
 def _count(number: int, thing: str) -> str:
@@ -155,14 +168,21 @@ def _count(number: int, thing: str) -> str:
 
 
 def _gpus_line(fit: SizeFit) -> str:
+    """Nodes and GPUs, and what is proven: "proven" only on the solver's certificate (``domain.lexicographic_mip``),
+    otherwise the bounds it proved."""
     solution = fit.solution
     if fit.proven:
-        proof = "proven minimal"
-    elif solution is not None and solution.proven_gpus:
-        proof = "GPUs proven minimal; nodes not proven (time limit)"
+        proof = f"proven minimal ({solution.certificate})"
     else:
-        proof = "not proven: the time limit stopped the search"
-    return f"GPUs: {fit.gpus} (lower bound from slices {fit.lower_bound}), nodes: {fit.nodes}; {proof}"
+        proof = (
+            f"best found, not proven (time limit): at least {solution.bound_nodes} nodes, {solution.bound_gpus} GPUs"
+        )
+    layouts = len([config for config, _ in solution.configs])
+    fewest = "fewest" if solution.proven_layouts else "fewest found"
+    return (
+        f"nodes: {fit.nodes}, GPUs: {fit.gpus} (lower bound from slices {fit.lower_bound}); {proof}; "
+        f"{_count(layouts, 'per-GPU layout')} ({fewest})"
+    )
 
 
 def _money(fit: SizeFit, currency: str) -> str:

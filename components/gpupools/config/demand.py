@@ -27,8 +27,11 @@ from .loading import OUTSIDE_FLAG, find_project_root
 from .models import Strict
 
 MAX_DEMAND_BYTES = 256 * 1024
+# The fit answers 200 workloads of 10,000 replicas (2 million) in about a second across every AWS size
+# (benchmarks/fit.py): the integer program's size depends on the GPU model, not on replicas, so these limits are
+# about the file, not the solver.
 MAX_WORKLOADS = 200
-MAX_REPLICAS = 10_000  # per workload: far above any one cluster's GPUs, low enough for the solver's arithmetic
+MAX_REPLICAS = 10_000  # per workload: far above any one cluster's GPUs
 DEFAULT_TEAM = "default"  # whose Kueue queue holds the workloads without a team
 GIB = Decimal(2**30)
 GB = Decimal(10**9)

@@ -1,30 +1,37 @@
-"""The fewest MIG GPUs whose per-GPU layouts hold a demand, by an exact branch and bound (no solver dependency).
+"""The cheapest nodes whose GPUs' MIG layouts hold a demand: a pattern integer program solved exactly by HiGHS.
 
-The covering problem: given replicas per MIG profile and the layouts one GPU may take (``domain.mig_layouts``),
-choose a layout per GPU so every replica gets an instance of its profile, with as few GPUs as possible; among
-those, as few nodes as possible, where a node carries ``gpus_per_node`` GPUs of one layout (a stack pool cuts every
-GPU of its nodes alike, so a layout's GPUs round up to whole nodes).
+Patterns: each GPU takes one configuration, a maximal valid layout restricted to the demanded profiles
+(``domain.mig_layouts``; 44 maximal layouts on a 7-slice GPU, far fewer once projected), or stays whole. The
+program has one integer column per configuration (its GPUs), so its size depends on the GPU model, never on the
+number of replicas or GPUs. Two ways a node may be cut:
 
-Search: iterative deepening on the GPU count from a lower bound. At each step some GPU must hold an instance of
-the uncovered profile with the fewest layouts, so we branch only over the layouts that contain it; a residual
-demand that failed with ``k`` GPUs is remembered (nodes: two passes, see ``_fewest_nodes``). The lower bound is
-the best of ``ceil(w . residual / max over layouts of w . layout)`` over weight vectors ``w`` (compute slices,
-memory slices, each profile alone, and the classic dual-feasible rounding ``floor(k * size / capacity)``): each
-is a valid bound, since no GPU collects more than the maximum. A deadline stops the search; the answer then says
-it is not proven.
+- ``per_gpu`` (the GPU Operator's MIG manager): each GPU of a node has its own configuration, so a node holds any
+  ``gpus_per_node`` GPUs: nodes ``>= ceil(GPUs / gpus_per_node)``.
+- per pool (the cloud's ``gpuInstanceProfile``): every GPU of a pool's nodes is cut alike, so each configuration
+  has its own nodes, and whole GPUs theirs.
+
+Objectives in order (``domain.lexicographic_mip``): the bill (nodes, since one size has one node price), then GPUs,
+then the number of distinct configurations (fewer pools and mig-parted entries); ``objective="gpus"`` puts GPUs
+first. Per GPU the nodes are ``ceil((GPUs + whole) / gpus_per_node)``, which rises with the GPUs, so one solve for
+the fewest GPUs proves both (its bound gives the nodes' bound). Ties: HiGHS is run single-threaded with a fixed
+seed, so the same demand gives the same answer. Per GPU,
+the GPUs become nodes deterministically: each configuration fills whole nodes of its own, and the rest share nodes
+in the configurations' order (``_pack``); a node's unused GPUs take the layout of its last GPU, adding no entry.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Literal, Mapping, Sequence
 
-from ..errors import GpupoolsError
+from . import lexicographic_mip as mip
 from .mig_layouts import Layout, canonical
 
-UPWARD_SHARE = 0.6  # of the time left for nodes, for the upward pass; the downward pass gets the rest
-DEFAULT_TIME_LIMIT = 8.0  # seconds for one size; the 300-slice benchmark stays under 10 s on 2 cores
+DEFAULT_TIME_LIMIT = 8.0  # seconds for all sizes together; the solves take milliseconds (benchmarks/fit.py)
+LAYOUTS_TIME_LIMIT = 0.2  # seconds at most for the third tier: fewer configurations matter less than the bill
+Objective = Literal["bill", "gpus"]
+Config = Layout | None  # None: a whole GPU, MIG disabled
+Group = tuple[Config, int]  # a configuration and the GPUs of one node that take it
 
 
 @dataclass(frozen=True)
@@ -37,20 +44,31 @@ class Profile:
 
 
 @dataclass(frozen=True)
-class Solution:
-    """Layouts per GPU (as counts), whether the GPU count and the node count are proven minimal, and the bounds."""
+class NodePool:
+    """Identical nodes: the GPUs of one node by configuration (summing to the node's GPUs), how many such nodes,
+    and how many of their GPUs the demand uses (the rest are spare)."""
 
-    layouts: tuple[tuple[Layout, int], ...]  # (layout, GPUs with it)
+    groups: tuple[Group, ...]
+    nodes: int
+    used: int
+
+
+@dataclass(frozen=True)
+class Solution:
+    """The pools, the GPUs per configuration, and what is proven: the bill (nodes) and GPUs with the solver's
+    certificate, with the lower bounds it proved; the number of configurations likewise."""
+
+    pools: tuple[NodePool, ...]
+    configs: tuple[tuple[Config, int], ...]
     gpus: int
     nodes: int
     lower_bound: int  # the compute/memory bound alone (lowerBound.gpus)
-    proven_gpus: bool
-    proven_nodes: bool
+    bound_gpus: int
+    bound_nodes: int
+    proven: bool  # nodes and GPUs both certified optimal
+    proven_layouts: bool
     stopped_by_time: bool
-
-
-class _Deadline(GpupoolsError):
-    """The time limit passed: the search stops with the best cover found so far (never escapes the solver)."""
+    certificate: str = "HiGHS optimal"  # what proves it, when proven
 
 
 def slice_bound(demand: Mapping[str, int], profiles: Mapping[str, Profile], compute: int, memory: int) -> int:
@@ -60,10 +78,6 @@ def slice_bound(demand: Mapping[str, int], profiles: Mapping[str, Profile], comp
     return max(-(-total_compute // compute), -(-total_memory // memory), 0)
 
 
-def nodes_for(layouts: Sequence[tuple[Layout, int]], gpus_per_node: int) -> int:
-    return sum(-(-count // gpus_per_node) for _, count in layouts)
-
-
 def solve(
     demand: Mapping[str, int],
     layouts: Sequence[Layout],
@@ -71,6 +85,11 @@ def solve(
     gpu_slices: tuple[int, int],
     gpus_per_node: int,
     time_limit: float = DEFAULT_TIME_LIMIT,
+    *,
+    whole: int = 0,
+    per_gpu: bool = True,
+    objective: Objective = "bill",
+    layouts_time: float = LAYOUTS_TIME_LIMIT,
 ) -> Solution | None:
     """The optimum (module docstring), or None when some demanded profile is in no layout."""
     wanted = {name: count for name, count in demand.items() if count > 0}
@@ -78,254 +97,144 @@ def solve(
     vectors = _project(layouts, names)
     if any(all(vector[i] == 0 for vector in vectors) for i in range(len(names))):
         return None
-    deadline = time.monotonic() + time_limit
-    sized = [profiles[name] for name in names]
-    search = _Search(vectors, sized, deadline)
-    start = tuple(wanted[name] for name in names)
-    bound = slice_bound(wanted, profiles, *gpu_slices)
-    best = search.greedy(start)
-    proven_gpus = stopped = False
-    try:
-        for k in range(max(search.bound(start), 1 if names else 0), len(best)):
-            found = search.cover(start, k)
-            if found is not None:
-                best = found
-                break
-        proven_gpus = True
-    except _Deadline:
-        stopped = True
-    chosen, nodes, proven_nodes = best, _nodes_of(best, gpus_per_node), False
-    if proven_gpus and nodes > -(-len(best) // gpus_per_node):
-        chosen, nodes, proven_nodes, late = _fewest_nodes(start, best, vectors, sized, gpus_per_node, deadline)
-        stopped = stopped or late
-    elif proven_gpus:
-        proven_nodes = True
-    return Solution(tuple(_counted(chosen, names)), len(best), nodes, bound, proven_gpus, proven_nodes, stopped)
-
-
-def _fewest_nodes(
-    start: tuple[int, ...],
-    best: list[tuple[int, ...]],
-    vectors: list[tuple[int, ...]],
-    sized: list[Profile],
-    per_node: int,
-    deadline: float,
-) -> tuple[list[tuple[int, ...]], int, bool, bool]:
-    """Among covers with ``len(best)`` GPUs, one with the fewest nodes, in two passes that find different answers
-    fast. First upwards from the node bound (``ceil(gpus / per_node)`` and the node-level optimum, every GPU of a
-    node cut alike): each node-level cover of that size is tried for a cover with the optimal GPU count inside its
-    nodes (a share of the time). Then downwards from the best so far with node accounting (``_NodeSearch``) until
-    a count has no cover. Either pass ending proves the nodes."""
-    gpus, nodes = len(best), _nodes_of(best, per_node)
-    whole = _Search([tuple(a * per_node for a in v) for v in vectors], sized, deadline)
-    floor = max(-(-gpus // per_node), whole.bound(start))
-    whole.deadline = time.monotonic() + max(deadline - time.monotonic(), 0) * UPWARD_SHARE
-    try:
-        while floor < nodes:
-            for node_cover in whole.covers(start, floor):
-                caps: dict[tuple[int, ...], int] = {}
-                for node in node_cover:
-                    layout = tuple(a // per_node for a in node)
-                    caps[layout] = caps.get(layout, 0) + per_node
-                found = _Search(list(caps), sized, whole.deadline, caps).cover(start, gpus)
-                if found is not None:
-                    return found, _nodes_of(found, per_node), True, False
-            floor += 1  # no cover with the optimal GPU count fits this many nodes
-        return best, nodes, True, False
-    except _Deadline:
-        pass
-    search = _NodeSearch(_Search(vectors, sized, deadline), per_node)
-    try:
-        for target in range(nodes - 1, floor - 1, -1):
-            found = search.cover(start, gpus, target)
-            if found is None:
-                return best, nodes, True, False
-            best, nodes = found, _nodes_of(found, per_node)
-        return best, nodes, True, False
-    except _Deadline:
-        return best, nodes, False, True
-
-
-class _NodeSearch:
-    """The cover search with node accounting: a GPU of a layout whose last node has room is free, another opens a
-    node; a branch stops when the nodes open plus those the remaining GPUs need beyond the free room exceed the
-    target."""
-
-    def __init__(self, search: _Search, per_node: int):
-        self.search = search
-        self.per_node = per_node
-        self.counts: dict[tuple[int, ...], int] = {}
-        self.taken: list[tuple[int, ...]] = []
-        self.failed: set[tuple] = set()
-
-    def cover(self, residual: tuple[int, ...], gpus: int, target: int) -> list[tuple[int, ...]] | None:
-        self.counts.clear()
-        self.taken.clear()
-        self.failed.clear()
-        return list(self.taken) if self._cover(residual, gpus, 0, 0, target) else None
-
-    def _cover(self, residual: tuple[int, ...], k: int, nodes: int, room: int, target: int) -> bool:
-        search, per_node = self.search, self.per_node
-        search._tick()
-        if not any(residual):
-            return True
-        need = search.bound(residual)
-        if k == 0 or need > k or nodes + max(0, -(-(need - room) // per_node)) > target:
-            return False
-        key = (residual, k, nodes, tuple(sorted((v, c % per_node) for v, c in self.counts.items() if c % per_node)))
-        if key in self.failed:
-            return False
-        index = min((i for i, r in enumerate(residual) if r), key=lambda i: (len(search.holders[i]), -residual[i]))
-        options = sorted(
-            search.holders[index], key=lambda v: (self.counts.get(v, 0) % per_node == 0, -_covered(v, residual))
+    if not names:  # whole GPUs only (also on GPUs without MIG, which have no slices to divide by)
+        nodes = -(-whole // gpus_per_node)
+        pools = (NodePool(((None, gpus_per_node),), nodes, whole),) if whole else ()
+        only: tuple[tuple[Config, int], ...] = ((None, whole),) if whole else ()
+        return Solution(pools, only, whole, nodes, whole, whole, nodes, True, True, False, "bound = answer")
+    slices = slice_bound(wanted, profiles, *gpu_slices)
+    build = _per_gpu_program if per_gpu else _per_pool_program
+    program, x, nodes_row, used = build([wanted[n] for n in names], vectors, gpus_per_node, whole)
+    rows = {"nodes": nodes_row, "gpus": {column: 1.0 for column in x}, "configs": {flag: 1.0 for flag in used}}
+    if per_gpu:  # nodes = ceil((GPUs + whole) / per node) rise with GPUs: the fewest GPUs are the fewest nodes
+        order: tuple[str, ...] = ("gpus", "configs")
+    else:
+        order = ("nodes", "gpus", "configs") if objective == "bill" else ("gpus", "nodes", "configs")
+    if layouts_time <= 0:  # a size only ranked, not shown in full: the third tier can wait
+        order = order[:-1]
+    start = _start([wanted[n] for n in names], vectors, gpus_per_node, whole, per_gpu)
+    caps = [layouts_time if name == "configs" else None for name in order]
+    outcome = mip.solve(program, [rows[name] for name in order], time_limit, caps, start)
+    assert outcome is not None, "the pattern program always has a solution (one GPU per replica)"
+    tier: dict[str, mip.Tier | None] = {"nodes": None, "gpus": None, "configs": None}
+    tier.update((name, outcome.tiers[i]) for i, name in enumerate(order) if i < len(outcome.tiers))
+    if per_gpu and tier["gpus"] is not None:
+        gpus_tier = tier["gpus"]
+        tier["nodes"] = mip.Tier(
+            -(-(gpus_tier.value + whole) // gpus_per_node),
+            -(-(gpus_tier.bound + whole) // gpus_per_node),
+            gpus_tier.proven,
         )
-        for vector in options:
-            count = self.counts.get(vector, 0)
-            opens = count % per_node == 0
-            if opens and nodes + 1 > target:
-                continue
-            self.counts[vector] = count + 1
-            self.taken.append(vector)
-            left = tuple(max(r - a, 0) for r, a in zip(residual, vector))
-            if self._cover(left, k - 1, nodes + opens, room + (per_node - 1 if opens else -1), target):
-                return True
-            self.taken.pop()
-            self.counts[vector] = count
-            if count == 0:
-                del self.counts[vector]
-        self.failed.add(key)
-        return False
+    mig = sorted(
+        ((canonical(dict(zip(names, vector))), outcome.values[column]) for vector, column in zip(vectors, x)),
+        key=lambda item: (-item[1], item[0]),
+    )
+    configs: list[tuple[Config, int]] = [(c, n) for c, n in mig if n]
+    if whole:
+        configs.append((None, whole))
+    pools = _pack(configs, gpus_per_node) if per_gpu else _separate(configs, gpus_per_node)
+    whole_nodes = 0 if per_gpu else -(-whole // gpus_per_node)  # per pool, a constant outside the program
+    nodes_tier, gpus_tier, configs_tier = tier["nodes"], tier["gpus"], tier["configs"]
+    proven = nodes_tier is not None and nodes_tier.proven and gpus_tier is not None and gpus_tier.proven
+    return Solution(
+        pools,
+        tuple(configs),
+        sum(n for _, n in configs),
+        sum(pool.nodes for pool in pools),
+        slices + whole,
+        whole + (slices if gpus_tier is None else gpus_tier.bound),
+        whole_nodes + (0 if nodes_tier is None else nodes_tier.bound),
+        proven,
+        proven and configs_tier is not None and configs_tier.proven,
+        outcome.stopped_by_time,
+    )
+
+
+def _per_gpu_program(demand: list[int], vectors: list[tuple[int, ...]], per_node: int, whole: int):
+    """Columns: GPUs per configuration and one flag per configuration (used at all). Rows: every profile covered,
+    a configuration's GPUs only if it is flagged. Nodes follow from the GPUs (``solve``)."""
+    program = mip.Program()
+    x = [program.column() for _ in vectors]
+    used = [program.column(1) for _ in vectors]
+    for p, wanted in enumerate(demand):
+        program.row({x[c]: v[p] for c, v in enumerate(vectors)}, lower=wanted)
+    for column, flag, vector in zip(x, used, vectors):
+        program.row({column: 1.0, flag: -_most(vector, demand)}, upper=0)
+    return program, x, {}, used
+
+
+def _per_pool_program(demand: list[int], vectors: list[tuple[int, ...]], per_node: int, whole: int):
+    """Columns: GPUs and nodes per configuration, and its flag; whole GPUs' nodes are a constant here (their own
+    pool), added back by ``_separate``. Rows: every profile covered, a configuration's GPUs on its own nodes."""
+    program = mip.Program()
+    x = [program.column() for _ in vectors]
+    nodes = [program.column() for _ in vectors]
+    used = [program.column(1) for _ in vectors]
+    for p, wanted in enumerate(demand):
+        program.row({x[c]: v[p] for c, v in enumerate(vectors)}, lower=wanted)
+    for column, node, flag, vector in zip(x, nodes, used, vectors):
+        program.row({node: per_node, column: -1.0}, lower=0)
+        program.row({node: 1.0, flag: float(_most(vector, demand) // -per_node)}, upper=0)  # -ceil(most / per_node)
+    return program, x, {node: 1.0 for node in nodes}, used
+
+
+def _start(demand: list[int], vectors: list[tuple[int, ...]], per_node: int, whole: int, per_gpu: bool) -> list[int]:
+    """A solution in the programs' column order, kept if the time limit stops the solver before a better one: each
+    profile on the configuration holding most of it."""
+    x = [0] * len(vectors)
+    for p, wanted in enumerate(demand):
+        best = max(range(len(vectors)), key=lambda c: (vectors[c][p], -c))
+        x[best] = max(x[best], -(-wanted // vectors[best][p]))  # its GPUs hold all profiles sent to it
+    flags = [int(n > 0) for n in x]
+    if per_gpu:
+        return [*x, *flags]
+    return [*x, *(-(-n // per_node) for n in x), *flags]
+
+
+def _most(vector: tuple[int, ...], demand: list[int]) -> int:
+    """The most GPUs a configuration has in an answer with the fewest GPUs: with more, each profile it holds would
+    be covered by it alone with one GPU less, so that GPU could go. (A tight big-M for its flag's row.)"""
+    return max(-(-wanted // count) for wanted, count in zip(demand, vector) if count)
+
+
+def _separate(configs: list[tuple[Config, int]], per_node: int) -> tuple[NodePool, ...]:
+    """Per pool: each configuration, and the whole GPUs, on nodes of their own."""
+    return tuple(NodePool(((config, per_node),), -(-count // per_node), count) for config, count in configs)
 
 
 def _project(layouts: Sequence[Layout], names: list[str]) -> list[tuple[int, ...]]:
     """Each layout restricted to the demanded profiles; only the ones no other contains (extra instances of other
-    profiles never help), largest first so the greedy and the branches try big layouts early."""
+    profiles never help), in a fixed order."""
     vectors = {tuple(dict(layout).get(name, 0) for name in names) for layout in layouts}
     vectors.discard(tuple(0 for _ in names))
     kept = [v for v in vectors if not any(o != v and all(a >= b for a, b in zip(o, v)) for o in vectors)]
     return sorted(kept, key=lambda v: (-sum(v), v))
 
 
-def _counted(chosen: list[tuple[int, ...]], names: list[str]) -> list[tuple[Layout, int]]:
-    counts: dict[tuple[int, ...], int] = {}
-    for vector in chosen:
-        counts[vector] = counts.get(vector, 0) + 1
-    ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    return [(canonical(dict(zip(names, vector))), count) for vector, count in ordered]
+def _pack(config_counts: list[tuple[Config, int]], per_node: int) -> tuple[NodePool, ...]:
+    """Per GPU: each configuration's whole nodes first, then the remaining GPUs in order, ``per_node`` at a time;
+    a last node's unused GPUs take its last configuration. Identical nodes are one pool. Linear in configurations,
+    not in GPUs."""
+    pools: dict[tuple[Group, ...], tuple[int, int]] = {}  # groups -> (nodes, used GPUs)
 
+    def add(groups: tuple[Group, ...], nodes: int, used: int) -> None:
+        count, total = pools.get(groups, (0, 0))
+        pools[groups] = (count + nodes, total + used)
 
-class _Search:
-    """One branch and bound: layouts as vectors over the demanded profiles (optionally capped in number), bound
-    weights, and the residual demands that failed with some number of GPUs."""
-
-    def __init__(
-        self,
-        vectors: list[tuple[int, ...]],
-        profiles: list[Profile],
-        deadline: float,
-        caps: dict[tuple[int, ...], int] | None = None,
-    ):
-        self.vectors = vectors
-        self.deadline = deadline
-        self.caps = caps
-        self.steps = 0
-        self.failed: dict[tuple, int] = {}  # state -> the most GPUs known not to cover it
-        self.weights = _weights(profiles, vectors)
-        self.holders = [[v for v in vectors if v[i] > 0] for i in range(len(profiles))]
-
-    def bound(self, residual: tuple[int, ...]) -> int:
-        best = 0
-        for weight, most in self.weights:
-            best = max(best, -(-sum(w * r for w, r in zip(weight, residual)) // most))
-        return best
-
-    def _tick(self) -> None:
-        self.steps += 1
-        if self.steps % 256 == 1 and time.monotonic() > self.deadline:
-            raise _Deadline
-
-    def _state(self, residual: tuple[int, ...]) -> tuple:
-        return residual if self.caps is None else (residual, tuple(sorted(self.caps.items())))
-
-    def cover(self, residual: tuple[int, ...], k: int) -> list[tuple[int, ...]] | None:
-        """Layouts for at most ``k`` GPUs that cover ``residual``, or None."""
-        return next(self._covers(residual, k, [], first=True), None)
-
-    def covers(self, residual: tuple[int, ...], k: int):
-        """Every distinct cover with at most ``k`` GPUs (as multisets), lazily."""
-        seen: set[tuple[tuple[int, ...], ...]] = set()
-        for found in self._covers(residual, k, [], first=False):
-            key = tuple(sorted(found))
-            if key not in seen:
-                seen.add(key)
-                yield found
-
-    def _covers(self, residual: tuple[int, ...], k: int, taken: list[tuple[int, ...]], first: bool):
-        self._tick()
-        if not any(residual):
-            yield list(taken)
-            return
-        state = self._state(residual)
-        if k == 0 or self.bound(residual) > k or self.failed.get(state, -1) >= k:
-            return
-        # The uncovered profile with the fewest layouts holding it: some GPU must take one of those.
-        index = min((i for i, r in enumerate(residual) if r), key=lambda i: (len(self.holders[i]), -residual[i]))
-        options = sorted(self.holders[index], key=lambda v: -_covered(v, residual))
-        any_found = False
-        for vector in options:
-            if self.caps is not None and self.caps.get(vector, 0) == 0:
-                continue
-            if self.caps is not None:
-                self.caps[vector] -= 1
-            taken.append(vector)
-            try:
-                for found in self._covers(tuple(max(r - v, 0) for r, v in zip(residual, vector)), k - 1, taken, first):
-                    any_found = True
-                    yield found
-                    if first:
-                        return
-            finally:
-                taken.pop()
-                if self.caps is not None:
-                    self.caps[vector] += 1
-        if not any_found:
-            self.failed[state] = max(self.failed.get(state, -1), k)
-
-    def greedy(self, residual: tuple[int, ...]) -> list[tuple[int, ...]]:
-        """An upper bound: repeatedly the layout covering the most weighted demand (weights: the first bound)."""
-        weight = self.weights[0][0] if self.weights else tuple(1 for _ in residual)
-        chosen = []
-        while any(residual):
-            vector = max(self.vectors, key=lambda v: sum(w * min(a, r) for w, a, r in zip(weight, v, residual)))
-            chosen.append(vector)
-            residual = tuple(max(r - v, 0) for r, v in zip(residual, vector))
-        return chosen
-
-
-def _nodes_of(chosen: list[tuple[int, ...]], per_node: int) -> int:
-    counts: dict[tuple[int, ...], int] = {}
-    for vector in chosen:
-        counts[vector] = counts.get(vector, 0) + 1
-    return sum(-(-count // per_node) for count in counts.values())
-
-
-def _covered(vector: tuple[int, ...], residual: tuple[int, ...]) -> int:
-    return sum(min(a, r) for a, r in zip(vector, residual))
-
-
-def _weights(profiles: list[Profile], vectors: list[tuple[int, ...]]) -> list[tuple[tuple[int, ...], int]]:
-    """Weight vectors with the most one GPU collects of each: compute and memory slices first, then each profile
-    alone, then ``floor(k * size / total)`` for every k (dual-feasible functions; the maximum keeps any valid)."""
-    compute_total = max((sum(a * p.compute for a, p in zip(v, profiles)) for v in vectors), default=1)
-    memory_total = max((sum(a * p.memory for a, p in zip(v, profiles)) for v in vectors), default=1)
-    candidates = [tuple(p.compute for p in profiles), tuple(p.memory for p in profiles)]
-    candidates += [tuple(int(i == j) for j in range(len(profiles))) for i in range(len(profiles))]
-    for total, size in ((compute_total, "compute"), (memory_total, "memory")):
-        for k in range(1, total + 1):
-            candidates.append(tuple((k * getattr(p, size)) // total for p in profiles))
-    weights = []
-    for weight in dict.fromkeys(candidates):
-        most = max(sum(w * a for w, a in zip(weight, v)) for v in vectors) if vectors else 0
-        if most > 0 and any(weight):
-            weights.append((weight, most))
-    return weights
+    rest: list[Config] = []
+    for config, count in config_counts:
+        if count // per_node:
+            add(((config, per_node),), count // per_node, count // per_node * per_node)
+        rest += [config] * (count % per_node)
+    for start in range(0, len(rest), per_node):
+        chunk = rest[start : start + per_node]
+        used = len(chunk)
+        chunk += [chunk[-1]] * (per_node - used)
+        groups: list[Group] = []
+        for config in chunk:
+            if groups and groups[-1][0] == config:
+                groups[-1] = (config, groups[-1][1] + 1)
+            else:
+                groups.append((config, 1))
+        add(tuple(groups), 1, used)
+    return tuple(NodePool(groups, count, used) for groups, (count, used) in pools.items())

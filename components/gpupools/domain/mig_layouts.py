@@ -147,12 +147,17 @@ _VALID: dict[str, tuple[Layout, ...]] = {}
 
 def _grown(gpu: GpuModel) -> tuple[Layout, ...]:
     names = [profile.name for profile in gpu.profiles]
+    sizes = {p.name: (p.compute_slices, p.memory_slices) for p in gpu.profiles}
     found: set[Layout] = set()
     frontier: list[dict[str, int]] = [{}]
     while frontier:
         grown: list[dict[str, int]] = []
         for layout in frontier:
+            compute = sum(sizes[n][0] * c for n, c in layout.items())
+            memory = sum(sizes[n][1] * c for n, c in layout.items())
             for name in names:
+                if compute + sizes[name][0] > gpu.compute_slices or memory + sizes[name][1] > gpu.memory_slices:
+                    continue  # what the rule refuses first, without building its messages
                 bigger = {**layout, name: layout.get(name, 0) + 1}
                 key = canonical(bigger)
                 if key not in found and not _check(gpu, key).problems:

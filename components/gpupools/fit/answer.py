@@ -3,7 +3,9 @@
 With ``size`` in the demand only that size is fitted; otherwise every catalog size of the cloud that can serve the
 demand, and the cheapest total by the price book in the demand's region wins (then fewer GPUs, then fewer nodes);
 sizes without a price there come last. The solver's time is shared by the sizes: each gets what is left over the
-sizes still to go, so the whole answer stays within ``time_limit``. Time-slicing and MPS are not considered.
+sizes still to go, so the whole answer stays within ``time_limit``. Sizes are ranked on the bill and GPUs alone; the
+chosen one is solved again with the third tier (fewest layouts), which leaves its bill and GPUs as they were.
+Time-slicing and MPS are not considered.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from ..config.demand import Demand
 from ..config.errors import ConfigError, Problem
 from ..resolve.place_rules import not_offered_problem
 from ..catalog.offers import offers_snapshot
-from ..domain.fit_solver import DEFAULT_TIME_LIMIT
+from ..domain.fit_solver import DEFAULT_TIME_LIMIT, LAYOUTS_TIME_LIMIT, Objective
 from .requests import cloud_cuts_gpus, size_request
 from .size_fit import SizeFit, fit_size
 
@@ -43,7 +45,9 @@ class FitAnswer:
         return self.others[0] if self.others else None
 
 
-def fit_demand(demand: Demand, book: PriceBook, time_limit: float = DEFAULT_TIME_LIMIT) -> FitAnswer:
+def fit_demand(
+    demand: Demand, book: PriceBook, time_limit: float = DEFAULT_TIME_LIMIT, objective: Objective = "bill"
+) -> FitAnswer:
     """The answer (module docstring); a ``ConfigError`` when no size can serve the demand."""
     problem = cloud_cuts_gpus(demand)
     if problem is not None:
@@ -86,7 +90,7 @@ def fit_demand(demand: Demand, book: PriceBook, time_limit: float = DEFAULT_TIME
             refused.append((size.name, "; ".join(problems)))
             continue
         share = max(deadline - time.monotonic(), 0.05) / (len(sizes) - index)
-        found = fit_size(demand, request, book, share)
+        found = fit_size(demand, request, book, share, objective, 0 if len(sizes) > 1 else LAYOUTS_TIME_LIMIT)
         if found is None:
             refused.append((size.name, "no valid layout holds every demanded profile"))
         else:
@@ -97,13 +101,22 @@ def fit_demand(demand: Demand, book: PriceBook, time_limit: float = DEFAULT_TIME
             [Problem(where, f"{size}: {why}") for size, why in refused]
             or [Problem("region", f"no {chosen_cloud.display_name} size that fits has a price in {demand.region}")]
         )
-    fits.sort(key=_rank)
+    fits.sort(key=_rank_gpus if objective == "gpus" else _rank)
+    if len(sizes) > 1:  # the fewest layouts (third tier) only for the size shown in full: same bill, same GPUs
+        request, _ = size_request(demand, fits[0].request.size)
+        assert request is not None
+        left = max(deadline - time.monotonic(), 0.05)
+        fits[0] = fit_size(demand, request, book, left, objective, min(LAYOUTS_TIME_LIMIT, left)) or fits[0]
     return FitAnswer(demand, fits[0], tuple(fits[1:]), tuple(refused), book.currency, book.origin)
 
 
 def _rank(fit: SizeFit) -> tuple:
     monthly = fit.monthly
     return (monthly is None, monthly or 0.0, fit.gpus, fit.nodes, fit.request.size.name)
+
+
+def _rank_gpus(fit: SizeFit) -> tuple:
+    return (fit.gpus, *_rank(fit))
 
 
 def size_json(fit: SizeFit, currency: str) -> dict[str, Any]:
@@ -126,16 +139,18 @@ def size_json(fit: SizeFit, currency: str) -> dict[str, Any]:
             "retrieved": fit.price.retrieved,
             "capacity": "onDemand",
         },
-        "lowerBound": {"gpus": fit.lower_bound},
+        "lowerBound": {"gpus": fit.lower_bound, "solverGpus": solution.bound_gpus, "solverNodes": solution.bound_nodes},
         "proven": fit.proven,
+        "provenLayouts": solution.proven_layouts,
         "stoppedByTimeLimit": fit.stopped_by_time,
-        "provenGpus": solution is None or solution.proven_gpus,
-        "provenNodes": solution is None or solution.proven_nodes,
         "greedy": {"gpus": fit.greedy_gpus, "nodes": fit.greedy_nodes},
         "pools": [
             {
                 "name": pool.name,
-                "layout": dict(pool.layout) if pool.layout is not None else "whole",
+                "gpusByLayout": [
+                    {"gpus": gpus, "layout": dict(config) if config is not None else "whole"}
+                    for config, gpus in pool.groups
+                ],
                 "gpus": pool.gpus,
                 "nodes": pool.nodes,
                 "spareGpus": pool.spare,

@@ -51,15 +51,13 @@ def fit_kueue(demand: Demand, fit: SizeFit) -> FitKueue:
 
     flavors = []
     for pool in fit.pools:
-        gpus = pool.nodes * pool.gpus_per_node
-        layout = dict(pool.layout) if pool.layout is not None else {None: 1}
         labels = {POOL_LABEL: pool.name}
-        if pool.layout is not None and operator:
+        if any(config is not None for config, _ in pool.groups) and operator:
             labels[MIG_CONFIG_STATE_LABEL] = MIG_CONFIG_STATE_READY
         capacity: dict[str, int] = {}
-        for profile, count in layout.items():
+        for profile, count in pool.per_node.items():
             name, each = resource(profile)
-            capacity[name] = capacity.get(name, 0) + each * count * gpus
+            capacity[name] = capacity.get(name, 0) + each * count * pool.nodes
         flavors.append(PoolFlavor(pool.name, capacity, labels))
     teams: dict[str, dict[str, int]] = {}
     for workload in demand.workloads:

@@ -1,13 +1,16 @@
-"""The fit on one node size: the optimal per-GPU layouts, grouped into pools, their replicas, cost and stack.
+"""The fit on one node size: the optimal GPUs and nodes, grouped into pools, their replicas, cost and stack.
 
-A stack pool cuts every GPU of its nodes alike (``mig.layout``, or the cloud's one profile per pool), so the
-solver's layouts become one pool each, with its GPUs rounded up to whole nodes; a node's GPUs beyond the ones the
-demand needs are reported as spare. Whole-GPU workloads get a pool without MIG. The greedy baseline gives each
-profile its own ``all-<profile>`` GPUs, as one would by hand.
+The solver (``domain.fit_solver``) gives pools of identical nodes. With the GPU Operator's MIG manager a node's GPUs
+may each take their own layout or stay whole, so a node mixing layouts is a pool whose stack entry lists its GPUs by
+layout (``mig.layout: [{gpus, mix}, {gpus, whole: true}]``); a node cut alike keeps the plain ``mig.layout``. With
+the cloud's per-pool profile every GPU of a pool is cut alike and whole GPUs have a pool of their own. A node's GPUs
+beyond the ones the demand needs are reported as spare. The greedy baseline gives each profile its own
+``all-<profile>`` GPUs, as one would by hand.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +18,7 @@ from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.prices import Price, PriceBook
 from ..config.demand import Demand
 from ..domain.cost import HOURS_PER_MONTH
-from ..domain.fit_solver import Profile, Solution, slice_bound, solve
+from ..domain.fit_solver import LAYOUTS_TIME_LIMIT, Group, Objective, Profile, Solution, solve
 from ..domain.mig_layouts import Layout, check_layout
 from .requests import SizeRequest, uses_operator
 
@@ -24,13 +27,27 @@ WHOLE_POOL = "whole"
 
 @dataclass(frozen=True)
 class FitPool:
-    """One pool of the answer: its layout (None: whole GPUs), the GPUs the demand uses, and its nodes."""
+    """One pool of the answer: its nodes' GPUs by layout (None: whole GPUs), the GPUs the demand uses, its nodes."""
 
     name: str
-    layout: Layout | None
+    groups: tuple[Group, ...]
     gpus: int
     nodes: int
     gpus_per_node: int
+
+    @property
+    def layout(self) -> Layout | None:
+        """The one layout of a pool cut alike (None: whole GPUs, or GPUs of several layouts)."""
+        return self.groups[0][0] if len(self.groups) == 1 else None
+
+    @property
+    def per_node(self) -> dict[str | None, int]:
+        """What one node offers: instances per MIG profile, and whole GPUs under None."""
+        offered: dict[str | None, int] = {}
+        for config, gpus in self.groups:
+            for profile, count in config if config is not None else ((None, 1),):
+                offered[profile] = offered.get(profile, 0) + count * gpus
+        return offered
 
     @property
     def spare(self) -> int:
@@ -39,17 +56,18 @@ class FitPool:
 
 @dataclass(frozen=True)
 class GpuUse:
-    """One GPU the demand uses: its pool, node and layout, and how many replicas of each workload it holds."""
+    """Alike GPUs the demand uses: their pool and layout, how many, and the replicas of each workload one holds.
+    Runs of alike GPUs keep the answer's size to the workloads', not the GPUs' (a million replicas)."""
 
     pool: str
-    node: int
     layout: Layout | None
+    gpus: int
     holds: dict[str, int]
 
     def to_json(self) -> dict[str, Any]:
         return {
             "pool": self.pool,
-            "node": self.node,
+            "gpus": self.gpus,
             "layout": dict(self.layout) if self.layout is not None else "whole",
             "holds": self.holds,
         }
@@ -59,16 +77,21 @@ class GpuUse:
 class SizeFit:
     """The answer on one size."""
 
+    demand: Demand
     request: SizeRequest
-    solution: Solution | None
+    solution: Solution
     pools: tuple[FitPool, ...]
-    per_gpu: tuple[GpuUse, ...]
     lower_bound: int
     greedy_gpus: int
     greedy_nodes: int
     price: Price | None
     notes: tuple[str, ...]
     stack: dict[str, Any]
+
+    @functools.cached_property
+    def per_gpu(self) -> tuple[GpuUse, ...]:
+        """Which replicas the GPUs hold: worked out only for the sizes shown in full (``_per_gpu``)."""
+        return _per_gpu(self.demand, self.request, self.solution.configs, self.pools)
 
     @property
     def gpus(self) -> int:
@@ -84,52 +107,55 @@ class SizeFit:
 
     @property
     def proven(self) -> bool:
-        return self.solution is None or (self.solution.proven_gpus and self.solution.proven_nodes)
+        return self.solution.proven
 
     @property
     def stopped_by_time(self) -> bool:
-        return self.solution is not None and self.solution.stopped_by_time
+        return self.solution.stopped_by_time
 
 
-def fit_size(demand: Demand, request: SizeRequest, book: PriceBook, time_limit: float) -> SizeFit | None:
+def fit_size(
+    demand: Demand,
+    request: SizeRequest,
+    book: PriceBook,
+    time_limit: float,
+    objective: Objective = "bill",
+    layouts_time: float = LAYOUTS_TIME_LIMIT,
+) -> SizeFit | None:
     """The fit on ``request.size``, or None when no layout of its GPU holds some demanded profile."""
     size, gpu = request.size, request.size.gpu
     wanted = request.demand(demand.workloads)
-    solution: Solution | None = None
-    if wanted:
-        profiles = {p.name: Profile(p.name, p.compute_slices, p.memory_slices) for p in gpu.profiles}
-        solution = solve(
-            wanted, request.layouts, profiles, (gpu.compute_slices, gpu.memory_slices), size.gpus, time_limit
-        )
-        if solution is None:
-            return None
+    profiles = {p.name: Profile(p.name, p.compute_slices, p.memory_slices) for p in gpu.profiles}
+    solution = solve(
+        wanted,
+        request.layouts,
+        profiles,
+        (gpu.compute_slices, gpu.memory_slices),
+        size.gpus,
+        time_limit,
+        whole=request.whole,
+        per_gpu=not request.native_profiles,
+        objective=objective,
+        layouts_time=layouts_time,
+    )
+    if solution is None:
+        return None
     pools = _pools(solution, request)
-    per_gpu = _per_gpu(demand, request, pools)
-    bound = request.whole
     greedy_gpus = greedy_nodes = 0
-    if wanted:
-        profiles_by_name = {p.name: p for p in gpu.profiles}
-        bound += slice_bound(
-            wanted,
-            {n: Profile(n, p.compute_slices, p.memory_slices) for n, p in profiles_by_name.items()},
-            gpu.compute_slices,
-            gpu.memory_slices,
-        )
-        for name, count in wanted.items():
-            gpus = -(-count // profiles_by_name[name].max_instances)
-            greedy_gpus, greedy_nodes = greedy_gpus + gpus, greedy_nodes + -(-gpus // size.gpus)
+    for name, count in wanted.items():
+        gpus = -(-count // gpu.profile(name).max_instances)  # type: ignore[union-attr]
+        greedy_gpus, greedy_nodes = greedy_gpus + gpus, greedy_nodes + -(-gpus // size.gpus)
     greedy_gpus += request.whole
     greedy_nodes += -(-request.whole // size.gpus)
-    notes = tuple(
-        dict.fromkeys(note for pool in pools if pool.layout for note in check_layout(gpu, dict(pool.layout)).notes)
-    )
+    layouts = [config for pool in pools for config, _ in pool.groups if config is not None]
+    notes = tuple(dict.fromkeys(note for layout in layouts for note in check_layout(gpu, dict(layout)).notes))
     price = book.lookup(size.name, demand.region, "onDemand")
     return SizeFit(
+        demand,
         request,
         solution,
         pools,
-        per_gpu,
-        bound,
+        solution.lower_bound,
         greedy_gpus,
         greedy_nodes,
         price,
@@ -138,39 +164,80 @@ def fit_size(demand: Demand, request: SizeRequest, book: PriceBook, time_limit: 
     )
 
 
-def _pools(solution: Solution | None, request: SizeRequest) -> tuple[FitPool, ...]:
+def _pools(solution: Solution, request: SizeRequest) -> tuple[FitPool, ...]:
     per_node = request.size.gpus
-    pools = []
-    if solution is not None:
-        for index, (layout, gpus) in enumerate(solution.layouts, start=1):
-            pools.append(FitPool(f"mig{index}", layout, gpus, -(-gpus // per_node), per_node))
-    if request.whole:
-        pools.append(FitPool(WHOLE_POOL, None, request.whole, -(-request.whole // per_node), per_node))
+    pools, index = [], 0
+    for pool in solution.pools:
+        if all(config is None for config, _ in pool.groups):
+            name = WHOLE_POOL
+        else:
+            index += 1
+            name = f"mig{index}"
+        pools.append(FitPool(name, pool.groups, pool.used, pool.nodes, per_node))
     return tuple(pools)
 
 
-def _per_gpu(demand: Demand, request: SizeRequest, pools: tuple[FitPool, ...]) -> tuple[GpuUse, ...]:
-    """Each used GPU with the replicas it holds: workloads in the file's order take free instances GPU by GPU."""
-    gpus = [
-        (pool, index // pool.gpus_per_node, dict(pool.layout) if pool.layout else None, {})
-        for pool in pools
-        for index in range(pool.gpus)
-    ]
-    free = [dict(layout) if layout else {} for _, _, layout, _ in gpus]
+def _per_gpu(
+    demand: Demand, request: SizeRequest, configs: tuple[tuple[Layout | None, int], ...], pools: tuple[FitPool, ...]
+) -> tuple[GpuUse, ...]:
+    """The replicas each GPU holds: workloads in the file's order take free instances GPU by GPU over the solver's
+    GPUs (never a spare one), then the GPUs go to the pools that have their layout. GPUs are kept as runs of alike
+    ones, split where a workload stops part way, so the work is linear in workloads and runs, never in GPUs."""
+    runs: list[_Run] = [_Run(config, gpus, dict(config) if config else {None: 1}, {}) for config, gpus in configs]
     for workload in demand.workloads:
         left = workload.count
         profile = request.profile_of.get(workload.name)
-        for index, (pool, _, layout, holds) in enumerate(gpus):
-            if left == 0:
-                break
-            if profile is None and layout is None and not holds:
-                holds[workload.name], left = 1, left - 1
-            elif profile is not None and free[index].get(profile, 0) > 0:
-                taken = min(left, free[index][profile])
-                free[index][profile] -= taken
-                holds[workload.name], left = holds.get(workload.name, 0) + taken, left - taken
-        assert left == 0, f"{workload.name}: {left} replicas without a GPU (a fit bug)"
-    return tuple(GpuUse(pool.name, node, pool.layout, holds) for pool, node, _, holds in gpus)
+        index = 0
+        while left:
+            assert index < len(runs), f"{workload.name}: {left} replicas without a GPU (a fit bug)"
+            run = runs[index]
+            each = run.free.get(profile, 0)
+            if each == 0:
+                index += 1
+                continue
+            full, part = divmod(min(left, each * run.gpus), each)
+            pieces = [
+                run.taken(full, workload.name, profile, each),
+                run.taken(1 if part else 0, workload.name, profile, part),
+            ]
+            rest = run.gpus - full - (1 if part else 0)
+            pieces.append(_Run(run.config, rest, run.free, run.holds))
+            runs[index : index + 1] = [piece for piece in pieces if piece.gpus]
+            left -= full * each + part
+    room = {(pool.name, config): gpus * pool.nodes for pool in pools for config, gpus in pool.groups}
+    placed: list[GpuUse] = []
+    for run in runs:
+        left = run.gpus
+        for (pool, config), free in room.items():
+            if config == run.config and free and left and run.holds:
+                taken = min(free, left)
+                room[pool, config], left = free - taken, left - taken
+                placed.append(GpuUse(pool, config, taken, run.holds))
+        assert left == 0 or not run.holds, "the pools hold the solver's GPUs (a fit bug)"
+    return tuple(_merged(placed))
+
+
+@dataclass
+class _Run:
+    config: Layout | None
+    gpus: int
+    free: dict[str | None, int]  # per GPU: instances per profile still free (None: the whole GPU)
+    holds: dict[str, int]  # per GPU: replicas per workload
+
+    def taken(self, gpus: int, workload: str, profile: str | None, replicas: int) -> "_Run":
+        """``gpus`` of these GPUs, each giving ``replicas`` more of the workload an instance of ``profile``."""
+        free = {**self.free, profile: self.free[profile] - replicas}
+        return _Run(self.config, gpus, free, {**self.holds, workload: self.holds.get(workload, 0) + replicas})
+
+
+def _merged(uses) -> list[GpuUse]:
+    merged: list[GpuUse] = []
+    for use in uses:
+        if merged and (merged[-1].pool, merged[-1].layout, merged[-1].holds) == (use.pool, use.layout, use.holds):
+            use = GpuUse(use.pool, use.layout, merged[-1].gpus + use.gpus, use.holds)
+            merged.pop()
+        merged.append(use)
+    return merged
 
 
 def _stack(demand: Demand, request: SizeRequest, pools: tuple[FitPool, ...]) -> dict[str, Any]:
@@ -181,13 +248,14 @@ def _stack(demand: Demand, request: SizeRequest, pools: tuple[FitPool, ...]) -> 
     profiles: set[str] = set()
     for pool in pools:
         entry: dict[str, Any] = {"name": pool.name, "size": request.size.name, "count": pool.nodes}
-        if pool.layout is not None:
-            profiles.update(name for name, _ in pool.layout)
-            if request.native_profiles:
-                ((profile, _),) = pool.layout
-                entry["mig"] = {"profile": request.native_profiles[profile]}
-            else:
-                entry["mig"] = {"layout": named.get(pool.layout, dict(pool.layout))}
+        profiles.update(name for config, _ in pool.groups for name, _ in config or ())
+        if len(pool.groups) > 1:  # GPUs of one node cut differently: the per-GPU form
+            entry["mig"] = {"layout": [_group(config, gpus) for config, gpus in pool.groups]}
+        elif pool.layout is not None and request.native_profiles:
+            ((profile, _),) = pool.layout
+            entry["mig"] = {"profile": request.native_profiles[profile]}
+        elif pool.layout is not None:
+            entry["mig"] = {"layout": named.get(pool.layout, dict(pool.layout))}
         entries.append(entry)
     software: dict[str, Any]
     if profiles and uses_operator(demand):
@@ -199,3 +267,7 @@ def _stack(demand: Demand, request: SizeRequest, pools: tuple[FitPool, ...]) -> 
     else:
         software = {"installer": "device-plugin", "migStrategy": "none"}
     return {"gpuPools": entries, "gpuSoftware": software}
+
+
+def _group(config: Layout | None, gpus: int) -> dict[str, Any]:
+    return {"gpus": gpus, "whole": True} if config is None else {"gpus": gpus, "mix": dict(config)}
