@@ -6,9 +6,11 @@ import json
 
 from ..domain.capacity import stack_capacity
 from ..domain.capacity_inputs import stack_capacity_inputs
+from ..domain.mig_drawing import stack_picture
 from ..resolve.stack_loader import load_stack
 from ..config.loading import StackFile
 from ..untrusted.text import terminal_safe
+from .pictures import print_layouts
 from .render import capacity_lines, markdown_capacity
 
 
@@ -17,7 +19,7 @@ def print_lines(lines: list[str]) -> None:
     print("\n".join(terminal_safe(line) for line in "\n".join(lines).split("\n")))
 
 
-def run_check(stack_file: StackFile, output_format: str) -> int:
+def run_check(stack_file: StackFile, output_format: str, ascii_only: bool = False) -> int:
     stack = load_stack(stack_file.config)
     capacity, inputs = stack_capacity(stack.pools), stack_capacity_inputs(stack)
     if output_format == "json":
@@ -44,4 +46,5 @@ def run_check(stack_file: StackFile, output_format: str) -> int:
             [f"stack {stack_file.stack} ({stack.cloud}): config valid"]
             + capacity_lines(capacity, stack.warnings, inputs)
         )
+        print_layouts(stack_picture(stack.pools), ascii_only, "MIG layouts (each distinct GPU layout once):")
     return 0

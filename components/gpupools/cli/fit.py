@@ -18,6 +18,8 @@ from ..kueue import render_yaml
 from ..fit.size_fit import SizeFit
 from .check import print_lines
 from .help import Parser
+from .pictures import add_picture_arguments, check_svg_path, print_layouts, write_svg
+from ..pictures.from_fit import fit_picture
 
 
 def add_fit_command(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -49,6 +51,7 @@ def add_fit_command(commands: argparse._SubParsersAction[Parser]) -> None:
         metavar="SECONDS",
         help="the solver's time for all sizes together (default 8); an answer cut short says it is not proven",
     )
+    add_picture_arguments(command, svg=True)
 
 
 def _seconds(text: str) -> float:
@@ -66,13 +69,19 @@ def run_fit(args: argparse.Namespace) -> int:
     from ..price_lists.book import current_price_book  # the local price cache, else the packaged snapshot
 
     demand = read_demand_file(args.demand)
+    check_svg_path(args.svg)
     answer = fit_demand(demand, current_price_book(), args.time_limit)
+    picture = fit_picture(answer.chosen)
+    if args.svg is not None:
+        size = answer.chosen.request.size
+        write_svg(args.svg, picture, f"gpupools fit: {size.name} ({size.gpus}x {size.gpu.name} per node)")
     objects = fit_kueue_objects(demand, answer.chosen) if args.kueue else None
     if args.format == "json":
         data = answer_json(answer)
         print(json.dumps(data if objects is None else {**data, "kueue": objects}, indent=2, allow_nan=False))
         return 0
     print_lines(report_lines(answer))
+    print_layouts(picture, args.ascii, "MIG layouts (each distinct GPU layout once):")
     if objects is not None:
         print_lines(["", "# Kueue objects (kubectl apply -f -); workloads without a team get no ClusterQueue"])
         print_lines(render_yaml(objects).rstrip("\n").split("\n"))

@@ -10,7 +10,7 @@ then reads only checked values.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
@@ -74,6 +74,16 @@ class DraDevice(_Model):
     memoryGB: Count | None = None  # noqa: N815
 
 
+class GpuLayouts(_Model):
+    """One pool's MIG layouts per GPU of a node (``gpupools plan --json``'s ``gpuLayouts``), drawn in the comment."""
+
+    pool: Name
+    size: Text = ""
+    gpu: Name
+    nodes: Count = 0
+    perGpu: list[dict[Name, Count] | Literal["whole"]] = Field(max_length=64)  # noqa: N815
+
+
 class BasePlan(_Model):
     stack: Text = "base"
     capacity: list[PoolCapacity] = Field(max_length=MAX_POOLS)
@@ -81,6 +91,7 @@ class BasePlan(_Model):
     outputs: dict[str, Any] = Field(default_factory=dict)
     cost: Cost | None = None  # absent or null: a plan made without prices
     draDevices: dict[Name, list[DraDevice]] = Field(default_factory=dict, max_length=MAX_POOLS)  # noqa: N815
+    gpuLayouts: list[GpuLayouts] = Field(default_factory=list, max_length=MAX_POOLS)  # noqa: N815
 
 
 def read_base_plan(path: Path) -> dict[str, Any]:
