@@ -40,7 +40,7 @@ def _side(when: str, pool: PoolPicture | None, unknown: bool) -> list[str]:
     lines = []
     for gpu in shapes:
         alike = sum(1 for other in pool.node_gpus if other.shape == gpu)
-        lines.append(f"{when}: {_plain(gpu.describe())} ({alike} per node, {len(pool.nodes)} nodes)")
+        lines.append(f"{when}: {_plain(gpu.describe())} ({alike} per node, {_count(len(pool.nodes), 'node')})")
         lines += [_plain(line) for line in gpu_lines(gpu, BOXES)]
     return lines
 
@@ -48,3 +48,7 @@ def _side(when: str, pool: PoolPicture | None, unknown: bool) -> list[str]:
 def _plain(text: str) -> str:
     """Printable, and no backtick that could close the fence."""
     return terminal_safe(text).replace("`", "'")
+
+
+def _count(number: int, thing: str) -> str:
+    return f"{number} {thing}{'' if number == 1 else 's'}"

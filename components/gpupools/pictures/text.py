@@ -33,10 +33,10 @@ _WHOLE_COLOUR, _SPARE_COLOUR = "1", "2"
 
 
 def can_show_boxes(encoding: str | None) -> bool:
-    """Whether text in ``encoding`` can hold the box-drawing characters."""
+    """Whether text in ``encoding`` can hold the box-drawing characters (None: a text stream in memory, which can)."""
     try:
         "".join((BOXES.horizontal, BOXES.vertical, *BOXES.corners, *BOXES.tees, BOXES.spare)).encode(
-            encoding or "ascii"
+            encoding or "utf-8"
         )
     except (UnicodeEncodeError, LookupError):
         return False
