@@ -207,6 +207,16 @@ def test_rule_errors_name_the_args_not_the_config_keys() -> None:
     assert "gpu_pools[0].mig.layout_mix" in fields and "gpu_pools[1].disk_size_gb" in fields
 
 
+def test_a_per_gpu_layout_is_layout_gpus_and_its_errors_name_it() -> None:
+    groups = [{"gpus": 6, "mix": {"1g.5gb": 7}}, {"gpus": 1, "whole": True}]  # 7 of a p4d's 8 GPUs
+    lines = _refused({**EKS, "gpu_pools": [{"name": "pergpu", "size": "p4d.24xlarge", "mig": {"layout_gpus": groups}}]})
+    fields = {line.split(": ")[0].removeprefix("GpuPlatform('gpupools') args.") for line in lines}
+    assert fields == {"gpu_pools[0].mig.layout_gpus"} and "add up to 7" in lines[0]
+    both = {"layout_mix": {"1g.5gb": 7}, "layout_gpus": groups}
+    lines = _refused({**EKS, "gpu_pools": [{"name": "both", "size": "p4d.24xlarge", "mig": both}]})
+    assert any("not both" in line for line in lines)
+
+
 def test_outputs_where_values_decide_the_plan_are_refused() -> None:
     lines = _refused(
         lambda: {
@@ -291,6 +301,7 @@ MIRRORS = {
     "GpuSoftware": "GpuSoftwareArgs",
     "CustomSize": "CustomSizeArgs",
     "Metrics": "GpuMetricsArgs",
+    "LayoutGroup": "MigGpuGroupArgs",
 }
 
 
@@ -298,7 +309,7 @@ MIRRORS = {
 def test_every_config_key_is_an_arg_of_the_same_name(model) -> None:
     typed = getattr(platform_args, MIRRORS[model.__name__])
     keys = set(typed.__annotations__)
-    expected = set(model.model_fields) | ({"layout_mix"} if model.__name__ == "MigConfig" else set())
+    expected = set(model.model_fields) | ({"layout_mix", "layout_gpus"} if model.__name__ == "MigConfig" else set())
     assert keys == expected
     required = {name for name, info in model.model_fields.items() if info.is_required()}
     assert required == set(typed.__required_keys__)

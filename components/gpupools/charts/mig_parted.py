@@ -4,7 +4,8 @@ The MIG manager applies the layout named by a node's ``nvidia.com/mig.config`` l
 generates a config of NVIDIA's layouts from each node's hardware; a custom config replaces that one
 entirely (GPU Operator v26.7.0 values.yaml, ``migManager.config.name``). So the custom config must hold
 every layout a node label can reference: ``all-disabled`` (the operator's default label), each NVIDIA
-layout an operator-managed pool uses, and each custom layout. Every entry is limited with
+layout an operator-managed pool uses, and each custom layout (a mix on every GPU, or a per-GPU layout as one
+entry per group of device indexes). Every entry is limited with
 ``device-filter`` to the pool's GPU PCI ids, as NVIDIA's ``default-mig-parted-config`` does.
 """
 
@@ -14,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from ..domain.node_layout import GpuGroup, NodeLayout
 from ..domain.pools import ResolvedPool
 from ..domain.stack import Stack
 
@@ -35,16 +37,28 @@ def mig_parted_config(stack: Stack) -> dict[str, Any] | None:
     configs: dict[str, list[dict[str, Any]]] = {ALL_DISABLED: [{"devices": "all", "mig-enabled": False}]}
     for pool in pools:
         assert pool.mig is not None
-        entry = {
-            "device-filter": list(pool.gpu.pci_device_ids),
-            "devices": "all",
-            "mig-enabled": True,
-            "mig-devices": dict(pool.mig.devices),
-        }
         entries = configs.setdefault(pool.mig.layout_name, [])
-        if entry not in entries:  # two pools of the same GPU and layout need it once
-            entries.append(entry)
+        for entry in node_entries(pool.mig.node, list(pool.gpu.pci_device_ids)):
+            if entry not in entries:  # two pools of the same GPU and layout need it once
+                entries.append(entry)
     return {"version": "v1", "mig-configs": configs}
+
+
+def node_entries(node: NodeLayout, device_filter: list[str]) -> list[dict[str, Any]]:
+    """mig-parted's entries for one node: ``devices: all`` when every GPU is cut alike, else one entry per group
+    with its GPU indexes (``devices: [0, 1]``), ``mig-enabled: false`` for GPUs left whole (mig-parted's
+    ``examples/config.yaml``, ``custom-config``)."""
+    if node.is_uniform:
+        indexed: tuple[tuple[Any, GpuGroup], ...] = (("all", node.groups[0]),)
+    else:
+        indexed = tuple((list(indexes), group) for indexes, group in node.indexed())
+    entries: list[dict[str, Any]] = []
+    for devices, group in indexed:
+        entry: dict[str, Any] = {"device-filter": device_filter, "devices": devices, "mig-enabled": not group.whole}
+        if not group.whole:
+            entry["mig-devices"] = group.devices
+        entries.append(entry)
+    return entries
 
 
 def mig_parted_configmap_data(stack: Stack) -> dict[str, str] | None:

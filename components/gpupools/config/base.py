@@ -16,6 +16,8 @@ MAX_NODES_PER_POOL = 1000
 # them, so a sharing edit never touches a field fixed at creation (domain/capacity.default_max_pods).
 MAX_TIME_SLICING_REPLICAS = 64
 MAX_MPS_REPLICAS = 48
+# The most GPUs a per-GPU layout entry may name: no size holds more (resolve checks each size's own count).
+MAX_GPUS_PER_NODE = 16
 
 
 def bounds_problem(low: int, high: int, low_name: str, high_name: str) -> str | None:

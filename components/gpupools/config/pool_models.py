@@ -12,6 +12,7 @@ from pydantic import Field, field_validator, model_validator
 
 from ..catalog.names import label_key_problem, label_value_problem
 from .base import (
+    MAX_GPUS_PER_NODE,
     MAX_MPS_REPLICAS,
     MAX_NODES_PER_POOL,
     MAX_TIME_SLICING_REPLICAS,
@@ -22,8 +23,34 @@ from .base import (
 )
 
 
+class LayoutGroup(Strict):
+    """Some GPUs of each node, cut alike by one per-GPU mix or left whole (mig-parted's per-device entries)."""
+
+    gpus: int = Field(ge=1, le=MAX_GPUS_PER_NODE, description="How many GPUs of each node this entry covers.")
+    mix: dict[str, int] | None = Field(
+        default=None,
+        description="The MIG devices of each of these GPUs, such as `{1g.10gb: 4, 1g.20gb: 1, 2g.20gb: 1}`.",
+    )
+    whole: Literal[True] | None = Field(
+        default=None, description="`true`: these GPUs stay whole, not MIG-enabled (mig-parted `mig-enabled: false`)."
+    )
+
+    @model_validator(mode="after")
+    def _mix_or_whole(self) -> "LayoutGroup":
+        if (self.mix is None) == (self.whole is None):
+            raise ValueError("set exactly one of 'mix' (a per-GPU mix) or 'whole: true'")
+        return self
+
+    @field_validator("mix")
+    @classmethod
+    def _positive_counts(cls, mix: dict[str, int] | None) -> dict[str, int] | None:
+        if mix is not None:
+            _check_mix(mix)
+        return mix
+
+
 class MigConfig(Strict):
-    """How each GPU of a pool is cut: one profile (`MIG1g` or `1g.5gb`) or a layout (named or a per-GPU mix)."""
+    """How each GPU of a pool is cut: one profile (`MIG1g` or `1g.5gb`) or a layout (named, mixed, or per GPU)."""
 
     profile: str | None = Field(
         default=None,
@@ -31,10 +58,12 @@ class MigConfig(Strict):
         description="One MIG profile on every GPU: AKS's name (`MIG1g`..`MIG7g`) or NVIDIA's (`1g.5gb`); "
         "`gpupools sizes` lists each size's profiles.",
     )
-    layout: str | dict[str, int] | None = Field(
+    layout: str | dict[str, int] | list[LayoutGroup] | None = Field(
         default=None,
-        description="A named layout (`all-balanced`, `all-1g.5gb`, ...) or a per-GPU mix such as `{1g.5gb: 2, "
-        "2g.10gb: 1, 3g.20gb: 1}`, applied by the GPU Operator's MIG manager.",
+        description="A named layout (`all-balanced`, `all-1g.5gb`, ...), a per-GPU mix such as `{1g.5gb: 2, "
+        "2g.10gb: 1, 3g.20gb: 1}` on every GPU, or a per-GPU layout: a list of entries `{gpus: 6, mix: {...}}` or "
+        "`{gpus: 2, whole: true}` whose `gpus` sum to the size's GPUs. Applied by the GPU Operator's MIG manager; "
+        "a per-GPU layout with more than one mix, or whole GPUs, needs `gpuSoftware.migStrategy: mixed`.",
     )
 
     @model_validator(mode="after")
@@ -45,14 +74,22 @@ class MigConfig(Strict):
 
     @field_validator("layout")
     @classmethod
-    def _positive_counts(cls, layout: str | dict[str, int] | None) -> str | dict[str, int] | None:
+    def _positive_counts(
+        cls, layout: str | dict[str, int] | list[LayoutGroup] | None
+    ) -> str | dict[str, int] | list[LayoutGroup] | None:
         if isinstance(layout, dict):
-            if not layout:
-                raise ValueError("a layout mix needs at least one profile, e.g. {1g.5gb: 7}")
-            bad = [f"{name}: {count}" for name, count in layout.items() if count < 1]
-            if bad:
-                raise ValueError(f"profile counts must be at least 1, got {', '.join(bad)}")
+            _check_mix(layout)
+        if isinstance(layout, list) and not layout:
+            raise ValueError("a per-GPU layout needs at least one entry, e.g. [{gpus: 8, mix: {1g.5gb: 7}}]")
         return layout
+
+
+def _check_mix(mix: dict[str, int]) -> None:
+    if not mix:
+        raise ValueError("a layout mix needs at least one profile, e.g. {1g.5gb: 7}")
+    bad = [f"{name}: {count}" for name, count in mix.items() if count < 1]
+    if bad:
+        raise ValueError(f"profile counts must be at least 1, got {', '.join(bad)}")
 
 
 class TimeSlicing(Strict):

@@ -38,7 +38,7 @@ def shape_problems(error: pydantic.ValidationError) -> list[Problem]:
     """Pydantic's errors as one line per field; alternatives of a union are merged into one line."""
     merged: dict[str, list[str]] = {}
     given: dict[str, Any] = {}
-    for item in error.errors(include_url=False):
+    for item in _matching_member(error.errors(include_url=False)):
         loc = _user_location(item["loc"])
         path = field_path(*loc) if loc else f"{NAMESPACE}:"
         if item["type"] == "extra_forbidden":
@@ -65,6 +65,31 @@ def shape_problems(error: pydantic.ValidationError) -> list[Problem]:
         )
         for path, messages in merged.items()
     ]
+
+
+def _matching_member(items: list[Any]) -> list[Any]:
+    """A union field's errors from the member the value's type matched, when one did (an error inside a list of
+    entries, not "should be a string" beside it); every member's otherwise (``layout: 5``)."""
+    chosen = {
+        tuple(item["loc"][: index + 1]): item["loc"][index + 1]
+        for item in items
+        for index, part in enumerate(item["loc"])
+        if part in _UNION_FIELDS and len(item["loc"]) > index + 2 and _is_member(item["loc"][index + 1])
+    }
+
+    def other_member(loc: tuple[Any, ...]) -> bool:
+        return any(
+            part in _UNION_FIELDS
+            and len(loc) > index + 1
+            and chosen.get(tuple(loc[: index + 1]), loc[index + 1]) != loc[index + 1]
+            for index, part in enumerate(loc)
+        )
+
+    return [item for item in items if not other_member(tuple(item["loc"]))]
+
+
+def _is_member(part: Any) -> bool:
+    return isinstance(part, str) and (part == "str" or "[" in part)
 
 
 def _quoted_number_hint(item: Any) -> str:
@@ -94,7 +119,7 @@ def _user_location(loc: tuple[str | int, ...]) -> list[str | int]:
     """The error location as the user wrote it, without the member names pydantic adds after a union field."""
     parts: list[str | int] = []
     for part in loc:
-        if parts and parts[-1] in _UNION_FIELDS and isinstance(part, str) and (part == "str" or "[" in part):
+        if parts and parts[-1] in _UNION_FIELDS and _is_member(part):
             continue
         parts.append(part)
     return parts

@@ -6,11 +6,14 @@ Nothing here validates: ``gpupools.resolve.load_stack`` is the only builder of a
 # Each cloud's domain facets attach to its ``Cloud`` here, before any function of this layer can ask for them.
 from . import aws_cloud, azure_cloud  # noqa: F401
 from .capacity import PoolCapacity, advertised_resources, pool_capacity, stack_capacity
+from .node_layout import GpuGroup, NodeLayout
 from .pools import MigPlan, ResolvedPool
 from .stack import Placement, Stack
 
 __all__ = [
+    "GpuGroup",
     "MigPlan",
+    "NodeLayout",
     "Placement",
     "PoolCapacity",
     "ResolvedPool",

@@ -26,7 +26,7 @@ from ..catalog.clouds import (
 )
 from ..config.models import MAX_TIME_SLICING_REPLICAS
 from ..catalog.dra_driver import DRA_DRIVER_NAME, device_token
-from ..catalog.labels import GPU_RESOURCE, mig_resource_name
+from ..catalog.labels import GPU_RESOURCE
 from .pools import ResolvedPool
 
 
@@ -84,12 +84,11 @@ def physical_resources(pool: ResolvedPool) -> dict[str, int]:
     if pool.dra:
         if pool.mig is None:
             return {dra_device_name(None): gpus}
-        return {dra_device_name(profile): gpus * count for profile, count in sorted(pool.mig.devices.items())}
-    if pool.mig is None or strategy == "none":
+        kinds = pool.mig.node.device_kinds()
+        return {dra_device_name(kind): count for kind, count in kinds.items()}
+    if pool.mig is None:
         return {GPU_RESOURCE: gpus}
-    if strategy == "single":
-        return {GPU_RESOURCE: gpus * pool.mig.devices_per_gpu}
-    return {mig_resource_name(profile): gpus * count for profile, count in sorted(pool.mig.devices.items())}
+    return pool.mig.node.advertised(strategy)
 
 
 def advertised_resources(pool: ResolvedPool) -> dict[str, int]:

@@ -3,9 +3,9 @@ usable slice.
 
 A slice's price is the node's price over the slices pods can use at once (``PoolCapacity.per_node``): time-slicing
 replicas count, slices that ``maxPods`` leaves unusable do not. When a node advertises several resources (MIG
-``mixed``), the node's price is shared by compute: a ``mig-3g.*`` device weighs 3, a ``mig-1g.*`` 1, anything else
-1. A pool without a price (size, region or capacity type missing from the price book) has ``None`` figures and
-a note saying why: never 0.
+``mixed``), the node's price is shared by compute: a ``mig-3g.*`` device weighs 3, a ``mig-1g.*`` 1, a GPU a
+per-GPU layout leaves whole its GPU's compute slices (7 on an A100), anything else 1. A pool without a price
+(size, region or capacity type missing from the price book) has ``None`` figures and a note saying why: never 0.
 
 A pool on a reservation (an EC2 On-Demand Capacity Reservation, a Capacity Block, an Azure capacity reservation
 group) is billed for what is reserved, whether nodes run or not ("Capacity Reservations are charged at the
@@ -78,6 +78,8 @@ class PoolCost:
     retrieved: str | None = None
     note: str | None = None
     reservation: Reservation | None = None  # billed by what it reserves, not by running nodes
+    # What a whole GPU weighs beside MIG devices (a per-GPU layout's whole GPUs): its compute slices.
+    whole_gpu_weight: int = 1
 
     def _billed_nodes(self, nodes: int) -> int | None:
         """How many nodes the bill counts when ``nodes`` run: a reservation's quantity, or more if Azure runs
@@ -122,7 +124,7 @@ class PoolCost:
         """Per advertised resource: the price of one usable slice for an hour."""
         if self.node_hourly is None:
             return {}
-        weights = {name: _weight(name) for name, count in self.slices.items() if count > 0}
+        weights = {name: _weight(name, self.whole_gpu_weight) for name, count in self.slices.items() if count > 0}
         units = sum(weights[name] * self.slices[name] for name in weights)
         return {name: self.node_hourly * weight / units for name, weight in weights.items()}
 
@@ -199,9 +201,9 @@ class StackCost:
         }
 
 
-def _weight(resource: str) -> int:
+def _weight(resource: str, whole_gpu: int) -> int:
     match = _COMPUTE_SLICES.search(resource)
-    return int(match.group(1)) if match else 1
+    return int(match.group(1)) if match else whole_gpu
 
 
 def stack_region(stack: Stack) -> str | None:
@@ -256,6 +258,7 @@ def pool_cost(pool: ResolvedPool, capacity: PoolCapacity, region: str | None, bo
         price.retrieved if price else None,
         note,
         reservation,
+        pool.gpu.compute_slices if pool.mig is not None and pool.mig.node.whole_gpus else 1,
     )
 
 

@@ -119,15 +119,19 @@ def pool_sharing(pool: ResolvedPool) -> DraSharing | None:
 
 
 def published_devices(pool: ResolvedPool) -> list[DraDevice]:
-    """Per node: the whole GPUs, or each MIG profile's devices, as the driver's ResourceSlice lists them."""
+    """Per node: the whole GPUs, or each MIG profile's devices (and the GPUs a per-GPU layout leaves whole), as the
+    driver's ResourceSlice lists them."""
     sharing = pool_sharing(pool)
     if pool.mig is None:
         return [DraDevice(GPU_TYPE, None, pool.gpus_per_node, 1, pool.gpu.memory_gb, sharing)]
-    return [
-        DraDevice(MIG_TYPE, name, pool.gpus_per_node * count, count, _profile_memory_gb(pool, name), sharing)
-        for name, count in sorted(pool.mig.devices.items())
-        if count > 0
+    node = pool.mig.node
+    devices = [
+        DraDevice(MIG_TYPE, name, count, node.most_per_gpu(name), _profile_memory_gb(pool, name), sharing)
+        for name, count in node.mig_devices.items()
     ]
+    if node.whole_gpus:  # a GPU the MIG manager leaves whole is published as a gpu device
+        devices.append(DraDevice(GPU_TYPE, None, node.whole_gpus, 1, pool.gpu.memory_gb, sharing))
+    return devices
 
 
 def _profile_memory_gb(pool: ResolvedPool, name: str) -> int:

@@ -8,6 +8,7 @@ them side by side per pool, so nobody has to work the map out.
 from __future__ import annotations
 
 from ..catalog.cloud_registry import cloud as cloud_named
+from ..catalog.dra_driver import DRA_DRIVER_NAME, GPU_TYPE
 from ..catalog.labels import GPU_RESOURCE
 from ..catalog.mig_spellings import mig_spelling
 from .pools import ResolvedPool
@@ -39,6 +40,13 @@ def pool_mig_names(stack: Stack, pool: ResolvedPool) -> str | None:
         else:
             where = spelling.resource
         parts.append(f"{aks}{spelling.profile} on {spelling.gpu} = {where}")
+    node = pool.mig.node
+    if not node.is_uniform:  # a per-GPU layout: its groups first, in device order
+        parts.insert(0, f"per GPU: {node.describe()}")
+    whole = node.whole_gpus
+    if whole:  # a per-GPU layout's whole GPUs: the plain GPU resource (mixed), the driver's gpu device (DRA)
+        where = f"{DRA_DRIVER_NAME} device type={GPU_TYPE}" if dra else GPU_RESOURCE
+        parts.append(f"{whole} whole {pool.gpu.name} per node = {where}")
     return ", ".join(parts) or None
 
 

@@ -18,6 +18,7 @@ from ..catalog.clouds import CLOUD_DEFAULTS
 from ..catalog.labels import GPU_TAINT, MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, Taint
 from ..config.models import GpuPoolConfig, MigStrategy, Rotation, Sharing
 from .naming import cloud_pool_name, generation
+from .node_layout import NodeLayout
 
 # EKS launch template: the node group's template is one resource for the node group's whole life, so only
 # whether there is one decides ``launchTemplate.id`` (its contents change in place, as new versions).
@@ -26,13 +27,15 @@ LAUNCH_TEMPLATE = "launchTemplate.id"
 
 @dataclass(frozen=True)
 class MigPlan:
-    """How every GPU of a pool is partitioned and who does it.
+    """How every GPU of a pool's nodes is partitioned and who does it.
 
-    ``applied_by`` is ``aks`` when AKS sets the profile at pool creation (``gpuInstanceProfile``), and
-    ``operator`` when the GPU Operator's MIG manager applies ``layout_name`` from the node label.
+    ``node`` is the one model of a node's GPUs (``node_layout.NodeLayout``): one group when every GPU is cut
+    alike, several (some maybe whole) for a per-GPU layout. ``applied_by`` is ``aks`` when AKS sets the profile at
+    pool creation (``gpuInstanceProfile``), and ``operator`` when the GPU Operator's MIG manager applies
+    ``layout_name`` from the node label.
     """
 
-    devices: dict[str, int]
+    node: NodeLayout
     layout_name: str
     applied_by: Literal["aks", "operator"]
     custom: bool = False
@@ -40,7 +43,12 @@ class MigPlan:
 
     @property
     def profiles(self) -> list[str]:
-        return sorted(self.devices)
+        return self.node.profiles
+
+    @property
+    def devices(self) -> dict[str, int]:
+        """The per-GPU mix of a uniform node; a ValueError for a per-GPU layout (read ``node``)."""
+        return self.node.per_gpu
 
     @property
     def devices_per_gpu(self) -> int:

@@ -105,8 +105,10 @@ def _resource_for(pool: ResolvedPool, advertised: dict[str, int], profile: str |
     if profile is None:
         if len(advertised) == 1:
             return next(iter(advertised))
+        if pool.mig is not None and pool.mig.node.whole_gpus:  # a per-GPU layout's whole GPUs: nvidia.com/gpu
+            return next(name for name in (GPU_RESOURCE, f"{GPU_RESOURCE}.shared") if name in advertised)
         raise WorkloadError(f"pool {pool.name} advertises {', '.join(advertised)}; name the profile you want")
-    if pool.mig is None or pool.mig.devices.get(profile) is None:
+    if pool.mig is None or profile not in pool.mig.profiles:
         offered = ", ".join(pool.mig.profiles) if pool.mig else "whole GPUs only"
         raise WorkloadError(f"pool {pool.name} has no {profile} slices; it offers {offered}")
     base = GPU_RESOURCE if pool.mig_strategy == "single" else mig_resource_name(profile)
@@ -124,7 +126,10 @@ def _fails_multiple(pool: ResolvedPool) -> bool:
 def _dra_workload(stack: Stack, pool: ResolvedPool, profile: str | None, count: int, shared_claim: int) -> GpuWorkload:
     """A claim on ``count`` devices of one kind; several MIG devices are asked on one GPU (``matchAttribute``)."""
     classes = pool_classes(stack, pool.name)
-    if profile is None:
+    whole = [c for c in classes if c.device.profile is None]
+    if profile is None and len(classes) > 1 and len(whole) == 1:  # a per-GPU layout's whole GPUs
+        chosen = whole[0]
+    elif profile is None:
         if len(classes) != 1:
             raise WorkloadError(
                 f"pool {pool.name} publishes {', '.join(c.device.token for c in classes)}; name the profile you want"

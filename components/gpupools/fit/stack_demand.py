@@ -50,7 +50,7 @@ def demand_lines(stack: Stack, stack_path: Path, capacity: list[PoolCapacity], b
     for pool, row in zip(stack.pools, capacity):
         for resource, count in row.total.items():
             if single and pool.mig is not None and resource == GPU_RESOURCE:  # single: MIG devices as nvidia.com/gpu
-                resource = mig_resource_name(next(iter(pool.mig.devices)))
+                resource = mig_resource_name(pool.mig.profiles[0])  # single: one profile
             held[resource] = held.get(resource, 0) + count
     short = [f"{resource} {held.get(resource, 0)} of {count}" for resource, count in needed.items()]
     short = [text for (resource, count), text in zip(needed.items(), short) if held.get(resource, 0) < count]

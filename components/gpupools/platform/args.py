@@ -3,7 +3,7 @@
 Every key is a field of ``gpupools.config.models`` under its Python name (``gpuPools`` -> ``gpu_pools``), so
 the schema analyzer turns them into typed inputs for every language, and ``inputs.py`` turns them back into
 the config's camelCase shape for ``load_stack``. One field is split because schemas have no unions: a MIG
-``layout`` is a layout name here, and a per-GPU mix goes in ``layout_mix``.
+``layout`` is a layout name here, a per-GPU mix goes in ``layout_mix`` and a per-GPU layout in ``layout_gpus``.
 
 Plain fields decide sizes, MIG layouts, labels and chart values while planning, so they must be known
 values. Fields typed ``pulumi.Input`` are names, ids and counts another resource may produce: they skip
@@ -81,8 +81,19 @@ class PoolAutoscalingArgs(TypedDict):
     """Upper bound, 1..1000."""
 
 
+class MigGpuGroupArgs(TypedDict):
+    """Some GPUs of each node, cut alike by one per-GPU mix or left whole: set exactly one of mix or whole."""
+
+    gpus: int
+    """How many GPUs of each node this entry covers."""
+    mix: NotRequired[dict[str, int]]
+    """The MIG devices of each of these GPUs, profile -> count, e.g. {"1g.10gb": 4, "2g.20gb": 1}."""
+    whole: NotRequired[bool]
+    """True: these GPUs stay whole, not MIG-enabled."""
+
+
 class MigArgs(TypedDict):
-    """How each GPU of a pool is cut: set exactly one of profile, layout or layout_mix."""
+    """How each GPU of a pool is cut: set exactly one of profile, layout, layout_mix or layout_gpus."""
 
     profile: NotRequired[str]
     """One profile on every GPU, AKS style (MIG1g) or NVIDIA style (1g.5gb)."""
@@ -90,6 +101,9 @@ class MigArgs(TypedDict):
     """A named layout of the GPU Operator's MIG manager, e.g. all-balanced."""
     layout_mix: NotRequired[dict[str, int]]
     """A per-GPU mix, profile -> count, e.g. {"1g.5gb": 2, "2g.10gb": 1, "3g.20gb": 1} (config: mig.layout)."""
+    layout_gpus: NotRequired[list[MigGpuGroupArgs]]
+    """A per-GPU layout: groups of GPUs in device order, each with a mix or whole, adding up to the size's GPUs
+    (config: mig.layout as a list)."""
 
 
 class TimeSlicingArgs(TypedDict):

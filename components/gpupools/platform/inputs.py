@@ -44,6 +44,8 @@ DEFERRABLE: dict[tuple[str, ...], Any] = {
     ("gpu_pools", "subnet_ids"): "subnet-{:08x}",
 }
 MIX_KEY = "layout_mix"  # MigConfig.layout when it is a per-GPU mix: schemas have no str | dict union
+GPUS_KEY = "layout_gpus"  # MigConfig.layout when it is a per-GPU layout (a list of groups)
+LAYOUT_KEYS = {MIX_KEY: "a mix", GPUS_KEY: "a per-GPU layout"}  # each is MigConfig.layout under another name
 
 
 class PlatformArgsError(GpupoolsError, ValueError):
@@ -124,14 +126,15 @@ def args_path(config_field: str, args: Mapping[str, Any]) -> str:
     path = config_field.removeprefix(f"{NAMESPACE}:")
     tokens: list[str] = re.findall(r"\[\d+\]|[^.\[\]]+", path)
     names = [token if token.startswith("[") else _PYTHON_NAMES.get(token, token) for token in tokens]
-    # gpu_pools[i].mig.layout is layout_mix where the args gave a mix.
+    # gpu_pools[i].mig.layout is layout_mix or layout_gpus where the args gave a mix or a per-GPU layout.
     if len(names) >= 4 and names[0] == "gpu_pools" and names[2:4] == ["mig", "layout"]:
         pools = args.get("gpu_pools")
         index = int(names[1][1:-1])
         pool = pools[index] if isinstance(pools, list) and index < len(pools) else None
         mig = pool.get("mig") if isinstance(pool, Mapping) else None
-        if isinstance(mig, Mapping) and MIX_KEY in mig:
-            names[3] = MIX_KEY
+        given = [key for key in LAYOUT_KEYS if isinstance(mig, Mapping) and key in mig]
+        if given:
+            names[3] = given[0]
     return "".join(name if name.startswith("[") or not i else f".{name}" for i, name in enumerate(names))
 
 
@@ -149,22 +152,25 @@ class _Walk:
         fields = model.model_fields
         out: dict[str, Any] = {}
         for key, item in value.items():
-            if model is MigConfig and key == MIX_KEY:
-                key_name, alias = MIX_KEY, "layout"
-                if "layout" in value:
+            if model is MigConfig and key in LAYOUT_KEYS:
+                key_name, alias = str(key), "layout"
+                others = [other for other in ("layout", *LAYOUT_KEYS) if other != key and other in value]
+                if others:
                     self.problems.append(
-                        (_shown(path + (MIX_KEY,)), "set layout (a name) or layout_mix (a mix), not both")
+                        (_shown(path + (key_name,)), f"set layout (a name) or {key} ({LAYOUT_KEYS[key]}), not both")
                     )
                     continue
             elif isinstance(key, str) and key in fields:
                 key_name, alias = key, fields[key].alias or to_camel(key)
             else:
-                close = difflib.get_close_matches(str(key), [*fields, *([MIX_KEY] if model is MigConfig else [])], n=1)
+                close = difflib.get_close_matches(
+                    str(key), [*fields, *(LAYOUT_KEYS if model is MigConfig else [])], n=1
+                )
                 hint = f"; did you mean {close[0]!r}?" if close else f"; allowed: {', '.join(fields)}"
                 self.problems.append((_shown(path + (str(key),)), f"unknown argument {str(key)!r}{hint}"))
                 continue
             converted = self.value(
-                fields[key_name if key_name != MIX_KEY else "layout"].annotation, item, path + (key_name,)
+                fields[key_name if key_name not in LAYOUT_KEYS else "layout"].annotation, item, path + (key_name,)
             )
             if converted is not _LEFT_OUT:
                 out[alias] = converted
@@ -290,12 +296,14 @@ def _shown(path: tuple[Any, ...]) -> str:
 
 def args_from_config(config: StackConfig) -> dict[str, Any]:
     """Validated stack config as ``GpuPlatform`` args: the keys the user set, by Python name (a MIG mix as
-    layout_mix)."""
+    layout_mix, a per-GPU layout as layout_gpus)."""
     args = config.model_dump(exclude_unset=True)
     for pool in args.get("gpu_pools", []):
         mig = pool.get("mig")
         if mig and isinstance(mig.get("layout"), dict):
             mig[MIX_KEY] = mig.pop("layout")
+        elif mig and isinstance(mig.get("layout"), list):
+            mig[GPUS_KEY] = [{k: v for k, v in group.items() if v is not None} for group in mig.pop("layout")]
     return args
 
 

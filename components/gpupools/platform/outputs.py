@@ -30,6 +30,8 @@ def export(platform: GpuPlatform) -> None:
                 "gpu": pool.gpu.name,
                 "nodes": pool.nodes,
                 "migLayout": pool.mig.layout_name if pool.mig else None,
+                # A per-GPU layout: each group of GPUs, in device order, with its mix or whole.
+                **({"migGpus": pool.mig.node.to_json()} if pool.mig and not pool.mig.node.is_uniform else {}),
                 "resourcesPerNode": capacity[pool.name].per_node,
                 "resourcesTotal": capacity[pool.name].total,
                 "nodeSelector": pool_node_selector(pool),

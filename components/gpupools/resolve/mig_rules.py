@@ -20,47 +20,50 @@ from ..catalog.clouds import AKS_GPU_INSTANCE_PROFILES
 from ..catalog.mig_spellings import aks_name_of, aks_names, aks_profile
 from ..config.errors import Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
-from ..domain.mig_layouts import check_layout
+from ..domain.mig_layouts import canonical, check_layout, describe
+from ..domain.node_layout import GpuGroup, NodeLayout
 from ..domain.pools import MigPlan
 
 AKS_PROFILE = re.compile(r"MIG([0-9])g")
 
 
 def plan_mig(
-    config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, path: Callable[..., str]
+    config: StackConfig, pool: GpuPoolConfig, gpu: GpuModel, path: Callable[..., str], gpus: int
 ) -> tuple[MigPlan | None, list[Problem]]:
-    """Decide the per-GPU MIG devices of a pool, and whether AKS or the GPU Operator applies them."""
+    """Decide what each of a node's ``gpus`` GPUs is cut into, and whether AKS or the GPU Operator applies it."""
     assert pool.mig is not None
+    key = "profile" if pool.mig.profile else "layout"
     no_mig = size_mig_problem(pool.size, gpu)
     if no_mig:
-        key = "profile" if pool.mig.profile else "layout"
         return None, [Problem(path("mig", key), f"{no_mig}; or remove mig")]
-    devices, layout_name, custom, problems = _mig_devices(pool, gpu, path)
-    if not problems:  # a named layout or a profile's all-<profile> obeys the same placement rule as a custom mix
-        key = "profile" if pool.mig.profile else "layout"
-        problems = [Problem(path("mig", key), f"{m} ({pool.size})") for m in layout_fit_problems(gpu, devices)]
+    if isinstance(pool.mig.layout, list):
+        node, layout_name, custom, problems = _per_gpu_node(pool, gpu, path, gpus)
+    else:
+        devices, layout_name, custom, problems = _mig_devices(pool, gpu, path)
+        if not problems:  # a named layout or a profile's all-<profile> obeys the same placement rule as a custom mix
+            problems = [Problem(path("mig", key), f"{m} ({pool.size})") for m in layout_fit_problems(gpu, devices)]
+        node = NodeLayout.uniform(gpus, devices)
     if problems:
         return None, problems
     software = config.gpu_software
     native = cloud_named(config.cloud).native_mig_profiles
     operator_layouts = software.manages_mig_layouts and (not native or software.driver == "operator")
-    aks_profile = _aks_profile_for(gpu, devices)
+    aks_profile = _aks_profile_for(gpu, node)
     if native and not operator_layouts:
         if aks_profile is None:
-            key = "profile" if pool.mig.profile else "layout"
             return None, [
                 Problem(
                     path("mig", key),
                     f"AKS sets one MIG profile per pool (gpuInstanceProfile "
                     f"{'/'.join(AKS_GPU_INSTANCE_PROFILES)}, every GPU fully cut); "
-                    f"{_describe(devices)} needs the GPU Operator's MIG manager: set "
+                    f"{_describe(node)} needs the GPU Operator's MIG manager: set "
                     "gpuSoftware.installer gpu-operator and "
                     "gpuSoftware.driver operator",
                 )
             ]
         # Azure Linux on these sizes is refused for every pool (azure_rules), MIG or not. The autoscaler is
         # allowed from one node up (azure_rules.autoscaling_problems).
-        return MigPlan(devices, layout_name, "aks", custom, aks_profile), []
+        return MigPlan(node, layout_name, "aks", custom, aks_profile), []
     if not native and not software.manages_mig_layouts:
         service = cloud_named(config.cloud).facet(KubernetesOffer).service
         return None, [
@@ -71,7 +74,58 @@ def plan_mig(
                 "gpu-operator",
             )
         ]
-    return MigPlan(devices, layout_name, "operator", custom), []
+    return MigPlan(node, layout_name, "operator", custom), []
+
+
+def _per_gpu_node(
+    pool: GpuPoolConfig, gpu: GpuModel, path: Callable[..., str], gpus: int
+) -> tuple[NodeLayout, str, bool, list[Problem]]:
+    """A per-GPU layout (``mig.layout: [{gpus, mix} | {gpus, whole: true}, ...]``): each mix by the one layout
+    rule, the entries summing to the size's GPUs, at least one GPU cut. One entry covering every GPU is the
+    uniform mix it names (NVIDIA's layout name when it is one)."""
+    assert pool.mig is not None and isinstance(pool.mig.layout, list)
+    entries = pool.mig.layout
+    problems = [
+        Problem(path("mig", "layout", index, "mix"), f"{message} ({pool.size})")
+        for index, entry in enumerate(entries)
+        if entry.mix is not None
+        for message in layout_fit_problems(gpu, entry.mix)
+    ]
+    given = sum(entry.gpus for entry in entries)
+    if given != gpus:
+        problems.append(
+            Problem(
+                path("mig", "layout"),
+                f"the entries' gpus add up to {given}, but a {pool.size} node has {gpus} GPUs; "
+                f"allowed: entries whose gpus add up to {gpus}",
+            )
+        )
+    elif all(entry.mix is None for entry in entries):
+        problems.append(
+            Problem(path("mig", "layout"), "every GPU is left whole; allowed: at least one entry with a mix, or no mig")
+        )
+    node = NodeLayout(tuple(GpuGroup(entry.gpus, canonical(entry.mix) if entry.mix else None) for entry in entries))
+    if problems or not node.is_uniform:
+        too_long = None if problems else _custom_name_problem(pool, path)
+        return node, _custom_name(pool), True, problems + ([too_long] if too_long else [])
+    named = next((name for name, devices in gpu.layouts.items() if canonical(devices) == node.groups[0].layout), None)
+    return node, named or _custom_name(pool), named is None, []
+
+
+def _custom_name(pool: GpuPoolConfig) -> str:
+    """The ``nvidia.com/mig.config`` value of a layout NVIDIA does not name."""
+    return f"gpupools-{pool.name}"
+
+
+def _custom_name_problem(pool: GpuPoolConfig, path: Callable[..., str]) -> Problem | None:
+    name = _custom_name(pool)
+    if len(name) <= 63:
+        return None
+    return Problem(
+        path("mig", "layout"),
+        f"a custom layout is named '{name}' on the node label nvidia.com/mig.config, longer than Kubernetes' 63 "
+        "characters; use a pool name of at most 54 characters",
+    )
 
 
 def size_mig_problem(size: str, gpu: GpuModel | None) -> str | None:
@@ -151,22 +205,8 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
     for name, devices in gpu.layouts.items():
         if devices == layout:
             return dict(layout), name, False, []
-    name = f"gpupools-{pool.name}"
-    if len(name) > 63:
-        return (
-            {},
-            "",
-            True,
-            [
-                Problem(
-                    path("mig", "layout"),
-                    f"a custom layout is named '{name}' on the node label "
-                    "nvidia.com/mig.config, longer than Kubernetes' 63 "
-                    "characters; use a pool name of at most 54 characters",
-                )
-            ],
-        )
-    return dict(layout), name, True, []
+    too_long = _custom_name_problem(pool, path)
+    return ({}, "", True, [too_long]) if too_long else (dict(layout), _custom_name(pool), True, [])
 
 
 def layout_fit_problems(gpu: GpuModel, layout: Mapping[str, int]) -> list[str]:
@@ -180,19 +220,20 @@ def layout_notes(gpu: GpuModel, layout: Mapping[str, int]) -> list[str]:
     return list(check_layout(gpu, layout).notes)
 
 
-def _describe(devices: Mapping[str, int]) -> str:
-    return "{" + ", ".join(f"{name}: {count}" for name, count in devices.items()) + "}"
+def _describe(node: NodeLayout) -> str:
+    """A uniform node as its per-GPU mix (``{1g.5gb: 7}``), any other as its groups (``6x {...} + 2x whole``)."""
+    return describe(node.per_gpu) if node.is_uniform else node.describe()
 
 
 def _aks_names(gpu: GpuModel) -> list[str]:
     return aks_names(gpu)
 
 
-def _aks_profile_for(gpu: GpuModel, devices: Mapping[str, int]) -> str | None:
-    """The AKS ``MIG<n>g`` value that creates exactly these devices, if one does (a single profile, GPU filled)."""
-    if len(devices) != 1:
+def _aks_profile_for(gpu: GpuModel, node: NodeLayout) -> str | None:
+    """The AKS ``MIG<n>g`` value that creates exactly this node, if one does (one profile filling every GPU)."""
+    if not node.is_uniform or len(node.per_gpu) != 1:
         return None
-    ((name, count),) = devices.items()
+    ((name, count),) = node.per_gpu.items()
     profile = gpu.profile(name)
     if profile is None:  # not this GPU's profile: no AKS value creates it
         return None
@@ -213,12 +254,19 @@ def strategy_problems(
                 f"'none' advertises whole GPUs, but pool {pool.name} is cut into MIG devices; allowed: single, mixed",
             )
         ]
-    if strategy == "single" and len(mig.devices) > 1:
+    if strategy == "single" and mig.node.needs_mixed:
+        what = "mixes profiles" if len(mig.profiles) > 1 else "leaves GPUs whole beside MIG devices"
         return [
             Problem(
                 path("mig", "layout"),
-                f"{_describe(mig.devices)} mixes profiles, which migStrategy 'single' cannot advertise; "
+                f"{_describe(mig.node)} {what}, which migStrategy 'single' cannot advertise; "
                 "use one profile or gpuSoftware.migStrategy mixed",
             )
         ]
     return []
+
+
+def node_notes(gpu: GpuModel, node: NodeLayout) -> list[str]:
+    """``layout_notes`` of each distinct mix of a node, once each."""
+    notes = [note for group in node.groups if group.layout for note in layout_notes(gpu, group.devices)]
+    return list(dict.fromkeys(notes))

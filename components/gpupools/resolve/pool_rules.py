@@ -29,7 +29,7 @@ from ..config.errors import Findings, Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
 from ..domain.pools import MigPlan, ResolvedPool
 from .cloud_rules import rules
-from .mig_rules import layout_notes, plan_mig, strategy_problems
+from .mig_rules import node_notes, plan_mig, strategy_problems
 
 
 def resolve_pool(
@@ -60,11 +60,11 @@ def resolve_pool(
     found += rules(config.cloud).pool_problems(config, pool, size, path)
     mig: MigPlan | None = None
     if pool.mig is not None:
-        mig, mig_problems = plan_mig(config, pool, size.gpu, path)
+        mig, mig_problems = plan_mig(config, pool, size.gpu, path, size.gpus)
         found.problems += mig_problems
         if mig is not None:  # 4g + 3g on an A100 needs driver R510+; unsourced placements were checked by counts
             found.warnings += [
-                f"pool {pool.name}: MIG {mig.layout_name}: {note}" for note in layout_notes(size.gpu, mig.devices)
+                f"pool {pool.name}: MIG {mig.layout_name}: {note}" for note in node_notes(size.gpu, mig.node)
             ]
     found.problems += strategy_problems(config, pool, mig, path)
     found.problems += _sharing_problems(pool, mig, path, config.gpu_software.chosen_installer.uses_dra)
