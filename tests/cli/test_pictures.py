@@ -8,18 +8,22 @@ from __future__ import annotations
 import ast
 import io
 import json
+from collections import Counter
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 from unittest import mock
 
 import pytest
+import yaml
 
 from gpupools import cli
 from gpupools.catalog.gpus import GPU_MODELS
-from gpupools.domain.mig_drawing import Picture, entries_picture, place_gpu
+from gpupools.config.loading import read_stack_file
+from gpupools.domain.mig_drawing import Picture, entries_picture, place_gpu, stack_picture
 from gpupools.pictures.markdown import changed_layouts
 from gpupools.pictures.svg import render_svg
 from gpupools.pictures.text import picture_lines
+from gpupools.resolve.stack_loader import load_stack
 from support.cli import run_cli
 
 try:  # defusedxml where installed; the stdlib parser otherwise (our own output, no entities to expand)
@@ -182,3 +186,39 @@ def test_the_svg_check_runs_before_the_fit(tmp_path):
     with mock.patch("gpupools.cli.fit.fit_demand") as fit:
         run = run_cli("fit", str(EXAMPLE), "--svg", str(tmp_path))
     assert run.code == 2 and not fit.called
+
+
+BALANCED = {"1g.5gb": 2, "2g.10gb": 1, "3g.20gb": 1}
+
+
+def test_a_node_cut_per_gpu_draws_each_of_its_layouts(tmp_path):
+    document = yaml.safe_load((ROOT / "Pulumi.eks.yaml").read_text())
+    document["config"]["gpupools:gpuPools"][0]["mig"] = {
+        "layout": [{"gpus": 6, "mix": BALANCED}, {"gpus": 2, "whole": True}]
+    }
+    path = tmp_path / "Pulumi.pergpu.yaml"
+    path.write_text(yaml.safe_dump(document, sort_keys=False))
+    run = run_cli("check", "--config", str(path), "--ascii")
+    assert run.code == 0, run.err
+    part = _layout_part(run.out)
+    assert "A100-40GB: 1g.5gb x2, 2g.10gb x1, 3g.20gb x1 (pool p4d-balanced: 6 GPUs)" in part
+    assert "A100-40GB, whole (no MIG) (pool p4d-balanced: 2 GPUs)" in part
+    stack = load_stack(read_stack_file(path).config)
+    root = ElementTree.fromstring(render_svg(stack_picture(stack.pools), "per GPU").encode())
+    kinds = Counter(e.get("class") for e in root.iter() if e.tag == f"{SVG}rect")
+    assert kinds["instance"] == 6 * sum(BALANCED.values()) and kinds["whole"] == 2 and kinds["node"] == 1
+
+
+def test_the_comment_draws_every_layout_of_a_node_before_and_after():
+    gpu = GPU_MODELS["A100-40GB"]
+    balanced = tuple(sorted(BALANCED.items()))
+    before = Picture((entries_picture("p", "s", gpu, [balanced] * 8, 1),))
+    after = Picture((entries_picture("p", "s", gpu, [balanced] * 6 + [None] * 2, 1),))
+    [block] = "\n".join(changed_layouts(before, after, ["p"])).split("```text\n")[1:]
+    headings = [line for line in block.splitlines() if line.startswith(("before:", "after:"))]
+    assert headings == [
+        "before: A100-40GB: 1g.5gb x2, 2g.10gb x1, 3g.20gb x1 (8 per node, 1 node)",
+        "after: A100-40GB: 1g.5gb x2, 2g.10gb x1, 3g.20gb x1 (6 per node, 1 node)",
+        "after: A100-40GB, whole (no MIG) (2 per node, 1 node)",
+    ]
+    assert changed_layouts(before, after, ["other"]) == []

@@ -14,6 +14,7 @@ from typing import Any, Mapping, Sequence
 
 from ..catalog.gpus import GpuModel
 from .mig_layouts import Layout, canonical, check_layout
+from .node_layout import NodeLayout
 from .pools import ResolvedPool
 
 GpuEntry = Layout | None  # a MIG layout, or None: the GPU stays whole
@@ -181,9 +182,16 @@ def _packed(gpu: GpuModel, layout: Layout) -> list[tuple[str, int]]:
 
 
 def pool_entries(pool: ResolvedPool) -> tuple[GpuEntry, ...]:
-    """How each GPU of one of the pool's nodes is cut (a pool today cuts every GPU alike)."""
-    entry: GpuEntry = None if pool.mig is None else canonical(pool.mig.devices)
-    return (entry,) * pool.gpus_per_node
+    """How each GPU of one of the pool's nodes is cut, in device order (``MigPlan.node``, the one node model); a
+    pool without MIG keeps every GPU whole."""
+    if pool.mig is None:
+        return (None,) * pool.gpus_per_node
+    return node_entries(pool.mig.node)
+
+
+def node_entries(node: NodeLayout) -> tuple[GpuEntry, ...]:
+    """A node's GPUs as entries: each group's layout (None: whole) once per GPU of the group."""
+    return tuple(layout for indexes, group in node.indexed() for layout in [group.layout] * len(indexes))
 
 
 def pool_picture(pool: ResolvedPool) -> PoolPicture:
