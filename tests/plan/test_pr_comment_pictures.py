@@ -70,3 +70,8 @@ def test_plan_svg_is_the_stack_picture(tmp_path):
     assert run.code == 0, run.err
     stack = load_stack(read_stack_file(stack_path).config)
     assert out.read_text() == render_svg(stack_picture(stack.pools), "gpupools plan: stack dev (azure)")
+
+
+def test_the_previews_page_shows_this_very_block(mig3g):
+    page = (ROOT / "docs" / "pr-previews.md").read_text(encoding="utf-8")
+    assert _blocks(mig3g)[0] in _blocks(page)
