@@ -222,3 +222,26 @@ def test_the_comment_draws_every_layout_of_a_node_before_and_after():
         "after: A100-40GB, whole (no MIG) (2 per node, 1 node)",
     ]
     assert changed_layouts(before, after, ["other"]) == []
+
+
+def _base(tmp_path: Path, layouts: list) -> Path:
+    path = tmp_path / "base.json"
+    path.write_text(json.dumps({"capacity": [], "gpuLayouts": layouts}))
+    return path
+
+
+def test_a_base_plans_layouts_are_checked_before_they_are_drawn(tmp_path):
+    from gpupools.config.errors import ConfigError
+    from gpupools.pictures.from_plan import plan_json_picture
+    from gpupools.plan.base import read_base_plan
+
+    entry = {"pool": "p", "gpu": "A100-40GB", "nodes": 1, "layout": [{"gpus": 8, "mix": {"1g.5gb": 7}}]}
+    drawn = plan_json_picture(read_base_plan(_base(tmp_path, [entry])))
+    assert drawn is not None and [gpu.spare for gpu in drawn.pools[0].node_gpus] == [(7,)] * 8
+    with pytest.raises(ConfigError) as refused:
+        read_base_plan(_base(tmp_path, [{**entry, "pool": HOSTILE_POOL}]))
+    assert "gpuLayouts[0].pool" in str(refused.value.problems[0])
+    eight = {**entry, "layout": [{"gpus": 8, "mix": {"1g.5gb": 8}}]}  # well-shaped, but no A100 holds it
+    drawn = plan_json_picture(read_base_plan(_base(tmp_path, [eight])))
+    assert drawn is not None and drawn.pools == () and "pool p:" in drawn.notes[0]
+    assert plan_json_picture({"capacity": []}) is None

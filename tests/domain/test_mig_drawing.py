@@ -85,8 +85,27 @@ def test_each_distinct_layout_is_listed_once_with_its_pools_and_unused_gpus():
 
 def test_plan_json_layouts_are_taken_only_when_the_mig_rule_accepts_them():
     gpu = GPU_MODELS["A100-40GB"]
-    assert entries_from_json(gpu, ["whole", {"1g.5gb": 7}]) == (None, (("1g.5gb", 7),))
-    assert entries_from_json(gpu, [{"1g.5gb": 8}]) is None  # eight do not fit: slice 7 is no 1g start
-    assert entries_from_json(gpu, [{"9g.99gb": 1}]) is None
-    assert entries_from_json(gpu, [{}]) is None
-    assert entries_from_json(gpu, ["half"]) is None
+    seven = (("1g.5gb", 7),)
+    taken = entries_from_json(gpu, [{"gpus": 1, "whole": True}, {"gpus": 2, "mix": {"1g.5gb": 7}}])
+    assert taken == (None, seven, seven)
+    assert entries_from_json(gpu, [{"gpus": 1, "mix": {"1g.5gb": 8}}]) is None  # slice 7 is no 1g start
+    assert entries_from_json(gpu, [{"gpus": 1, "mix": {"9g.99gb": 1}}]) is None
+    assert entries_from_json(gpu, [{"gpus": 1, "mix": {}}]) is None
+    assert entries_from_json(gpu, [{"gpus": 1, "whole": True, "mix": {"1g.5gb": 1}}]) is None
+    assert entries_from_json(gpu, [{"gpus": 0, "whole": True}]) is None
+    assert entries_from_json(gpu, [{"gpus": 65, "whole": True}]) is None
+
+
+def test_a_pool_json_is_its_node_in_runs_and_reads_back():
+    gpu = GPU_MODELS["A100-40GB"]
+    seven = (("1g.5gb", 7),)
+    pool = entries_picture("p", "s", gpu, [seven] * 6 + [None] * 2, 3)
+    data = pool.to_json()
+    assert data == {
+        "pool": "p",
+        "size": "s",
+        "gpu": "A100-40GB",
+        "nodes": 3,
+        "layout": [{"gpus": 6, "mix": {"1g.5gb": 7}}, {"gpus": 2, "whole": True}],
+    }
+    assert entries_from_json(gpu, data["layout"]) == (seven,) * 6 + (None,) * 2

@@ -18,7 +18,8 @@ from .node_layout import NodeLayout
 from .pools import ResolvedPool
 
 GpuEntry = Layout | None  # a MIG layout, or None: the GPU stays whole
-WHOLE = "whole"  # how JSON spells a GpuEntry of None
+WHOLE = "whole"  # how JSON spells a GpuEntry of None: {"gpus": n, "whole": true}
+MAX_GPUS = 64  # per node, far above any size's
 
 
 @dataclass(frozen=True)
@@ -93,12 +94,22 @@ class PoolPicture:
     nodes: tuple[NodePicture, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
+        """The pool's node in the stack file's per-GPU form: runs of GPUs cut alike, in device order."""
+        runs: list[list[Any]] = []
+        for gpu in self.node_gpus:
+            if runs and runs[-1][1] == gpu.layout:
+                runs[-1][0] += 1
+            else:
+                runs.append([1, gpu.layout])
         return {
             "pool": self.name,
             "size": self.size,
             "gpu": self.node_gpus[0].model if self.node_gpus else "",
             "nodes": len(self.nodes),
-            "perGpu": [WHOLE if g.layout is None else dict(g.layout) for g in self.node_gpus],
+            "layout": [
+                {"gpus": gpus, WHOLE: True} if layout is None else {"gpus": gpus, "mix": dict(layout)}
+                for gpus, layout in runs
+            ],
         }
 
 
@@ -208,14 +219,18 @@ def stack_picture(pools: Sequence[ResolvedPool]) -> Picture:
     return Picture(tuple(pool_picture(pool) for pool in pools))
 
 
-def entries_from_json(gpu: GpuModel, per_gpu: Sequence[Mapping[str, int] | str]) -> tuple[GpuEntry, ...] | None:
-    """A plan's ``perGpu`` as entries, or None when one is not a valid layout of ``gpu`` (an untrusted base plan)."""
+def entries_from_json(gpu: GpuModel, layout: Sequence[Mapping[str, Any]]) -> tuple[GpuEntry, ...] | None:
+    """A plan's per-GPU ``layout`` (``PoolPicture.to_json``) as entries, or None when an entry is not a valid
+    layout of ``gpu`` or the GPUs are more than any node has (an untrusted base plan)."""
     entries: list[GpuEntry] = []
-    for value in per_gpu:
-        if value == WHOLE:
-            entries.append(None)
-        elif isinstance(value, Mapping) and value and not check_layout(gpu, dict(value)).problems:
-            entries.append(canonical(dict(value)))
+    for group in layout:
+        gpus, mix = group.get("gpus"), group.get("mix")
+        if not isinstance(gpus, int) or not 1 <= gpus <= MAX_GPUS - len(entries):
+            return None
+        if group.get(WHOLE) is True and mix is None:
+            entries += [None] * gpus
+        elif WHOLE not in group and isinstance(mix, Mapping) and mix and not check_layout(gpu, dict(mix)).problems:
+            entries += [canonical(dict(mix))] * gpus
         else:
             return None
     return tuple(entries)

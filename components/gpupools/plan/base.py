@@ -74,14 +74,20 @@ class DraDevice(_Model):
     memoryGB: Count | None = None  # noqa: N815
 
 
+class GpuGroup(_Model):
+    gpus: Annotated[int, Field(ge=1, le=64)]
+    mix: dict[Name, Count] | None = Field(default=None, max_length=64)
+    whole: Literal[True] | None = None
+
+
 class GpuLayouts(_Model):
-    """One pool's MIG layouts per GPU of a node (``gpupools plan --json``'s ``gpuLayouts``), drawn in the comment."""
+    """One pool's node, its GPUs cut per group (``gpupools plan --json``'s ``gpuLayouts``), drawn in the comment."""
 
     pool: Name
     size: Text = ""
     gpu: Name
     nodes: Count = 0
-    perGpu: list[dict[Name, Count] | Literal["whole"]] = Field(max_length=64)  # noqa: N815
+    layout: list[GpuGroup] = Field(max_length=64)
 
 
 class BasePlan(_Model):
