@@ -106,7 +106,7 @@ def _run(argv: Sequence[str] | None) -> int:
         if args.command == "check":
             from .check import run_check
 
-            return run_check(stack_file, args.format, ascii_only=args.ascii)
+            return run_check(stack_file, args.format, args.ascii)
         if args.command == "verify":
             from ..verify.command import run_verify
 
