@@ -28,8 +28,9 @@ def plan_json_picture(plan: dict[str, Any]) -> Picture | None:
             continue
         name, model = str(entry.get("pool", "")), GPU_MODELS.get(str(entry.get("gpu", "")))
         layout = entry.get("layout")
-        valid = isinstance(layout, list) and all(isinstance(group, dict) for group in layout)
-        gpus = entries_from_json(model, layout) if model is not None and valid else None
+        groups = [group for group in layout if isinstance(group, dict)] if isinstance(layout, list) else []
+        valid = isinstance(layout, list) and len(groups) == len(layout)
+        gpus = entries_from_json(model, groups) if model is not None and valid else None
         nodes = entry.get("nodes")
         if gpus is None or model is None or not isinstance(nodes, int):
             notes.append(f"pool {terminal_safe(name)}: its GPU layouts in the plan are not ones gpupools knows")
