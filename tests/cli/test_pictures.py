@@ -245,3 +245,14 @@ def test_a_base_plans_layouts_are_checked_before_they_are_drawn(tmp_path):
     drawn = plan_json_picture(read_base_plan(_base(tmp_path, [eight])))
     assert drawn is not None and drawn.pools == () and "pool p:" in drawn.notes[0]
     assert plan_json_picture({"capacity": []}) is None
+
+
+def test_a_very_large_answer_draws_its_first_nodes_and_says_so():
+    from gpupools.pictures.svg import MAX_NODES
+
+    gpu = GPU_MODELS["A100-80GB"]
+    pool = entries_picture("big", "s", gpu, [(("7g.80gb", 1),)] * 8, MAX_NODES + 5)
+    root = ElementTree.fromstring(render_svg(Picture((pool,)), "big").encode())
+    assert len([e for e in root.iter() if e.get("class") == "node"]) == MAX_NODES
+    texts = [e.text for e in root.iter() if e.tag == f"{SVG}text"]
+    assert f"note: the first {MAX_NODES} of {MAX_NODES + 5} nodes are drawn" in texts

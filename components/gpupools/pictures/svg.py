@@ -25,6 +25,7 @@ GPU_LABEL = 16
 FONT = 12  # px: the smallest text, readable at 100 % zoom
 CHAR = 0.62 * FONT  # a monospace character's advance, for cutting labels to their box
 TITLE_FONT = 15
+MAX_NODES = 100  # drawn; a larger answer says how many more it has, so the file stays a picture
 
 # Fill by compute slices (a colour-blind-safe palette: Okabe and Ito), then whole GPUs and spare slices.
 COLOURS = {1: "#56b4e9", 2: "#009e73", 3: "#f0e442", 4: "#cc79a7", 7: "#e69f00"}
@@ -43,7 +44,10 @@ def render_svg(picture: Picture, title: str) -> str:
     width = 2 * MARGIN + 2 * NODE_PAD + GPUS_PER_ROW * GPU_WIDTH + (GPUS_PER_ROW - 1) * GPU_GAP
     body: list[str] = [_text(MARGIN, MARGIN + TITLE_FONT, title, TITLE_FONT, bold=True)]
     y = MARGIN + TITLE_FONT + 12
-    for node in picture.nodes:
+    notes = list(picture.notes)
+    if len(picture.nodes) > MAX_NODES:
+        notes.insert(0, f"the first {MAX_NODES} of {len(picture.nodes)} nodes are drawn")
+    for node in picture.nodes[:MAX_NODES]:
         drawn, height = _node(node, MARGIN, y, width - 2 * MARGIN)
         body += drawn
         y += height + 12
@@ -52,7 +56,7 @@ def render_svg(picture: Picture, title: str) -> str:
         y += FONT + 12
     legend, legend_height = _legend(picture, MARGIN, y)
     body += legend
-    for note in picture.notes:
+    for note in notes:
         y_note = y + legend_height + FONT
         body.append(_text(MARGIN, y_note, f"note: {note}", FONT))
         legend_height += FONT + 6
