@@ -79,3 +79,8 @@ def test_starts_place_every_instance_of_every_cut_gpu_without_overlap():
             cells = set(range(start, start + profile.memory_slices))
             assert not used & cells and max(cells) < gpu.memory_slices
             used |= cells
+
+
+def test_of_builds_the_same_node_from_pairs_in_any_mix_order():
+    built = NodeLayout.of([(6, {"2g.20gb": 1, "1g.20gb": 1, "1g.10gb": 4}), (2, None)])
+    assert built == P4DE_NODE and built.to_json() == [{"gpus": 6, "mix": MIX}, {"gpus": 2, "whole": True}]

@@ -91,15 +91,24 @@ def test_aks_own_profile_stays_one_profile_per_pool():
     assert "gpu-operator" in problem.message and "1x whole" in problem.message
 
 
+def test_aks_with_the_operators_mig_manager_takes_a_per_gpu_layout():
+    software = {"installer": "gpu-operator", "version": "v26.7.0", "driver": "operator", "migStrategy": "mixed"}
+    layout = [{"gpus": 4, "mix": {"1g.5gb": 7}}, {"gpus": 4, "whole": True}]
+    (pool,) = load_stack(config(AZURE, {"mig": {"layout": layout}}, gpuSoftware=software)).pools
+    assert pool.mig is not None and pool.mig.applied_by == "operator" and pool.mig.aks_profile is None
+    assert pool.mig.node.mig_devices == {"1g.5gb": 4 * 7} and pool.mig.node.whole_gpus == 4
+
+
 @pytest.mark.parametrize(
     ("layout", "field", "words"),
     [
         ([{"gpus": 6}], LAYOUT + "[0]", "exactly one of 'mix'"),
         ([{"gpus": 6, "mix": {"1g.10gb": 7}, "whole": True}], LAYOUT + "[0]", "exactly one of 'mix'"),
         ([{"gpus": 0, "whole": True}], LAYOUT + "[0].gpus", "greater than or equal to 1"),
-        ([{"gpus": 2, "whole": False}], LAYOUT + "[0].whole", "True"),
+        ([{"gpus": 2, "whole": False}], LAYOUT + "[0].whole", "only true"),
         ([{"gpus": 2, "mix": {"1g.10gb": 0}}], LAYOUT + "[0].mix", "at least 1"),
         ([], LAYOUT, "at least one entry"),
+        ([{"gpus": 1, "whole": True}] * 17, LAYOUT, "at most 16 entries, got 17"),
         (5, LAYOUT, "valid string or"),
         ([{"gpus": 2, "mixx": {"1g.10gb": 1}}], LAYOUT + "[0].mixx", "unknown key"),
     ],

@@ -31,7 +31,7 @@ class LayoutGroup(Strict):
         default=None,
         description="The MIG devices of each of these GPUs, such as `{1g.10gb: 4, 1g.20gb: 1, 2g.20gb: 1}`.",
     )
-    whole: Literal[True] | None = Field(
+    whole: bool | None = Field(
         default=None, description="`true`: these GPUs stay whole, not MIG-enabled (mig-parted `mig-enabled: false`)."
     )
 
@@ -48,6 +48,13 @@ class LayoutGroup(Strict):
             _check_mix(mix)
         return mix
 
+    @field_validator("whole")
+    @classmethod
+    def _only_true(cls, whole: bool | None) -> bool | None:
+        if whole is False:
+            raise ValueError("only true (GPUs left whole); for GPUs cut into MIG devices give a mix instead")
+        return whole
+
 
 class MigConfig(Strict):
     """How each GPU of a pool is cut: one profile (`MIG1g` or `1g.5gb`) or a layout (named, mixed, or per GPU)."""
@@ -63,7 +70,7 @@ class MigConfig(Strict):
         description="A named layout (`all-balanced`, `all-1g.5gb`, ...), a per-GPU mix such as `{1g.5gb: 2, "
         "2g.10gb: 1, 3g.20gb: 1}` on every GPU, or a per-GPU layout: a list of entries `{gpus: 6, mix: {...}}` or "
         "`{gpus: 2, whole: true}` whose `gpus` sum to the size's GPUs. Applied by the GPU Operator's MIG manager; "
-        "a per-GPU layout with more than one mix, or whole GPUs, needs `gpuSoftware.migStrategy: mixed`.",
+        "a node with more than one profile, or with whole GPUs, needs `gpuSoftware.migStrategy: mixed`.",
     )
 
     @model_validator(mode="after")
@@ -71,6 +78,14 @@ class MigConfig(Strict):
         if (self.profile is None) == (self.layout is None):
             raise ValueError("set exactly one of 'profile' or 'layout'")
         return self
+
+    @field_validator("layout", mode="before")
+    @classmethod
+    def _at_most_one_entry_per_gpu(cls, layout: Any) -> Any:
+        """Each entry covers at least one GPU: a longer list is refused before its entries are read."""
+        if isinstance(layout, list) and len(layout) > MAX_GPUS_PER_NODE:
+            raise ValueError(f"a per-GPU layout has at most {MAX_GPUS_PER_NODE} entries, got {len(layout)}")
+        return layout
 
     @field_validator("layout")
     @classmethod

@@ -9,7 +9,7 @@ devices, ``verify`` and the plan's diff all read it. A pool whose GPUs are all c
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal, Mapping
+from typing import Iterable, Literal, Mapping
 
 from ..catalog.gpus import GpuModel
 from ..catalog.labels import GPU_RESOURCE, mig_resource_name
@@ -48,6 +48,12 @@ class NodeLayout:
     def uniform(cls, gpus: int, devices: Mapping[str, int]) -> NodeLayout:
         """Every GPU of the node cut by the same per-GPU mix (a named layout, ``mig.profile``, a single mix)."""
         return cls((GpuGroup(gpus, canonical(devices)),))
+
+    @classmethod
+    def of(cls, groups: Iterable[tuple[int, Mapping[str, int] | None]]) -> NodeLayout:
+        """From ``(gpus, per-GPU mix or None for whole)`` pairs in device order, e.g. ``[(6, {...}), (2, None)]``;
+        the mixes are not checked here (``resolve.mig_rules`` does, by ``check_layout``)."""
+        return cls(tuple(GpuGroup(gpus, None if mix is None else canonical(mix)) for gpus, mix in groups))
 
     @property
     def gpus(self) -> int:
@@ -115,7 +121,7 @@ class NodeLayout:
 
     def device_kinds(self) -> dict[str | None, int]:
         """Per node, each device kind the DRA driver publishes: a MIG profile, or None for a whole GPU."""
-        kinds: dict[str | None, int] = dict(self.mig_devices)
+        kinds: dict[str | None, int] = {name: count for name, count in self.mig_devices.items()}
         if self.whole_gpus:
             kinds[None] = self.whole_gpus
         return kinds

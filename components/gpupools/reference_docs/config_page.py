@@ -31,7 +31,8 @@ MINORS = "Kubernetes minors"
 FROM_CATALOG: dict[tuple[str, str], str] = {
     ("GpuPoolConfig", "size"): f"a {link('catalog size', SIZES)}, or a name declared in `customSizes`",
     ("MigConfig", "profile"): f"a MIG profile of the pool's size ({link('sizes', SIZES)})",
-    ("MigConfig", "layout"): f"a named layout of the pool's GPU ({link('sizes', SIZES)}), or a per-GPU mix",
+    ("MigConfig", "layout"): f"a named layout of the pool's GPU ({link('sizes', SIZES)}), a per-GPU mix, or "
+    "entries whose `gpus` add up to the size's GPUs",
     ("CustomSize", "gpu"): f"a {link('catalog GPU model', GPU_MODELS_HEADING)}",
     ("ClusterConfig", "kubernetes_version"): f"a minor the cloud offers on the plan's date ({link(MINORS, MINORS)})",
     ("GpuSoftware", "version"): f"an exact chart version ({link('pinned defaults', INSTALLERS_HEADING)})",

@@ -255,7 +255,9 @@ def strategy_problems(
             )
         ]
     if strategy == "single" and mig.node.needs_mixed:
-        what = "mixes profiles" if len(mig.profiles) > 1 else "leaves GPUs whole beside MIG devices"
+        reasons = ["mixes profiles"] if len(mig.profiles) > 1 else []
+        reasons += ["leaves GPUs whole beside MIG devices"] if mig.node.whole_gpus else []
+        what = " and ".join(reasons)
         return [
             Problem(
                 path("mig", "layout"),
