@@ -106,10 +106,9 @@ class PoolPicture:
             "size": self.size,
             "gpu": self.node_gpus[0].model if self.node_gpus else "",
             "nodes": len(self.nodes),
-            "layout": [
-                {"gpus": gpus, WHOLE: True} if layout is None else {"gpus": gpus, "mix": dict(layout)}
-                for gpus, layout in runs
-            ],
+            "layout": NodeLayout.of(
+                (gpus, None if layout is None else dict(layout)) for gpus, layout in runs
+            ).to_json(),
         }
 
 
@@ -222,15 +221,15 @@ def stack_picture(pools: Sequence[ResolvedPool]) -> Picture:
 def entries_from_json(gpu: GpuModel, layout: Sequence[Mapping[str, Any]]) -> tuple[GpuEntry, ...] | None:
     """A plan's per-GPU ``layout`` (``PoolPicture.to_json``) as entries, or None when an entry is not a valid
     layout of ``gpu`` or the GPUs are more than any node has (an untrusted base plan)."""
-    entries: list[GpuEntry] = []
+    groups: list[tuple[int, Mapping[str, int] | None]] = []
     for group in layout:
         gpus, mix = group.get("gpus"), group.get("mix")
-        if not isinstance(gpus, int) or not 1 <= gpus <= MAX_GPUS - len(entries):
+        if not isinstance(gpus, int) or not 1 <= gpus <= MAX_GPUS - sum(n for n, _ in groups):
             return None
         if group.get(WHOLE) is True and mix is None:
-            entries += [None] * gpus
+            groups.append((gpus, None))
         elif WHOLE not in group and isinstance(mix, Mapping) and mix and not check_layout(gpu, dict(mix)).problems:
-            entries += [canonical(dict(mix))] * gpus
+            groups.append((gpus, dict(mix)))
         else:
             return None
-    return tuple(entries)
+    return node_entries(NodeLayout.of(groups))
