@@ -38,6 +38,7 @@ LAYERS = [
     "kueue",
     "fit",
     "plan",
+    "pictures",
     "verify",
     "provider",
     "facts",

@@ -108,14 +108,14 @@ def _run(argv: Sequence[str] | None) -> int:
         if args.command == "check":
             from .check import run_check
 
-            return run_check(stack_file, args.format)
+            return run_check(stack_file, args.format, args.ascii)
         if args.command == "verify":
             from ..verify.command import run_verify
 
             return run_verify(stack_file, args)
         from .plan import run_plan
 
-        return run_plan(stack_file, args.format, base=args.base)
+        return run_plan(stack_file, args.format, base=args.base, ascii_only=args.ascii, svg=args.svg)
     except ConfigError as error:
         if os.environ.get(DEBUG_VARIABLE) and error.__cause__ is not None:  # a user's program: its traceback
             traceback.print_exception(error.__cause__, file=sys.stderr)
@@ -201,6 +201,10 @@ def _parser() -> argparse.ArgumentParser:
                 help="a plan of the base branch (gpupools plan --json): start with what this plan "
                 "changes (capacity, replaced pools, cost)",
             )
+        if name != "verify":
+            from .pictures import add_picture_arguments
+
+            add_picture_arguments(command, svg=name == "plan")
         if name == "verify":
             from ..verify.command import add_verify_arguments  # cheap: the kubernetes client loads only when run
 

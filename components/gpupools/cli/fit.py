@@ -21,6 +21,8 @@ from ..kueue import render_yaml
 from ..untrusted.text import terminal_safe
 from .check import print_lines
 from .help import Parser
+from .pictures import add_picture_arguments, check_svg_path, print_layouts, write_svg
+from ..pictures.from_fit import fit_picture
 
 
 def add_fit_command(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -68,6 +70,7 @@ def add_fit_command(commands: argparse._SubParsersAction[Parser]) -> None:
         metavar="SECONDS",
         help="the solver's time for all sizes together (default 8); an answer cut short says it is not proven",
     )
+    add_picture_arguments(command, svg=True)
 
 
 def _seconds(text: str) -> float:
@@ -85,7 +88,12 @@ def run_fit(args: argparse.Namespace) -> int:
     from ..price_lists.book import current_price_book  # the local price cache, else the packaged snapshot
 
     demand = read_demand_file(args.demand)
+    check_svg_path(args.svg)
     answer = fit_demand(demand, current_price_book(), args.time_limit, args.objective)
+    picture = fit_picture(answer.chosen)
+    if args.svg is not None:
+        size = answer.chosen.request.size
+        write_svg(args.svg, picture, f"gpupools fit: {size.name} ({size.gpus}x {size.gpu.name} per node)")
     kueue = fit_kueue(demand, answer.chosen) if args.kueue or args.format == "kueue" else None
     if args.format == "json":
         data = answer_json(answer)
@@ -95,6 +103,7 @@ def run_fit(args: argparse.Namespace) -> int:
         return 0
     if kueue is None:
         print_lines(report_lines(answer))
+        print_layouts(picture, args.ascii, "MIG layouts (each distinct GPU layout once):")
         return 0
     lines = report_lines(answer) + _configuration_lines(kueue.configuration)
     print("\n".join(terminal_safe(line) for line in lines), file=sys.stderr)

@@ -16,6 +16,9 @@ from .cost_render import cost_diff_lines, cost_headline, cost_lines, markdown_co
 from ..plan.cost_diff import CostDiff, cost_diff
 from ..plan.diff import CapacityDiff
 from .markdown_parts import marks
+from .pictures import check_svg_path, print_layouts, write_svg
+from ..pictures.from_plan import plan_json_picture
+from ..pictures.markdown import changed_layouts
 from .dra_render import dra_device_lines, dra_diff_lines, markdown_dra_devices
 
 # The inputs worth reading per resource type; JSON output keeps them all.
@@ -55,10 +58,16 @@ KEY_INPUTS: dict[str, tuple[str, ...]] = {
 }
 
 
-def run_plan(stack_file: StackFile, output_format: str, base: str | None = None) -> int:
-    """Print the plan; with ``base`` (a plan JSON of the base branch), what it changes comes first."""
+def run_plan(
+    stack_file: StackFile, output_format: str, base: str | None = None, ascii_only: bool = False, svg: str | None = None
+) -> int:
+    """Print the plan; with ``base`` (a plan JSON of the base branch), what it changes comes first; with ``svg``,
+    write its picture there too."""
     base_plan = read_base_plan(Path(base)) if base is not None else None
+    check_svg_path(svg)
     plan = plan_stack(stack_file)
+    if svg is not None:
+        write_svg(svg, plan.picture, f"gpupools plan: stack {plan.stack} ({plan.cloud})")
     head = plan.to_json()
     diff = diff_plans(base_plan, head) if base_plan is not None else None
     costs = cost_diff(base_plan, head, diff) if base_plan is not None and diff else None
@@ -90,6 +99,7 @@ def run_plan(stack_file: StackFile, output_format: str, base: str | None = None)
             )
             + text_plan(plan, base_plan, diff)
         )
+        print_layouts(plan.picture, ascii_only, "MIG layouts (each distinct GPU layout once):")
     return 0
 
 
@@ -127,6 +137,9 @@ def markdown_comment(plan: Plan, base: dict[str, Any], diff: CapacityDiff, costs
         summary += (["", "Cost:", ""] + markdown_cost(plan.cost)) if plan.cost else []
         return [heading, ""] + summary + ["", "</details>"]
     lines = [heading] + markdown_diff(diff)[1:] + markdown_cost_diff(costs) + dra_diff_lines(diff.devices)
+    lines += changed_layouts(
+        plan_json_picture(base), plan.picture, [p.pool for p in diff.pools if p.change != "unchanged"]
+    )
     return lines + [""] + markdown_plan(plan, base, diff, heading=False)
 
 

@@ -10,7 +10,7 @@ then reads only checked values.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError
 
@@ -74,6 +74,22 @@ class DraDevice(_Model):
     memoryGB: Count | None = None  # noqa: N815
 
 
+class GpuGroup(_Model):
+    gpus: Annotated[int, Field(ge=1, le=64)]
+    mix: dict[Name, Count] | None = Field(default=None, max_length=64)
+    whole: Literal[True] | None = None
+
+
+class GpuLayouts(_Model):
+    """One pool's node, its GPUs cut per group (``gpupools plan --json``'s ``gpuLayouts``), drawn in the comment."""
+
+    pool: Name
+    size: Text = ""
+    gpu: Name
+    nodes: Count = 0
+    layout: list[GpuGroup] = Field(max_length=64)
+
+
 class BasePlan(_Model):
     stack: Text = "base"
     capacity: list[PoolCapacity] = Field(max_length=MAX_POOLS)
@@ -81,6 +97,7 @@ class BasePlan(_Model):
     outputs: dict[str, Any] = Field(default_factory=dict)
     cost: Cost | None = None  # absent or null: a plan made without prices
     draDevices: dict[Name, list[DraDevice]] = Field(default_factory=dict, max_length=MAX_POOLS)  # noqa: N815
+    gpuLayouts: list[GpuLayouts] = Field(default_factory=list, max_length=MAX_POOLS)  # noqa: N815
 
 
 def read_base_plan(path: Path) -> dict[str, Any]:

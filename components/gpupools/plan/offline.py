@@ -22,6 +22,7 @@ from ..domain.capacity import PoolCapacity, stack_capacity
 from ..domain.capacity_inputs import CapacityInputs, stack_capacity_inputs
 from ..domain.cost import StackCost, stack_cost
 from ..domain.dra import DraDevice, published_by_pool
+from ..domain.mig_drawing import Picture, stack_picture
 from ..resolve.stack_loader import validated_once
 from ..config.errors import NAMESPACE, ConfigError
 from ..config.loading import StackFile
@@ -48,6 +49,7 @@ class Plan:
     dra_devices: dict[str, list[DraDevice]] = field(default_factory=dict)
     capacity_inputs: list[CapacityInputs] = field(default_factory=list)
     on: PlanDate | None = None  # the date dated facts were compared with (catalog/clock.py)
+    picture: Picture = field(default_factory=lambda: Picture(()))  # every pool's GPUs and MIG layouts, to draw
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -72,6 +74,7 @@ class Plan:
             **({"draDevices": self.dra_devices_json()} if self.dra_devices else {}),
             "outputs": self.outputs,
             **({"cost": self.cost.to_json()} if self.cost else {}),
+            "gpuLayouts": [pool.to_json() for pool in self.picture.pools],
         }
 
     def dra_devices_json(self) -> dict[str, list[dict[str, Any]]]:
@@ -124,6 +127,7 @@ def plan_stack(stack_file: StackFile) -> Plan:
         published_by_pool(stack),
         stack_capacity_inputs(stack),
         stack.on,
+        stack_picture(stack.pools),
     )
 
 

@@ -1,0 +1,60 @@
+"""A fit answer as a ``Picture``: each node of each pool, its GPUs with the replicas they hold, the rest unused.
+
+Reads the answer through two questions only, so a solver that changes its answer's shape needs no change to the
+renderers: how one node of a pool is cut (``groups``: (layout, GPUs) per node, or the pool's one ``layout`` on
+every GPU), and which GPUs the demand uses (``per_gpu``: a pool, a layout, the replicas one GPU holds, and how many
+such GPUs, one when the answer lists GPUs one by one). The used GPUs of a pool fill its nodes in order; what is
+left of a node is drawn unused, cut as the node is.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any, Sequence
+
+from ..catalog.gpus import GpuModel
+from ..domain.mig_drawing import GpuEntry, GpuPicture, NodePicture, Picture, PoolPicture, place_gpu
+from ..fit.size_fit import SizeFit
+
+
+def node_groups(pool: Any) -> tuple[tuple[GpuEntry, int], ...]:
+    """(layout, GPUs) of one node of the pool, in device order."""
+    groups = getattr(pool, "groups", None)
+    if groups:
+        return tuple((layout, gpus) for layout, gpus in groups)
+    return ((pool.layout, pool.gpus_per_node),)
+
+
+def fit_picture(fit: SizeFit) -> Picture:
+    gpu = fit.request.size.gpu
+    size = fit.request.size.name
+    profile_of = fit.request.profile_of
+    drawn: dict[tuple[Any, ...], GpuPicture] = {}
+
+    def picture(layout: GpuEntry, holds: dict[str, int]) -> GpuPicture:
+        key = (layout, tuple(holds.items()))
+        if key not in drawn:
+            held = [(profile_of.get(name), name) for name, count in holds.items() for _ in range(count)]
+            drawn[key] = place_gpu(gpu, layout, held, used=bool(holds))
+        return drawn[key]
+
+    used: dict[tuple[str, GpuEntry], deque[dict[str, int]]] = {}
+    for use in fit.per_gpu:
+        queue = used.setdefault((use.pool, use.layout), deque())
+        queue.extend([use.holds] * int(getattr(use, "gpus", 1)))
+    pools = []
+    for pool in fit.pools:
+        groups = node_groups(pool)
+        nodes = []
+        for index in range(1, pool.nodes + 1):
+            gpus: list[GpuPicture] = []
+            for layout, count in groups:
+                queue = used.get((pool.name, layout), deque())
+                gpus += [picture(layout, queue.popleft() if queue else {}) for _ in range(count)]
+            nodes.append(NodePicture(pool.name, index, size, tuple(gpus)))
+        pools.append(PoolPicture(pool.name, size, _template(gpu, groups), tuple(nodes)))
+    return Picture(tuple(pools))
+
+
+def _template(gpu: GpuModel, groups: Sequence[tuple[GpuEntry, int]]) -> tuple[GpuPicture, ...]:
+    return tuple(place_gpu(gpu, layout) for layout, count in groups for _ in range(count))
