@@ -53,15 +53,17 @@ def test_fit_draws_each_distinct_layout_once_in_boxes(answer):
     assert run.code == 0, run.err
     part = _layout_part(run.out)
     for pool in answer["pools"]:
-        if pool["layout"] == "whole":
-            assert part.count("whole (no MIG) (pool ") == 1
-        else:
-            shown = ", ".join(f"{name} x{count}" for name, count in pool["layout"].items())
+        for group in pool["gpusByLayout"]:  # the GPUs of a node cut alike (fit --json)
+            if group["layout"] == "whole":
+                assert part.count(f"{answer['gpu']}, whole (no MIG) (pool {pool['name']}:") == 1
+                continue
+            shown = ", ".join(f"{name} x{count}" for name, count in group["layout"].items())
             assert part.count(f"{answer['gpu']}: {shown} (pool {pool['name']}:") == 1
             # each instance's profile is written in its box
-            boxes = next(line for line in part.splitlines() if line.startswith("│"))
-            assert sum(boxes.count(f" {name} ") + boxes.count(f"│{name} ") for name in pool["layout"]) == sum(
-                pool["layout"].values()
+            heading = part.index(f"{answer['gpu']}: {shown} (pool {pool['name']}:")
+            boxes = next(line for line in part[heading:].splitlines() if line.startswith("│"))
+            assert sum(boxes.count(f" {name} ") + boxes.count(f"│{name} ") for name in group["layout"]) == sum(
+                group["layout"].values()
             )
     assert BOX_CHARACTERS <= set(part)
     assert "\x1b" not in run.out  # not a TTY: no colour
@@ -123,9 +125,10 @@ def test_fit_svg_is_well_formed_self_contained_and_has_a_box_per_instance_and_no
     assert b"url(" not in first.read_bytes() and b"@import" not in first.read_bytes()
     rects = [e for e in elements if e.tag == f"{SVG}rect"]
     instances = sum(
-        pool["nodes"] * answer["gpusPerNode"] * sum(pool["layout"].values())
+        pool["nodes"] * group["gpus"] * sum(group["layout"].values())
         for pool in answer["pools"]
-        if pool["layout"] != "whole"
+        for group in pool["gpusByLayout"]
+        if group["layout"] != "whole"
     )
     assert len([r for r in rects if r.get("class") == "instance"]) == instances
     assert len([r for r in rects if r.get("class") == "node"]) == answer["nodes"]

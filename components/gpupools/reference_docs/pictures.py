@@ -22,6 +22,7 @@ from ..pictures.svg import render_svg
 from ..price_lists.book import snapshot
 from ..resolve.stack_loader import load_stack
 from ..untrusted.atomic_file import write_atomically
+from ..untrusted.files import read_text
 
 PICTURES_DIR = "docs/pictures"
 REGENERATE_PICTURES = "python -m gpupools.reference_docs.pictures"
@@ -67,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     stale = []
     for name, text in pictures(root).items():
         path = root / PICTURES_DIR / name
-        if path.exists() and path.read_text(encoding="utf-8") == text:
+        if path.exists() and read_text(path, "docs picture") == text:
             continue
         stale.append(str(path))
         if not args.check:
