@@ -17,7 +17,9 @@ from ..catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, FixedAtCreati
 from ..catalog.labels import POOL_LABEL
 from ..config.models import Rotation
 from ..domain.rotation import Order, replacement_order
-from .in_place import InPlaceEffect, in_place_effect
+from .headline import headline, layouts, pool_phrase, slice_change
+from .in_place import InPlaceEffect, in_place_effect, joined
+from .recut import recut_effect
 
 Change = Literal["added", "removed", "replaced", "changed", "unchanged"]
 
@@ -135,6 +137,8 @@ class CapacityDiff:
     gpus: Count
     resources: dict[str, Count]
     devices: dict[str, dict[str, Count]] = field(default_factory=dict)  # DRA stacks: ``dra_device_diff``
+    # Each pool's MIG layout before and after (``plan.headline.layouts``), so the headline says how slices change.
+    layouts: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
 
     @property
     def removes_capacity(self) -> bool:
@@ -150,28 +154,28 @@ class CapacityDiff:
         return any(pool.change != "unchanged" for pool in self.pools)
 
     def headline(self) -> str:
-        """The first line of a pull request comment: what matters most first (capacity lost, then capacity taken
-        offline), naming what goes and what arrives: ``56× nvidia.com/gpu → 16× nvidia.com/mig-3g.20gb``."""
-        goes = ", ".join(f"{-count.delta}× {name}" for name, count in self.resources.items() if count.delta < 0)
-        arrives = ", ".join(f"{count.delta}× {name}" for name, count in self.resources.items() if count.delta > 0)
-        offline = self._offline()
-        if goes:
-            moved = f"{goes} → {arrives}" if arrives else goes
-            return "This change REMOVES GPU capacity: " + moved + (f"; OFFLINE meanwhile: {offline}" if offline else "")
-        if offline:
-            return f"This change takes GPU capacity OFFLINE: {offline}" + (f"; then adds {arrives}" if arrives else "")
-        if arrives:
-            return "This change adds GPU capacity: " + arrives
+        """The first line of a pull request comment (``plan.headline``): capacity lost, then offline, then per pool
+        what goes and what arrives: ``mig1g: 56× nvidia.com/gpu → 16× nvidia.com/gpu, each slice grew from ...``."""
+        moves = []
+        for pool in self.pools:
+            slices = slice_change(*self.layouts.get(pool.pool, (None, None)))
+            if slices or any(count.delta for count in pool.resources.values()):
+                before = {name: count.before for name, count in pool.resources.items()}
+                after = {name: count.after for name, count in pool.resources.items()}
+                moves.append(pool_phrase(pool.pool, before, after, slices))
+        adds = any(count.delta > 0 for count in self.resources.values())
         replaced = [pool.pool for pool in self.pools if pool.change == "replaced"]
-        if replaced:
-            return f"This change replaces GPU pools without changing capacity: {', '.join(replaced)}"
-        return "This change does not change GPU capacity"
+        return headline(self.removes_capacity, self._offline(), adds, moves, replaced)
 
     def _offline(self) -> str:
         """The pools whose capacity goes offline, and why: a delete-first replacement or an in-place update."""
         parts = []
         for pool in (pool for pool in self.pools if pool.outage):
-            why = "deleted before its replacement is up" if pool.replacement else "must first be scaled to zero"
+            why = (
+                "deleted before its replacement is up"
+                if pool.replacement or not pool.effect
+                else pool.effect.offline_why
+            )
             parts.append(f"{pool.pool} ({pool.gpus.before} GPUs) {why}")
         return ", ".join(parts)
 
@@ -221,7 +225,13 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> CapacityDiff
         _sum_counts(pool.gpus for pool in pools),
         _sum_resources(pool.resources for pool in pools),
         dra_device_diff(base, head),
+        _layouts(base, head),
     )
+
+
+def _layouts(base: Mapping[str, Any], head: Mapping[str, Any]) -> dict[str, tuple[str | None, str | None]]:
+    before, after = layouts(base), layouts(head)
+    return {pool: (before.get(pool), after.get(pool)) for pool in {*before, *after}}
 
 
 def dra_device_diff(base: Mapping[str, Any], head: Mapping[str, Any]) -> dict[str, dict[str, Count]]:
@@ -339,7 +349,15 @@ def _in_place(
     before, after = _pool_resource(pool, base), _pool_resource(pool, head)
     if before is None or after is None or before["type"] != after["type"]:
         return None
-    return in_place_effect(before, after, _gpus_per_node(capacity))
+    labels = _LABELS_INPUT[before["type"]]
+    recut = recut_effect(
+        pool,
+        before["inputs"].get(labels) or {},
+        after["inputs"].get(labels) or {},
+        _nodes(capacity),
+        (capacity or {}).get("perNode") or {},
+    )
+    return joined([effect for effect in (in_place_effect(before, after, _gpus_per_node(capacity)), recut) if effect])
 
 
 def _rotation(pool: str, head: Mapping[str, Any], resource: Mapping[str, Any]) -> Rotation:
