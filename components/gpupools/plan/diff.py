@@ -17,6 +17,7 @@ from ..catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, FixedAtCreati
 from ..catalog.labels import POOL_LABEL
 from ..config.models import Rotation
 from ..domain.rotation import Order, replacement_order
+from .aliases import is_alias_of
 from .headline import headline, layouts, pool_phrase, slice_change
 from .in_place import InPlaceEffect, in_place_effect, joined
 from .recut import recut_effect
@@ -92,6 +93,8 @@ class Replacement:
     old_name: str
     new_name: str
     order: Order = "create-first"
+    # The old resource's logical name when the new generation carries an alias to it that the state still holds.
+    aliased_from: str | None = None
 
     @property
     def offline(self) -> bool:
@@ -99,6 +102,15 @@ class Replacement:
         return self.order == "delete-first"
 
     def describe(self, gpus: Count) -> str:
+        if self.rotation == "surge" and self.offline and self.aliased_from:
+            return (
+                f"surge, but delete-first: the new generation carries an alias to {self.aliased_from}, which the "
+                "state still holds (gpupools 0.2.0 named every node group so), so the engine replaces that resource "
+                "in place of creating a new one, and the AWS provider deletes a node group whose name is set first: "
+                f"{self.old_name} is deleted before {self.new_name} is created, its capacity ({gpus.before} GPUs) "
+                f"gone until {self.new_name} is up. To keep create-first, deploy this gpupools once without changing "
+                "the pool (the alias then moves the group to its generation's name), then make the change"
+            )
         if self.rotation == "surge" and self.offline:
             return (
                 f"surge, but delete-first: {self.old_name} is deleted before {self.new_name} is created (pulumi-eks "
@@ -122,6 +134,7 @@ class Replacement:
             "takesCapacityOffline": self.offline,
             "oldName": self.old_name,
             "newName": self.new_name,
+            **({"aliasedFrom": self.aliased_from} if self.aliased_from else {}),
             "description": self.describe(gpus),
         }
 
@@ -338,8 +351,10 @@ def _replacement(pool: str, base: Mapping[str, Any], head: Mapping[str, Any]) ->
     if not changed:
         return [], None
     rotation = _rotation(pool, head, after)
-    order = replacement_order(rotation, before.get("name") != after.get("name"), _CREATE_FIRST_OPTION_REACHES[kind])
-    return changed, Replacement(rotation, str(old_name), str(new_name), order)
+    aliased = is_alias_of(after, before)  # the new generation is the old resource, replaced (plan/aliases.py)
+    new_resource = before.get("name") != after.get("name") and not aliased
+    order = replacement_order(rotation, new_resource, _CREATE_FIRST_OPTION_REACHES[kind])
+    return changed, Replacement(rotation, str(old_name), str(new_name), order, str(before["name"]) if aliased else None)
 
 
 def _in_place(
