@@ -371,6 +371,7 @@ def _in_place(
         after["inputs"].get(labels) or {},
         _nodes(capacity),
         (capacity or {}).get("perNode") or {},
+        _rotation(pool, head, after),
     )
     return joined([effect for effect in (in_place_effect(before, after, _gpus_per_node(capacity)), recut) if effect])
 

@@ -30,9 +30,12 @@ def recut_effect(
     new_labels: Mapping[str, Any],
     nodes: int,
     per_node: Mapping[str, int],
+    rotation: str = "recreate",
 ) -> InPlaceEffect | None:
     """What changing the pool's ``nvidia.com/mig.config`` label in place does to its ``nodes`` running nodes (each
-    advertising ``per_node`` before the change); None when the layout label does not change to a new layout."""
+    advertising ``per_node`` before the change); None when the layout label does not change to a new layout.
+    ``rotation: surge`` does not help here: the layout is not in the generation (``domain.pools``), which hashes
+    only fields fixed at creation, so the pool keeps its nodes and they are re-cut."""
     old, new = old_labels.get(MIG_CONFIG_LABEL), new_labels.get(MIG_CONFIG_LABEL)
     if new is None or old == new:
         return None
@@ -46,6 +49,12 @@ def recut_effect(
         f"GPU pod runs there; a failed node no longer matches the workloads' {MIG_CONFIG_STATE_LABEL}: "
         f"{MIG_CONFIG_STATE_READY} selector. So every pod requesting {resources} on {POOL_LABEL}={pool} must leave "
         "before pulumi up: cordon and drain the pool, deploy, wait for success, uncordon"
+        + (
+            " (rotation surge makes no new generation for it: the layout is a node label the cloud updates in "
+            "place, not a field fixed at creation)"
+            if rotation == "surge"
+            else ""
+        )
     )
     return InPlaceEffect(what, outage=True, offline_why=WHY_OFFLINE, steps=drain_steps(pool))
 
