@@ -103,6 +103,15 @@ def test_a_pool_without_nodes_is_relabelled_without_an_outage(tmp_path):
     }
 
 
+def test_an_autoscaled_pool_planned_at_zero_may_still_run_nodes(tmp_path):
+    """count 0 with autoscaling up to 2: the autoscaler may be running two nodes, so the re-cut is an outage."""
+    scaled = {"count": 0, "autoscaling": {"minCount": 0, "maxCount": 2}}
+    out = _diff(tmp_path, _eks("all-1g.5gb", **scaled), _eks(**scaled), "json")
+    [pool] = json.loads(out["json"])["diff"]["pools"]
+    assert pool["inPlace"]["outage"] is True and pool["inPlace"]["steps"] == STEPS
+    assert "all-1g.5gb → all-balanced on up to 2 running nodes" in pool["inPlace"]["description"]
+
+
 def test_a_recreate_pool_is_re_cut_the_same_way(tmp_path):
     out = _diff(tmp_path, _eks("all-1g.5gb", rotation="recreate"), _eks(rotation="recreate"), "json")
     [pool] = json.loads(out["json"])["diff"]["pools"]

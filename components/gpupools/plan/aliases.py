@@ -46,3 +46,15 @@ def is_alias_of(head: Mapping[str, Any], base: Mapping[str, Any]) -> bool:
     """The head resource has another logical name than the base one and an alias to it: the same resource."""
     key = (str(base.get("type")), str(base.get("name")))
     return head.get("name") != base.get("name") and key in alias_keys(head)
+
+
+def aliased_replacement(old_logical: str, old_name: str, new_name: str, gpus: int) -> str:
+    """A surge replacement made delete-first by an alias: why, and how to keep create-first."""
+    return (
+        f"surge, but delete-first: the new generation carries an alias to {old_logical}, which the state still "
+        "holds (gpupools 0.2.0 named every node group so), so the engine replaces that resource in place of creating "
+        f"a new one, and the AWS provider deletes a node group whose name is set first: {old_name} is deleted before "
+        f"{new_name} is created, its capacity ({gpus} GPUs) gone until {new_name} is up. To keep create-first, deploy "
+        "this gpupools once without changing the pool (the alias then moves the group to its generation's name), "
+        "then make the change"
+    )

@@ -17,10 +17,10 @@ from ..catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, FixedAtCreati
 from ..catalog.labels import POOL_LABEL
 from ..config.models import Rotation
 from ..domain.rotation import Order, replacement_order
-from .aliases import is_alias_of
-from .headline import headline, layouts, pool_phrase, slice_change
+from .aliases import aliased_replacement, is_alias_of
+from .headline import headline, layout_changes, pool_phrase, slice_change
 from .in_place import InPlaceEffect, in_place_effect, joined
-from .recut import recut_effect
+from .recut import pool_recut
 
 Change = Literal["added", "removed", "replaced", "changed", "unchanged"]
 
@@ -103,14 +103,7 @@ class Replacement:
 
     def describe(self, gpus: Count) -> str:
         if self.rotation == "surge" and self.offline and self.aliased_from:
-            return (
-                f"surge, but delete-first: the new generation carries an alias to {self.aliased_from}, which the "
-                "state still holds (gpupools 0.2.0 named every node group so), so the engine replaces that resource "
-                "in place of creating a new one, and the AWS provider deletes a node group whose name is set first: "
-                f"{self.old_name} is deleted before {self.new_name} is created, its capacity ({gpus.before} GPUs) "
-                f"gone until {self.new_name} is up. To keep create-first, deploy this gpupools once without changing "
-                "the pool (the alias then moves the group to its generation's name), then make the change"
-            )
+            return aliased_replacement(self.aliased_from, self.old_name, self.new_name, gpus.before)
         if self.rotation == "surge" and self.offline:
             return (
                 f"surge, but delete-first: {self.old_name} is deleted before {self.new_name} is created (pulumi-eks "
@@ -238,13 +231,8 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> CapacityDiff
         _sum_counts(pool.gpus for pool in pools),
         _sum_resources(pool.resources for pool in pools),
         dra_device_diff(base, head),
-        _layouts(base, head),
+        layout_changes(base, head),
     )
-
-
-def _layouts(base: Mapping[str, Any], head: Mapping[str, Any]) -> dict[str, tuple[str | None, str | None]]:
-    before, after = layouts(base), layouts(head)
-    return {pool: (before.get(pool), after.get(pool)) for pool in {*before, *after}}
 
 
 def dra_device_diff(base: Mapping[str, Any], head: Mapping[str, Any]) -> dict[str, dict[str, Count]]:
@@ -365,14 +353,7 @@ def _in_place(
     if before is None or after is None or before["type"] != after["type"]:
         return None
     labels = _LABELS_INPUT[before["type"]]
-    recut = recut_effect(
-        pool,
-        before["inputs"].get(labels) or {},
-        after["inputs"].get(labels) or {},
-        _nodes(capacity),
-        (capacity or {}).get("perNode") or {},
-        _rotation(pool, head, after),
-    )
+    recut = pool_recut(pool, before, after, labels, capacity, _rotation(pool, head, after))
     return joined([effect for effect in (in_place_effect(before, after, _gpus_per_node(capacity)), recut) if effect])
 
 

@@ -27,6 +27,12 @@ def layouts(plan: Mapping[str, Any]) -> dict[str, str]:
     }
 
 
+def layout_changes(base: Mapping[str, Any], head: Mapping[str, Any]) -> dict[str, tuple[str | None, str | None]]:
+    """Each pool's MIG layout in the base plan and in the head plan (None on a side without it)."""
+    before, after = layouts(base), layouts(head)
+    return {pool: (before.get(pool), after.get(pool)) for pool in {*before, *after}}
+
+
 def slice_change(before: str | None, after: str | None) -> str:
     """``each slice grew from 1g.5gb to 3g.20gb``, ``layout all-1g.5gb → all-balanced``, or '' when unchanged."""
     if before == after or before is None or after is None:

@@ -31,11 +31,13 @@ def recut_effect(
     nodes: int,
     per_node: Mapping[str, int],
     rotation: str = "recreate",
+    autoscaled: bool = False,
 ) -> InPlaceEffect | None:
     """What changing the pool's ``nvidia.com/mig.config`` label in place does to its ``nodes`` running nodes (each
     advertising ``per_node`` before the change); None when the layout label does not change to a new layout.
     ``rotation: surge`` does not help here: the layout is not in the generation (``domain.pools``), which hashes
-    only fields fixed at creation, so the pool keeps its nodes and they are re-cut."""
+    only fields fixed at creation, so the pool keeps its nodes and they are re-cut. ``autoscaled``: ``nodes`` is
+    the most the autoscaler may be running, so even a pool planned at zero may have some."""
     old, new = old_labels.get(MIG_CONFIG_LABEL), new_labels.get(MIG_CONFIG_LABEL)
     if new is None or old == new:
         return None
@@ -43,8 +45,9 @@ def recut_effect(
     if nodes <= 0:
         return InPlaceEffect(f"{change}: applied in place (the pool has no nodes)", outage=False)
     resources = ", ".join(f"{name}" for name in sorted(per_node)) or "GPUs"
+    running = f"{'up to ' if autoscaled else ''}{nodes} running node{'s' if nodes != 1 else ''}"
     what = (
-        f"{change} on {nodes} running node{'s' if nodes != 1 else ''}: the GPU Operator's MIG manager re-cuts each "
+        f"{change} on {running}: the GPU Operator's MIG manager re-cuts each "
         f"node in place, pausing {PAUSED} until it is done, and fails (nvidia.com/mig.config.state=failed) while a "
         f"GPU pod runs there; a failed node no longer matches the workloads' {MIG_CONFIG_STATE_LABEL}: "
         f"{MIG_CONFIG_STATE_READY} selector. So every pod requesting {resources} on {POOL_LABEL}={pool} must leave "
@@ -59,6 +62,29 @@ def recut_effect(
     return InPlaceEffect(what, outage=True, offline_why=WHY_OFFLINE, steps=drain_steps(pool))
 
 
+def pool_recut(
+    pool: str,
+    before: Mapping[str, Any],
+    after: Mapping[str, Any],
+    labels_input: str,
+    capacity: Mapping[str, Any] | None,
+    rotation: str,
+) -> InPlaceEffect | None:
+    """``recut_effect`` for a pool's cloud resource in two plans (the same type, updated in place), its base capacity
+    entry and the head's rotation: on an autoscaled pool, as many nodes as it may be running."""
+    most = autoscaled_most(before)
+    nodes = int((capacity or {}).get("nodes", 0))
+    return recut_effect(
+        pool,
+        before["inputs"].get(labels_input) or {},
+        after["inputs"].get(labels_input) or {},
+        max(nodes, most or 0),
+        (capacity or {}).get("perNode") or {},
+        rotation,
+        autoscaled=most is not None,
+    )
+
+
 def drain_steps(pool: str) -> tuple[str, ...]:
     """The commands around ``pulumi up``: the pool's nodes carry the GPU taint, so what a drain evicts there is what
     tolerates it (GPU pods); daemonsets stay, as the MIG manager pauses NVIDIA's own itself."""
@@ -71,3 +97,18 @@ def drain_steps(pool: str) -> tuple[str, ...]:
         f"kubectl wait node -l {selector} --for=jsonpath='{state}'={MIG_CONFIG_STATE_READY} --timeout=30m",
         f"kubectl uncordon -l {selector}",
     )
+
+
+def autoscaled_most(resource: Mapping[str, Any]) -> int | None:
+    """The most nodes an autoscaled pool resource may run: AKS ``maxCount`` with ``enableAutoScaling``, EKS
+    ``scalingConfig.maxSize`` where the autoscaler owns the desired size (pulumi-eks ``ignoreScalingChanges``, or
+    ``ignoreChanges`` on it); None when the count is fixed (EKS's ``maxSize`` is then at least 1 even at zero)."""
+    inputs = resource.get("inputs") or {}
+    if inputs.get("enableAutoScaling") and isinstance(inputs.get("maxCount"), int):
+        return int(inputs["maxCount"])
+    ignored = (resource.get("options") or {}).get("ignoreChanges") or []
+    scaling = inputs.get("scalingConfig")
+    owned = inputs.get("ignoreScalingChanges") is True or "scalingConfig.desiredSize" in ignored
+    if owned and isinstance(scaling, Mapping) and isinstance(scaling.get("maxSize"), int):
+        return int(scaling["maxSize"])
+    return None
