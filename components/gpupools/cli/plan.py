@@ -122,10 +122,10 @@ def markdown_comment(plan: Plan, base: dict[str, Any], diff: CapacityDiff, costs
     heading = f"### `{plan.stack}` ({plan.cloud}): {markdown_headline(diff)}; {cost_headline(costs)}"
     unchanged = not diff.changed and not costs.unknown and abs(costs.monthly.delta) < 0.005
     if unchanged:
-        priced = plan.cost and not costs.unpriced  # an unpriced stack said so in its heading, once
-        summary = [f"<details><summary>capacity{' and cost' if priced else ''}</summary>", ""]
+        cost = None if costs.unpriced else plan.cost  # an unpriced stack said so in its heading, once
+        summary = [f"<details><summary>capacity{' and cost' if cost else ''}</summary>", ""]
         summary += markdown_capacity(plan.capacity, [], plan.capacity_inputs)
-        summary += (["", "Cost:", ""] + markdown_cost(plan.cost)) if priced else []
+        summary += (["", "Cost:", ""] + markdown_cost(cost)) if cost else []
         return [heading, ""] + summary + ["", "</details>"]
     lines = [heading] + markdown_diff(diff)[1:] + markdown_cost_diff(costs) + dra_diff_lines(diff.devices)
     return lines + [""] + markdown_plan(plan, base, diff, heading=False)
