@@ -119,6 +119,31 @@ def test_a_recreate_pool_is_re_cut_the_same_way(tmp_path):
     assert "rotation surge" not in pool["inPlace"]["description"]
 
 
+def test_an_aks_pool_the_operator_cuts_is_re_cut_the_same_way(tmp_path):
+    """AKS updates a pool's nodeLabels in place too: the same outage and drain, under the pool's own name."""
+    raw = yaml.safe_load((REPO / "Pulumi.dev.yaml").read_text())["config"]
+    raw["gpupools:gpuSoftware"] = {"installer": "gpu-operator", "driver": "operator", "version": "v26.7.0"}
+    raw["gpupools:gpuSoftware"].update(migStrategy="mixed", gfd=True)
+    before, after = json.loads(json.dumps(raw)), raw
+    before["gpupools:gpuPools"][0]["mig"] = {"layout": "all-1g.5gb"}
+    after["gpupools:gpuPools"][0]["mig"] = {"layout": "all-balanced"}
+    folder = tmp_path / "aks"
+    folder.mkdir()
+    base_json = folder / "base.json"
+    with one_program_run_per_stack_file():
+        base_json.write_text(run_cli("plan", "--json", "--config", str(write_stack_file(folder, before, "dev"))).out)
+        (folder / "head").mkdir()
+        head = write_stack_file(folder / "head", after, "dev")
+        run = run_cli("plan", "--json", "--config", str(head), "--base", str(base_json))
+    assert run.code == 0, run.err
+    [pool] = json.loads(run.out)["diff"]["pools"]
+    assert pool["change"] == "changed" and pool["inPlace"]["outage"] is True
+    assert (
+        pool["inPlace"]["steps"][1]
+        == "kubectl drain -l gpupools.io/pool=mig1g --ignore-daemonsets --delete-emptydir-data"
+    )
+
+
 def test_nvidia_asks_for_no_gpu_workloads_and_a_cordon():
     """The docs the outage and the drain rest on (a copy of NVIDIA/cloud-native-docs at 52dcb7b8)."""
     if not REFERENCE.exists():
