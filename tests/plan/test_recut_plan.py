@@ -170,3 +170,19 @@ def test_kubectl_parses_each_command(step, tmp_path):
     run = subprocess.run(argv, capture_output=True, text=True, timeout=60)
     assert run.returncode != 0 and "connection" in run.stderr and "refused" in run.stderr, run.stderr
     assert "unknown" not in run.stderr.lower().replace("unhandled error", "")
+
+
+def test_a_base_plans_layout_name_reaches_the_headline_only_when_it_is_a_name():
+    """A base plan is untrusted: a layout that is no layout name (escape codes, Markdown) stays out of the headline."""
+    from gpupools.plan.diff import diff_plans
+
+    head = json.loads((Path(__file__).parent / "previous_release" / "eks.plan.json").read_text())
+    base = json.loads(json.dumps(head))
+    base["outputs"]["gpuPools"][POOL]["migLayout"] = "all-1g.5gb"
+    assert diff_plans(base, head).headline() == (
+        "This change re-cuts GPU pools: p4d-balanced: 16× nvidia.com/mig-1g.5gb, 8× nvidia.com/mig-2g.10gb, "
+        "8× nvidia.com/mig-3g.20gb → 16× nvidia.com/mig-1g.5gb, 8× nvidia.com/mig-2g.10gb, 8× nvidia.com/mig-3g.20gb, "
+        "layout all-1g.5gb → all-balanced"
+    )
+    base["outputs"]["gpuPools"][POOL]["migLayout"] = "\x1b[2J](https://example.com)"
+    assert "\x1b" not in diff_plans(base, head).headline() and "example.com" not in diff_plans(base, head).headline()

@@ -13,17 +13,22 @@ import re
 from typing import Any, Mapping
 
 _ONE_PROFILE = re.compile(r"^all-((\d+)g\.\d+gb(?:\+me)?)$")
+# A layout name as the MIG manager's config names them; anything else in a base plan (untrusted) is left out.
+_LAYOUT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,79}$")
 
 
 def layouts(plan: Mapping[str, Any]) -> dict[str, str]:
-    """Each pool's MIG layout as the plan's stack outputs name it (pools without MIG are absent)."""
+    """Each pool's MIG layout as the plan's stack outputs name it (pools without MIG, or with a name no layout has,
+    are absent: a base plan is untrusted, and the names reach the headline)."""
     pools = (plan.get("outputs") or {}).get("gpuPools")
     if not isinstance(pools, Mapping):
         return {}
     return {
         str(name): str(entry["migLayout"])
         for name, entry in pools.items()
-        if isinstance(entry, Mapping) and isinstance(entry.get("migLayout"), str)
+        if isinstance(entry, Mapping)
+        and isinstance(entry.get("migLayout"), str)
+        and _LAYOUT_NAME.match(entry["migLayout"])
     }
 
 
@@ -73,8 +78,10 @@ def headline(
         return "This change REMOVES GPU capacity: " + moved + (f"; OFFLINE meanwhile: {offline}" if offline else "")
     if offline:
         return f"This change takes GPU capacity OFFLINE: {offline}" + (f"; then {moved}" if moved else "")
-    if adds or moved:
+    if adds:
         return "This change adds GPU capacity: " + moved
+    if moved:  # a layout changed, every count kept
+        return "This change re-cuts GPU pools: " + moved
     if replaced:
         return f"This change replaces GPU pools without changing capacity: {', '.join(replaced)}"
     return "This change does not change GPU capacity"
