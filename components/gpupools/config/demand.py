@@ -17,8 +17,10 @@ import pydantic
 from pydantic import Field, field_validator, model_validator
 
 from ..catalog.cloud_registry import cloud_names
+from ..catalog.gpus import GPU_MODELS
 from ..catalog.names import DNS1123_LABEL
 from ..untrusted.files import FileRefused, read_text
+from ..untrusted.lookup import did_you_mean
 from ..untrusted.quantity import QuantityError, parse_quantity
 from ..untrusted.safe_yaml import YamlRefused, load_yaml
 from .errors import ConfigError, Problem
@@ -46,6 +48,18 @@ class Workload(Strict):
     def _dns_label(cls, value: str | None) -> str | None:
         if value is not None and not DNS1123_LABEL.fullmatch(value):
             raise ValueError(f"'{value}' is not a DNS label; allowed: lowercase letters, digits and '-'")
+        return value
+
+    @field_validator("slice")
+    @classmethod
+    def _known_profile(cls, value: str | None) -> str | None:
+        """A profile no GPU of the catalog has is refused once here, not once per size the fit tries."""
+        known = [profile.name for gpu in GPU_MODELS.values() for profile in gpu.profiles]
+        if value is not None and value not in known:
+            raise ValueError(
+                f"'{value}' is not a MIG profile of any GPU gpupools knows; {did_you_mean(value, known)}"
+                "see gpupools sizes"
+            )
         return value
 
     @field_validator("memory")
@@ -88,7 +102,10 @@ class Demand(Strict):
     @classmethod
     def _known_cloud(cls, value: str) -> str:
         if value not in cloud_names():
-            raise ValueError(f"'{value}' is not a cloud gpupools knows; allowed: {', '.join(cloud_names())}")
+            raise ValueError(
+                f"'{value}' is not a cloud gpupools knows; {did_you_mean(value, cloud_names())}"
+                f"allowed: {', '.join(cloud_names())}"
+            )
         return value
 
     @model_validator(mode="after")

@@ -23,7 +23,7 @@ import pydantic
 from ..catalog.cloud_registry import cloud_names
 from .errors import Problem, field_path
 from .models import ClusterConfig, CustomSize, GpuPoolConfig, GpuSoftware, StackConfig, Strict
-from .shape import intended_key
+from ..untrusted.lookup import closest
 
 Location = tuple[str | int, ...]
 
@@ -103,7 +103,7 @@ def _cleaned(
     cleaned: dict[str, Any] = {}
     for key, item in value.items():
         if key not in fields:  # reported as unknown; the key it was probably meant to be is left out
-            meant = intended_key(str(key), list(fields))
+            meant = next(iter(closest(str(key), fields)), None)
             if meant is not None:
                 left_out.append(location + (meant,))
             continue

@@ -7,7 +7,6 @@ devices are advertised, so a mix of profiles needs ``mixed``.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Callable, Mapping
 
@@ -22,6 +21,7 @@ from ..config.errors import Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
 from ..domain.mig_layouts import check_layout
 from ..domain.pools import MigPlan
+from ..untrusted.lookup import did_you_mean
 
 AKS_PROFILE = re.compile(r"MIG([0-9])g")
 
@@ -113,8 +113,7 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
         profile = aks_profile(gpu, name) if match else gpu.profile(name)
         if profile is None:
             allowed = f"{'/'.join(_aks_names(gpu))} or {allowed_profiles}"
-            meant = difflib.get_close_matches(name, [*_aks_names(gpu), *(p.name for p in gpu.profiles)], n=1)
-            allowed = f"did you mean '{meant[0]}'? allowed: {allowed}" if meant else f"allowed: {allowed}"
+            allowed = did_you_mean(name, [*_aks_names(gpu), *(p.name for p in gpu.profiles)]) + f"allowed: {allowed}"
             return (
                 {},
                 "",
