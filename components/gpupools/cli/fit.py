@@ -8,7 +8,6 @@ greedy one-profile-per-pool baseline beside the optimum.
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..config.demand import read_demand_file
 from ..domain.cost import HOURS_PER_MONTH
@@ -18,6 +17,7 @@ from ..kueue import render_yaml
 from ..fit.size_fit import SizeFit
 from .check import print_lines
 from .help import Parser
+from ..untrusted.text import json_text
 
 
 def add_fit_command(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -70,7 +70,7 @@ def run_fit(args: argparse.Namespace) -> int:
     objects = fit_kueue_objects(demand, answer.chosen) if args.kueue else None
     if args.format == "json":
         data = answer_json(answer)
-        print(json.dumps(data if objects is None else {**data, "kueue": objects}, indent=2, allow_nan=False))
+        print(json_text(data if objects is None else {**data, "kueue": objects}))
         return 0
     print_lines(report_lines(answer))
     if objects is not None:

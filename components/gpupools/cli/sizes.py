@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..catalog.cloud_registry import cloud_names
 from ..config.errors import ConfigError, Problem
@@ -12,6 +11,7 @@ from ..facts.sizes import SizeRow, size_rows
 from ..untrusted.lookup import did_you_mean
 from .check import print_lines
 from .help import Parser
+from ..untrusted.text import json_text
 
 
 def add_sizes_command(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -36,7 +36,7 @@ def run_sizes(args: argparse.Namespace) -> int:
         meant = did_you_mean(args.size, known)
         raise ConfigError([Problem("--size", f"{args.size!r} is not a catalog size{where}; {meant}see gpupools sizes")])
     if args.format == "json":
-        print(json.dumps({"sizes": [row.to_json() for row in rows]}, indent=2))
+        print(json_text({"sizes": [row.to_json() for row in rows]}))
         return 0
     lines: list[str] = []
     for row in rows:

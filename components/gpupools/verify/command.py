@@ -12,7 +12,6 @@ waiting for MIG layouts. Without it, a run reads once, retries nothing, and stil
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -21,7 +20,7 @@ from typing import Callable, Mapping
 from ..resolve.stack_loader import load_stack
 from ..config.loading import StackFile
 from ..errors import ExitStatus
-from ..untrusted.text import shown
+from ..untrusted.text import json_text, shown
 from .cluster import ClusterError, ClusterReader, observe, resolve_kubeconfig
 from .expected import device_plugin_target, expected_pools
 from .report import RENDERERS, VerifyReport, compare
@@ -96,7 +95,7 @@ def run_verify(
         message = shown(str(error))
         print(f"error: {message}", file=sys.stderr)
         if output_format == "json":
-            print(json.dumps({"stack": stack_file.stack, "ok": False, "error": message}, indent=2))
+            print(json_text({"stack": stack_file.stack, "ok": False, "error": message}))
         return int(EXIT_CLUSTER_ERROR)
     print(RENDERERS[output_format](report))
     return int(EXIT_OK if report.ok else EXIT_MISMATCH)
