@@ -23,6 +23,7 @@ from ..config.errors import NAMESPACE, ConfigError, Problem
 from ..config.loading import read_stack_file, stack_file_path
 from ..config.loading import StackFile
 from ..errors import ExitStatus
+from ..untrusted.headroom import InputTooLarge, too_large
 from ..untrusted.text import shown
 from . import help as help_text
 
@@ -143,6 +144,12 @@ def _run(argv: Sequence[str] | None) -> int:
         for problem in error.problems:
             print(f"error: {problem}", file=sys.stderr)
         return EXIT_BAD_CONFIG
+    except (RecursionError, MemoryError) as error:  # input within its bounds asked for more than we have
+        print(f"error: {shown(str(too_large(_input_named(args), error)))}", file=sys.stderr)
+        return EXIT_BAD_CONFIG
+    except InputTooLarge as error:
+        print(f"error: {shown(str(error))}", file=sys.stderr)
+        return EXIT_BAD_CONFIG
     except ClockError as error:  # a malformed SOURCE_DATE_EPOCH: the user's environment, one line
         print(f"error: {shown(str(error))}", file=sys.stderr)
         return EXIT_BAD_CONFIG
@@ -173,6 +180,15 @@ def _internal_error() -> int:
         file=sys.stderr,
     )
     return EXIT_INTERNAL
+
+
+def _input_named(args: argparse.Namespace) -> str:
+    """The input a command was given, for a line about it: its file, else the command."""
+    for name, kind in (("demand", "demand file"), ("config", "stack file"), ("stack", "stack"), ("base", "--base")):
+        value = getattr(args, name, None)
+        if isinstance(value, str):
+            return f"{kind} {value}"
+    return f"gpupools {args.command}"
 
 
 def _silence_stdout() -> None:

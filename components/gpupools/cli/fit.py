@@ -17,6 +17,7 @@ from ..kueue import render_yaml
 from ..fit.size_fit import SizeFit
 from .check import print_lines
 from .help import Parser
+from ..untrusted.headroom import with_headroom
 from ..untrusted.text import json_text
 
 
@@ -66,7 +67,8 @@ def run_fit(args: argparse.Namespace) -> int:
     from ..price_lists.book import current_price_book  # the local price cache, else the packaged snapshot
 
     demand = read_demand_file(args.demand)
-    answer = fit_demand(demand, current_price_book(), args.time_limit)
+    book = current_price_book()
+    answer = with_headroom(lambda: fit_demand(demand, book, args.time_limit), f"demand file {args.demand}")
     objects = fit_kueue_objects(demand, answer.chosen) if args.kueue else None
     if args.format == "json":
         data = answer_json(answer)
