@@ -174,9 +174,10 @@ def _internal_error() -> int:
     error = sys.exc_info()[1]
     if os.environ.get(DEBUG_VARIABLE):
         raise
+    what = f"{type(error).__name__}: {str(error).strip() or '-'}"
     print(
-        f"error: internal error: {type(error).__name__}: {shown(str(error).strip() or '-')} "
-        f"(a gpupools bug; rerun with {DEBUG_VARIABLE}=1 for the traceback and report it)",
+        f"error: internal error: {shown(what)} (a gpupools bug; rerun with {DEBUG_VARIABLE}=1 for the traceback "
+        "and report it)",
         file=sys.stderr,
     )
     return EXIT_INTERNAL
@@ -210,7 +211,7 @@ class _Parser(argparse.ArgumentParser):
             (file or sys.stderr).write(message)
 
     def error(self, message: str) -> NoReturn:
-        print(f"error: {shown(message)} (see {self.prog} --help)", file=sys.stderr)
+        print(f"error: {shown(message)} (see {shown(self.prog)} --help)", file=sys.stderr)
         raise SystemExit(EXIT_BAD_CONFIG)
 
 

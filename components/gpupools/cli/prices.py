@@ -42,7 +42,7 @@ def run_prices(args: argparse.Namespace) -> int:
     from ..price_lists.errors import PriceSourceError
     from ..price_lists.refresh import refresh
     from ..untrusted.files import FileRefused
-    from ..untrusted.text import shown, terminal_safe
+    from ..untrusted.text import shown
 
     try:
         path, fresh, dropped = refresh(
@@ -52,7 +52,7 @@ def run_prices(args: argparse.Namespace) -> int:
         print(f"error: {shown(str(error))}", file=sys.stderr)
         return EXIT_CANNOT_READ
     replaced = f" (replacing {dropped} prices in another currency: a cache holds one)" if dropped else ""
-    print(f"wrote {len(fresh)} {terminal_safe(args.currency)} prices to {terminal_safe(str(path))}{replaced}")
+    print(shown(f"wrote {len(fresh)} {args.currency} prices to {path}{replaced}", cut_values=False))
     return _refresh_offers(args)
 
 
@@ -61,7 +61,7 @@ def _refresh_offers(args: argparse.Namespace) -> int:
     from ..price_lists import azure_offers
     from ..price_lists.errors import PriceSourceError
     from ..price_lists.refresh import fetch
-    from ..untrusted.text import shown, terminal_safe
+    from ..untrusted.text import shown
 
     if args.region is not None or args.cloud not in (None, azure_offers.CLOUD):
         return 0
@@ -70,5 +70,5 @@ def _refresh_offers(args: argparse.Namespace) -> int:
     except PriceSourceError as error:
         print(f"error: offers: {shown(str(error))}", file=sys.stderr)
         return EXIT_CANNOT_READ
-    print(f"wrote the regions selling {sizes} sizes to {terminal_safe(str(path))}")
+    print(shown(f"wrote the regions selling {sizes} sizes to {path}", cut_values=False))
     return 0

@@ -92,10 +92,9 @@ def run_verify(
             on_wait=None if output_format == "json" else _print_waiting,
         )
     except ClusterError as error:
-        message = shown(str(error))
-        print(f"error: {message}", file=sys.stderr)
+        print(f"error: {shown(str(error))}", file=sys.stderr)
         if output_format == "json":
-            print(json_text({"stack": stack_file.stack, "ok": False, "error": message}))
+            print(json_text({"stack": stack_file.stack, "ok": False, "error": shown(str(error))}))
         return int(EXIT_CLUSTER_ERROR)
     print(RENDERERS[output_format](report))
     return int(EXIT_OK if report.ok else EXIT_MISMATCH)
