@@ -11,7 +11,6 @@ checked", never a refusal: the copies are older than the clouds' own lists (``do
 
 from __future__ import annotations
 
-import difflib
 import functools
 from dataclasses import dataclass
 from importlib.resources import files
@@ -21,6 +20,7 @@ from typing import Any, Literal
 from ..untrusted.atomic_file import user_cache_file
 from ..untrusted.files import read_text
 from ..untrusted.strict_json import strict_loads
+from ..untrusted.lookup import closest
 
 SNAPSHOT_FILE = "offers_snapshot.json"
 CACHE_VARIABLE = "GPUPOOLS_OFFERS_CACHE"  # a path; default $XDG_CACHE_HOME/gpupools/offers.json (prices refresh)
@@ -159,5 +159,4 @@ def offer(size: str, region: str, snapshot: OffersSnapshot | None = None) -> Off
 
 def nearest_by_name(region: str, regions: tuple[str, ...], count: int = 3) -> tuple[str, ...]:
     """The ``count`` regions spelled most like ``region`` (difflib's ratio), best first, ties by name."""
-    ranked = sorted(regions, key=lambda name: (-difflib.SequenceMatcher(None, region, name).ratio(), name))
-    return tuple(ranked[:count])
+    return closest(region, regions, count=count, cutoff=0.0)

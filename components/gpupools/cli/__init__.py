@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import re
 import sys
 import traceback
 from typing import IO, NoReturn, Sequence
@@ -24,6 +25,7 @@ from ..config.loading import read_stack_file, stack_file_path
 from ..config.loading import StackFile
 from ..errors import ExitStatus
 from ..untrusted.headroom import InputTooLarge, too_large
+from ..untrusted.lookup import did_you_mean
 from ..untrusted.text import shown
 from . import help as help_text
 
@@ -202,6 +204,9 @@ def _silence_stdout() -> None:
         pass
 
 
+_INVALID_CHOICE = re.compile(r"invalid choice: '(.*)' \(choose from (.*)\)$", re.DOTALL)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with its usage errors as one ``error:`` line like every other problem."""
 
@@ -211,6 +216,10 @@ class _Parser(argparse.ArgumentParser):
             (file or sys.stderr).write(message)
 
     def error(self, message: str) -> NoReturn:
+        choice = _INVALID_CHOICE.search(message)
+        if choice is not None:  # "invalid choice: 'chek' (choose from ...)": the one it was probably meant to be
+            meant = did_you_mean(choice.group(1), re.findall(r"'([^']*)'", choice.group(2))).rstrip()
+            message += f"; {meant}" if meant else ""
         print(f"error: {shown(message)} (see {shown(self.prog)} --help)", file=sys.stderr)
         raise SystemExit(EXIT_BAD_CONFIG)
 

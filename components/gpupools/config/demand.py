@@ -25,6 +25,7 @@ from ..untrusted.quantity import QuantityError, parse_quantity
 from ..untrusted.safe_yaml import YamlRefused, load_yaml
 from .errors import ConfigError, Problem
 from .models import Strict
+from .shape import choice_hint
 
 MAX_DEMAND_BYTES = 256 * 1024
 MAX_WORKLOADS = 200
@@ -148,7 +149,7 @@ def _problems(error: pydantic.ValidationError) -> list[Problem]:
         elif item["type"] == "missing":
             message = "is required"
         else:
-            message = item["msg"].removeprefix("Value error, ")
+            message = item["msg"].removeprefix("Value error, ") + choice_hint(item)
         if message not in merged.setdefault(path, []):
             merged[path].append(message)
     return [Problem(path, "; ".join(messages)) for path, messages in merged.items()]

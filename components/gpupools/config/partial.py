@@ -45,6 +45,9 @@ class PartialConfig:
             same_mapping = owner is None or _at_or_under(problem.field, owner)
             if same_mapping and re.search(rf"(?<![\w.]){re.escape(str(key))}(?!\w)", problem.message):
                 return False
+            dotted = ".".join(str(part) for part in location)  # a rule elsewhere naming it: gpuSoftware.migStrategy
+            if all(isinstance(part, str) for part in location) and len(location) > 1 and dotted in problem.message:
+                return False
         return True
 
 

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from typing import Any, Mapping, get_args, get_origin
 
+import re
+
 import pydantic
 
-from ..untrusted.lookup import closest
+from ..untrusted.lookup import closest, did_you_mean
 from .errors import NAMESPACE, Problem, field_path
 from .models import StackConfig
 
@@ -53,7 +55,7 @@ def shape_problems(error: pydantic.ValidationError) -> list[Problem]:
         elif item["type"] == "missing":
             message = "is required"
         else:
-            message = item["msg"].removeprefix("Value error, ") + _quoted_number_hint(item)
+            message = item["msg"].removeprefix("Value error, ") + _quoted_number_hint(item) + choice_hint(item)
             given[path] = item.get("input")
         merged.setdefault(path, [])
         if message not in merged[path]:
@@ -64,6 +66,16 @@ def shape_problems(error: pydantic.ValidationError) -> list[Problem]:
         )
         for path, messages in merged.items()
     ]
+
+
+def choice_hint(item: Any) -> str:
+    """``installer: gpu-operater``: pydantic names the allowed values; add the one it was probably meant to be."""
+    given = item.get("input")
+    if item["type"] not in ("literal_error", "enum") or not isinstance(given, str):
+        return ""
+    allowed = re.findall(r"'([^']*)'", str((item.get("ctx") or {}).get("expected", "")))
+    meant = did_you_mean(given, allowed)
+    return f"; {meant.rstrip()}" if meant else ""
 
 
 def _quoted_number_hint(item: Any) -> str:

@@ -100,7 +100,10 @@ def mig_config_label_problem(size: str, labels: object) -> str | None:
         return f"'{value[:80]}': {size} has {gpu.name} GPUs, which do not support MIG; allowed: all-disabled"
     if value in gpu.layouts:
         return None
-    return f"'{value[:80]}' is not an NVIDIA layout for {gpu.name} ({size}); allowed: {', '.join(gpu.layouts)}"
+    return (
+        f"'{value[:80]}' is not an NVIDIA layout for {gpu.name} ({size}); {did_you_mean(value, gpu.layouts)}"
+        f"allowed: {', '.join(gpu.layouts)}"
+    )
 
 
 def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, int], str, bool, list[Problem]]:
@@ -137,7 +140,8 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
                 [
                     Problem(
                         path("mig", "layout"),
-                        f"'{layout}' is not an NVIDIA layout for {gpu.name} ({pool.size}); allowed: {', '.join(named)}",
+                        f"'{layout}' is not an NVIDIA layout for {gpu.name} ({pool.size}); "
+                        f"{did_you_mean(layout, named)}allowed: {', '.join(named)}",
                     )
                 ],
             )

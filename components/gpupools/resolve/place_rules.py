@@ -18,7 +18,7 @@ from ..catalog.offers import offer
 from ..catalog.regions import Places
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import StackConfig
-from ..untrusted.lookup import closest
+from ..untrusted.lookup import did_you_mean
 
 # What every cloud's region names are made of; anything else is the syntax rules' to refuse (escaped, cut).
 _REGION_TEXT = re.compile(r"[a-z0-9-]{1,64}")
@@ -42,8 +42,7 @@ def region_problems(config: StackConfig) -> list[Problem]:
     places = cloud.facet(Places)
     if region in places.names:
         return []
-    close = closest(region, places.names, count=3)
-    meant = f"did you mean {' or '.join(close)}? " if close else ""
+    meant = did_you_mean(region, places.names)
     return [
         Problem(
             field_path("cluster", cloud.region_field),
