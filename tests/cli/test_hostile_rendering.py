@@ -224,3 +224,19 @@ def test_the_scanner_finds_what_it_looks_for() -> None:
     assert problems_in(f"pool {HOSTILE}: 1\n", "text")
     assert problems_in(json.dumps({"pool": "<img src=x>"}), "json")
     assert not problems_in("| pool | n |\n|---|---|\n| a\\|b | 1 |\n<details>\n```\n<img>\n```\n", "markdown")
+
+
+def test_a_long_line_is_cut_saying_how_long(tmp_path: Path) -> None:
+    """Issue 36, example 13: check with thousands of subnet ids printed one line of 260,394 characters."""
+    config = yaml.safe_load((ROOT / "Pulumi.eks.yaml").read_text(encoding="utf-8"))
+    ids = [f"subnet-{i:017x}" for i in range(3000)]
+    config["config"]["gpupools:cluster"].update(subnetIds=ids, vpcId="vpc-0123456789abcdef0")
+    path = tmp_path / "Pulumi.many.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    for kind in ("text", "markdown"):
+        run = run_cli("check", "--config", str(path), "--format", kind)
+        assert run.code == 0, run.err
+        longest = max(run.out.splitlines(), key=len)
+        assert len(longest) <= 1000 + len("... (123456 characters)"), len(longest)
+        cut = re.search(r"\.\.\. \((\d+) characters\)$", longest)
+        assert cut is not None and int(cut.group(1)) > 3000 * len(ids[0])  # the line it was, all ids in it

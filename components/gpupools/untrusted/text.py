@@ -14,6 +14,7 @@ import re
 MAX_VALUE_CHARS = 80  # a quoted value longer than this is cut
 MAX_FIELD_CHARS = 160
 MAX_LINE_CHARS = 1000
+MAX_MARKDOWN_CHARS = 600  # a value in Markdown, before its escapes (which may make it longer)
 
 _ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 # A quoted value as repr() or f"'{value}'" writes it: a quote not inside a word, up to the matching one.
@@ -80,8 +81,12 @@ def located(where: str, message: str) -> str:
 def markdown_safe(text: str) -> str:
     """``text`` as it may go into Markdown (a table cell, a heading, a list item): shown, HTML-escaped, and
     Markdown's markup escaped."""
-    escaped = html.escape(shown(text), quote=False).translate(_MARKDOWN_ESCAPES)
-    return _EDGE_UNDERSCORE.sub(r"\\_", escaped)
+    safe = _QUOTED.sub(_cut_quoted, terminal_safe(text))
+    escaped = html.escape(safe[:MAX_MARKDOWN_CHARS], quote=False).translate(_MARKDOWN_ESCAPES)
+    # Cut before escaping, so the length given is the value's, and the line it goes in stays within its bound.
+    return _EDGE_UNDERSCORE.sub(r"\\_", escaped) + (
+        f"... ({len(safe)} characters)" if len(safe) > MAX_MARKDOWN_CHARS else ""
+    )
 
 
 _JSON_HTML = str.maketrans({"<": "\\u003c", ">": "\\u003e", "&": "\\u0026"})
