@@ -74,10 +74,12 @@ def test_check(tmp_path: Path, edits: dict[str, object], meant: str) -> None:
         ({"cloud": "aws2"}, "did you mean 'aws'?"),
         ({"migManager": "operater"}, "did you mean 'operator'?"),
         ({"workloads": [{"name": "a", "slice": "1g.5bg", "count": 2}]}, "did you mean '1g.5gb'?"),
+        ({"workloads": [{"name": "a", "memory": "500Gi", "count": 1}]}, "the largest is 7g.180gb, 180 GB"),
     ],
 )
 def test_fit(tmp_path: Path, fields: dict[str, object], meant: str) -> None:
-    """One slice typo was 4-6 lines, one per size tried; now the demand's model refuses it once."""
+    """One slice typo (or a memory no MIG profile holds) was 4-6 lines, one per size tried; now the demand's model
+    refuses it once."""
     assert meant in _one_line("fit", _demand(tmp_path, **fields))
 
 

@@ -73,6 +73,14 @@ class Workload(Strict):
                 raise ValueError(str(error)) from None
             if amount <= 0:
                 raise ValueError(f"{value!r} is not a positive amount of memory")
+            largest = max(
+                (profile for gpu in GPU_MODELS.values() for profile in gpu.profiles), key=lambda p: p.memory_gb
+            )
+            if amount / GB > largest.memory_gb:  # refused once here, not once per size the fit tries
+                raise ValueError(
+                    f"{value!r} is more than any MIG profile gpupools knows holds (the largest is {largest.name}, "
+                    f"{largest.memory_gb} GB); ask for gpu: whole"
+                )
         return value
 
     @model_validator(mode="after")
