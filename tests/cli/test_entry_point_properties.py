@@ -7,8 +7,9 @@ with status 0 or 2; with 2, every stderr line is one ``error:`` line, none repea
 bound; and nothing is written in the sandbox it runs in (its own folder, ``HOME``, ``XDG_CACHE_HOME`` and the
 price and offers caches), except the price cache by a ``prices refresh`` that succeeded.
 
-Budgets: plan and fit run real work (the program under mocks, the exact search), so they set small budgets of
-their own; the others take the profile's (``tests/conftest.py``).
+Budgets: each property sets its own, below the suite's ``SUITE_EXAMPLES`` (``tests/conftest.py``), so the file
+stays within about 15 s: plan and fit run real work (the program under mocks, the exact search) and try the
+fewest.
 """
 
 from __future__ import annotations
@@ -150,7 +151,12 @@ def stack_files(draw: st.DrawFn) -> tuple[str, str]:
 SLOW = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture], deadline=None)
 
 
-@SLOW
+def budget(examples: int) -> settings:
+    """At most ``examples`` cases, and never more than the loaded profile's (the inner loop tries fewer)."""
+    return settings(SLOW, max_examples=min(examples, settings.default.max_examples))
+
+
+@budget(60)
 @given(drawn=stack_files())
 def test_check(tmp_path: Path, drawn: tuple[str, str]) -> None:
     text, kind = drawn
@@ -158,7 +164,7 @@ def test_check(tmp_path: Path, drawn: tuple[str, str]) -> None:
     run_bounded(tmp_path, "check", "--config", "Pulumi.s.yaml", "--format", kind)
 
 
-@settings(SLOW, max_examples=6)
+@budget(6)
 @given(drawn=stack_files())
 def test_plan(tmp_path: Path, drawn: tuple[str, str]) -> None:
     text, kind = drawn
@@ -166,7 +172,7 @@ def test_plan(tmp_path: Path, drawn: tuple[str, str]) -> None:
     run_bounded(tmp_path, "plan", "--config", "Pulumi.s.yaml", "--format", kind)
 
 
-@SLOW
+@budget(8)
 @given(size=AROUND.map(lambda d: (1 << 20) + d - 1) | st.sampled_from([0, 10]))
 def test_check_of_a_file_at_its_byte_bound(tmp_path: Path, size: int) -> None:
     head = yaml.safe_dump(STACKS["dev"])
@@ -207,14 +213,14 @@ def demands(draw: st.DrawFn) -> dict[str, Any]:
     return demand
 
 
-@settings(SLOW, max_examples=15)
+@budget(15)
 @given(demand=demands(), kind=st.sampled_from([(), ("--json",)]))
 def test_fit(tmp_path: Path, demand: dict[str, Any], kind: tuple[str, ...]) -> None:
     (tmp_path / "demand.yaml").write_text(yaml.safe_dump(demand, allow_unicode=True), encoding="utf-8")
     run_bounded(tmp_path, "fit", "demand.yaml", "--time-limit", "0.1", *kind)
 
 
-@SLOW
+@budget(40)
 @given(
     cloud=st.sampled_from([None, "aws", "azure", "gcp"]),
     size=st.sampled_from([None, "p4d.24xlarge", "p4d.24xlarg"]) | NAME,
@@ -225,7 +231,7 @@ def test_sizes(tmp_path: Path, cloud: str | None, size: str | None, json_flag: b
     run_bounded(tmp_path, *argv, *(["--json"] if json_flag else []))
 
 
-@SLOW
+@budget(30)
 @given(
     command=st.sampled_from(["catalog", "schema"]),
     extra=st.lists(st.sampled_from(["--json", "--x", "a" * 300, "\x1b"]), max_size=2),
@@ -268,7 +274,7 @@ def price_answers(draw: st.DrawFn) -> bytes:
     return json.dumps(document).encode()
 
 
-@SLOW
+@budget(40)
 @given(answer=price_answers())
 def test_prices_refresh(tmp_path: Path, answer: bytes) -> None:
     """The refresh against a server answering ``answer`` for every request; the price cache is the only file a
