@@ -87,6 +87,14 @@ def test_sizes() -> None:
     assert "did you mean 'p4d.24xlarge'?" in _one_line("sizes", "--size", "p4d.24xlarg")
 
 
+def test_prices_refresh_region_is_refused_before_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gpupools.price_lists import refresh
+
+    monkeypatch.setattr(refresh, "fetcher_until", lambda deadline: pytest.fail("asked the network"))
+    line = _one_line("prices", "refresh", "--cloud", "aws", "--region", "us-est-1")
+    assert line == "error: --region: 'us-est-1' is not a region of aws; did you mean 'us-east-1' or 'us-west-1'?"
+
+
 def test_a_missing_stack_names_the_ones_there(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in ("dev", "prod"):
         (tmp_path / f"Pulumi.{name}.yaml").write_text("config: {}\n")

@@ -44,6 +44,10 @@ def run_prices(args: argparse.Namespace) -> int:
     from ..untrusted.files import FileRefused
     from ..untrusted.text import shown
 
+    unknown = _unknown_region(args)
+    if unknown:
+        print(f"error: {shown(unknown)}", file=sys.stderr)
+        return EXIT_CANNOT_READ
     try:
         path, fresh, dropped = refresh(
             [args.cloud] if args.cloud else list(CLOUDS), args.region, currency=args.currency
@@ -54,6 +58,25 @@ def run_prices(args: argparse.Namespace) -> int:
     replaced = f" (replacing {dropped} prices in another currency: a cache holds one)" if dropped else ""
     print(shown(f"wrote {len(fresh)} {args.currency} prices to {path}{replaced}", cut_values=False))
     return _refresh_offers(args)
+
+
+def _unknown_region(args: argparse.Namespace) -> str:
+    """``--region us-est-1``: a name none of the chosen clouds has, refused before the network with the closest."""
+    from ..catalog.cloud_registry import cloud
+    from ..catalog.regions import Places
+    from ..untrusted.lookup import did_you_mean
+
+    if args.region is None:
+        return ""
+    chosen = [cloud(name) for name in ([args.cloud] if args.cloud else CLOUDS)]
+    lists = [each.facet(Places) for each in chosen if each.has(Places)]
+    if len(lists) < len(chosen) or any(args.region in places.names for places in lists):
+        return ""
+    known = [name for places in lists for name in places.names]
+    return (
+        f"--region: '{args.region}' is not a region of {' or '.join(args.cloud and [args.cloud] or CLOUDS)}; "
+        + (did_you_mean(args.region, known) or "see gpupools sizes for the regions with a price").rstrip()
+    )
 
 
 def _refresh_offers(args: argparse.Namespace) -> int:
