@@ -6,7 +6,6 @@ import the cloud subpackage they need instead.
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from typing import Any, Literal, get_args, get_origin
@@ -28,6 +27,7 @@ from .platform.component import GpuPlatform
 from .pulumi_internals import generate_component_schema
 from .pulumi_internals.provider_host import ComponentInitError, ComponentProvider, InputPropertyError, PropertyType
 from .untrusted.strict_json import strict_loads
+from .untrusted.lookup import closest
 
 PACKAGE_NAME = "gpupools"
 COMPONENTS: list[type[pulumi.ComponentResource]] = [
@@ -244,8 +244,7 @@ def _whole(value: Any, where: str) -> Any:
 
 
 def _did_you_mean(key: str, known: Any) -> str:
-    camel = re.sub(r"_([a-z0-9])", lambda match: match.group(1).upper(), key)
-    close = [camel] if camel != key and camel in known else difflib.get_close_matches(key, list(known), n=1)
+    close = closest(key, known)
     return f"; did you mean {close[0]!r}?" if close else f"; known: {', '.join(sorted(known))}"
 
 

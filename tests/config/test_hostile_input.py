@@ -432,6 +432,23 @@ def test_proc_self_mem_is_refused():
     assert_refused(run("check", "--config", "/proc/self/mem"), "/proc/self/mem")
 
 
+@pytest.mark.parametrize("failure", [RecursionError("deep"), MemoryError()])
+def test_running_out_of_room_is_the_inputs_one_line_and_status_2(folder, monkeypatch, failure):
+    """Issue 36: deep or large input that passed its bounds and still ran out of frames or memory names the file
+    it came from, as bad input (exit 2), never as internal error."""
+    import gpupools.cli.check as check
+
+    def broken(*_args):
+        raise failure
+
+    monkeypatch.setattr(check, "run_check", broken)
+    path = stack_file(folder, VALID)
+    outcome = run("check", "--config", path)
+    assert_safe(outcome)
+    assert outcome.code == 2 and len(outcome.lines) == 1
+    assert outcome.err.startswith(f"error: stack file {path}: too large to process") and "internal" not in outcome.err
+
+
 def test_unreadable_file(folder, monkeypatch):
     # Tests run as root, which reads any file whatever its mode: make the open itself fail.
     path = stack_file(folder, VALID)
@@ -443,7 +460,7 @@ def test_unreadable_file(folder, monkeypatch):
     assert_refused(run("check", "--config", path), "cannot be read: Permission denied")
 
 
-@pytest.mark.parametrize("failure", [RuntimeError("boom \x1b[2J"), RecursionError("deep"), KeyError("k")])
+@pytest.mark.parametrize("failure", [RuntimeError("boom \x1b[2J"), KeyError("k")])
 def test_an_unexpected_failure_is_one_error_line_with_status_1(folder, monkeypatch, failure):
     import gpupools.cli.check as check
 

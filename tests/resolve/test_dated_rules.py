@@ -108,7 +108,7 @@ def test_eks_extended_support_is_a_warning():
 )
 def test_a_misspelt_region_is_refused_with_did_you_mean(base, key, typo, meant):
     (why,) = _refusals(_with(base, **{key: typo}))
-    assert f"cluster.{key}" in why and f"'{typo}'" in why and f"did you mean {meant}" in why
+    assert f"cluster.{key}" in why and f"'{typo}'" in why and f"did you mean '{meant}'" in why
 
 
 def test_region_text_no_cloud_uses_is_refused_escaped_and_cut():

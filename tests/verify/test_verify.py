@@ -160,12 +160,12 @@ def test_markdown_format(api, tmp_path, capsys):
     assert f"| p4d-balanced | {EKS_NODE} |" in out
 
 
-# Mismatches: exit 1, one line each
+# Mismatches: exit 3 (distinct from 1, a bug, and 2, bad input), one line each
 
 
 def test_node_with_zero_allocatable(api, tmp_path, capsys):
     dev_cluster(api, gpus="0")
-    assert verify(api, tmp_path, "dev") == 1
+    assert verify(api, tmp_path, "dev") == 3
     assert mismatch_lines(capsys.readouterr().out) == [
         f"pool mig1g, node {AKS_NODE}: nvidia.com/gpu expected 56, got 0"
     ]
@@ -173,7 +173,7 @@ def test_node_with_zero_allocatable(api, tmp_path, capsys):
 
 def test_node_without_the_resource(api, tmp_path, capsys):
     dev_cluster(api, gpus=None)
-    assert verify(api, tmp_path, "dev") == 1
+    assert verify(api, tmp_path, "dev") == 3
     assert mismatch_lines(capsys.readouterr().out) == [
         f"pool mig1g, node {AKS_NODE}: nvidia.com/gpu expected 56, got missing"
     ]
@@ -182,7 +182,7 @@ def test_node_without_the_resource(api, tmp_path, capsys):
 def test_failed_mig_state_is_a_mismatch_and_not_waited_for(api, tmp_path, capsys):
     eks_cluster(api, slices={}, mig_state="failed")
     started = time.monotonic()
-    assert verify(api, tmp_path, "eks", "--timeout", "30", poll_interval=0.05) == 1
+    assert verify(api, tmp_path, "eks", "--timeout", "30", poll_interval=0.05) == 3
     assert time.monotonic() - started < 5 and api.node_lists() == 1
     out = capsys.readouterr().out
     lines = mismatch_lines(out)
@@ -220,7 +220,7 @@ def test_a_node_still_labelled_with_the_old_layout_is_named(api, tmp_path, capsy
 
 def test_fewer_slices_than_planned(api, tmp_path, capsys):
     eks_cluster(api, slices={**BALANCED, "nvidia.com/mig-1g.5gb": "14"})
-    assert verify(api, tmp_path, "eks", "--json") == 1
+    assert verify(api, tmp_path, "eks", "--json") == 3
     report = json.loads(capsys.readouterr().out)
     assert report["ok"] is False
     assert report["pools"][0]["mismatches"] == [
@@ -231,7 +231,7 @@ def test_fewer_slices_than_planned(api, tmp_path, capsys):
 def test_whole_gpus_where_mig_slices_were_planned(api, tmp_path, capsys):
     # MIG never applied: the plugin advertises 8 whole GPUs and no slices.
     eks_cluster(api, slices={"nvidia.com/gpu": "8"})
-    assert verify(api, tmp_path, "eks") == 1
+    assert verify(api, tmp_path, "eks") == 3
     assert f"pool p4d-balanced, node {EKS_NODE}: nvidia.com/gpu expected 0, got 8" in mismatch_lines(
         capsys.readouterr().out
     )
@@ -240,7 +240,7 @@ def test_whole_gpus_where_mig_slices_were_planned(api, tmp_path, capsys):
 def test_pool_without_nodes(api, tmp_path, capsys):
     dev_cluster(api)
     api.nodes = [node for node in api.nodes if node["metadata"]["name"] != AKS_NODE]
-    assert verify(api, tmp_path, "dev", "--json") == 1
+    assert verify(api, tmp_path, "dev", "--json") == 3
     [pool] = json.loads(capsys.readouterr().out)["pools"]
     assert pool["nodes"] == [] and pool["ok"] is False
     assert pool["mismatches"] == ["pool mig1g: nodes expected 1 with gpupools.io/pool=mig1g, got no nodes"]
@@ -253,7 +253,7 @@ def test_lists_are_read_page_by_page(api, tmp_path, capsys, monkeypatch):
     second = "aks-mig1g-31415926-vmss000001"
     api.nodes.append(aks_node(second, "mig1g", "56"))
     api.pods[DP_NS].append(daemonset_pod(DP_NS, "nvidia-device-plugin", second, DP_POD_LABELS, ready=False))
-    assert verify(api, tmp_path, "dev") == 1
+    assert verify(api, tmp_path, "dev") == 3
     assert mismatch_lines(capsys.readouterr().out) == [
         f"pool mig1g, node {second}: device plugin pod (nvidia-device-plugin/nvidia-device-plugin) expected ready, "
         "got not ready"
@@ -275,7 +275,7 @@ def test_pool_scaled_to_zero_needs_no_nodes(api, tmp_path, capsys):
 def test_device_plugin_pod_not_ready(api, tmp_path, capsys):
     # The GFD pod on the node is ready and has the same labels: only the plugin's own pod counts.
     dev_cluster(api, plugin_ready=False)
-    assert verify(api, tmp_path, "dev") == 1
+    assert verify(api, tmp_path, "dev") == 3
     assert mismatch_lines(capsys.readouterr().out) == [
         f"pool mig1g, node {AKS_NODE}: device plugin pod (nvidia-device-plugin/nvidia-device-plugin) expected ready, "
         "got not ready"
@@ -285,7 +285,7 @@ def test_device_plugin_pod_not_ready(api, tmp_path, capsys):
 def test_device_plugin_daemonset_missing(api, tmp_path, capsys):
     eks_cluster(api)
     api.daemonsets[OP_NS] = []
-    assert verify(api, tmp_path, "eks") == 1
+    assert verify(api, tmp_path, "eks") == 3
     assert mismatch_lines(capsys.readouterr().out) == [
         f"pool p4d-balanced, node {EKS_NODE}: device plugin pod (gpu-operator/nvidia-device-plugin-daemonset) "
         "expected ready, got no daemonset"
@@ -313,7 +313,7 @@ def test_pending_mig_state_turns_success_while_waiting(api, tmp_path, capsys):
 def test_pending_past_the_timeout_is_a_bounded_mismatch(api, tmp_path, capsys):
     eks_cluster(api, slices={}, mig_state="rebooting")
     started = time.monotonic()
-    assert verify(api, tmp_path, "eks", "--timeout", "0.3", poll_interval=0.05) == 1
+    assert verify(api, tmp_path, "eks", "--timeout", "0.3", poll_interval=0.05) == 3
     assert 0.3 <= time.monotonic() - started < 3
     assert 2 <= api.node_lists() <= 0.3 / 0.05 + 2
     assert mismatch_lines(capsys.readouterr().out)[0].endswith(
@@ -323,7 +323,7 @@ def test_pending_past_the_timeout_is_a_bounded_mismatch(api, tmp_path, capsys):
 
 def test_no_timeout_reads_once(api, tmp_path, capsys):
     eks_cluster(api, mig_state="pending")
-    assert verify(api, tmp_path, "eks", poll_interval=0.05) == 1
+    assert verify(api, tmp_path, "eks", poll_interval=0.05) == 3
     assert api.node_lists() == 1
 
 

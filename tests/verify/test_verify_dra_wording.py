@@ -44,7 +44,7 @@ def test_json_names_the_devices_per_node(api, tmp_path, capsys) -> None:
 def test_a_kubelet_plugin_not_ready_is_named_as_such(api, tmp_path, capsys) -> None:
     aks(api)
     api.pods.clear()
-    assert verify(api, tmp_path, "aks") == 1
+    assert verify(api, tmp_path, "aks") == 3
     out = capsys.readouterr().out
     assert "DRA kubelet plugin pod (dra-driver-nvidia-gpu/dra-driver-nvidia-gpu-kubelet-plugin) expected ready" in out
 

@@ -276,7 +276,7 @@ def test_server_text_reaches_the_terminal_escaped(api, tmp_path, capsys):
     api.nodes = [aks_node(evil, "mig1g", "56", extra_labels={"nvidia.com/mig.config.state": "x\x1b]0;t\x07"})]
     api.version["gitVersion"] = "v1.33\x1b[31m"
     status, out, err = run(capsys, api.write_kubeconfig(tmp_path / "kc"))
-    assert status == 1
+    assert status == 3  # the documented mismatch status
     for text in (out, err):
         assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
     assert "n\\x1b[2J\\u202eevil" in out

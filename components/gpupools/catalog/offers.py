@@ -11,7 +11,6 @@ checked", never a refusal: the copies are older than the clouds' own lists (``do
 
 from __future__ import annotations
 
-import difflib
 import functools
 import os
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from ..untrusted.value_kinds import CLOUD, NAME, REGION, SIZE
 from .prices import price_cache_path
 from ..untrusted.files import read_packaged, read_text
 from ..untrusted.strict_json import strict_loads
+from ..untrusted.lookup import closest
 
 SNAPSHOT_FILE = "offers_snapshot.json"
 CACHE_VARIABLE = "GPUPOOLS_OFFERS_CACHE"  # a path; default $XDG_CACHE_HOME/gpupools/offers.json (prices refresh)
@@ -178,5 +178,4 @@ def offer(size: str, region: str, snapshot: OffersSnapshot | None = None) -> Off
 
 def nearest_by_name(region: str, regions: tuple[str, ...], count: int = 3) -> tuple[str, ...]:
     """The ``count`` regions spelled most like ``region`` (difflib's ratio), best first, ties by name."""
-    ranked = sorted(regions, key=lambda name: (-difflib.SequenceMatcher(None, region, name).ratio(), name))
-    return tuple(ranked[:count])
+    return closest(region, regions, count=count, cutoff=0.0)

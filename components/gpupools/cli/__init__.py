@@ -2,8 +2,9 @@
 create (and, with ``--base``, what it changes); ``verify`` checks a live cluster against the plan.
 
 Whatever it is given, it answers with output and status 0, or with one ``error:`` line per problem and
-status 2 (bad input) or 1 (a failure of gpupools itself): never a traceback, and never an error from a
-reader that closed the pipe early (``gpupools plan --json | head``).
+status 2 (bad input, or an output it cannot write: ``> /dev/full``) or 1 (a failure of gpupools itself): never a
+traceback, and never an error from a reader that closed the pipe early (``gpupools plan --json | head``: 141).
+The statuses are ``errors.ExitStatus``.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ import argparse
 import dataclasses
 import errno
 import os
+import re
 import sys
 import traceback
-from typing import NoReturn, Sequence
+from typing import IO, NoReturn, Sequence
 
 from .._version import __version__
 from ..catalog.clock import ClockError
@@ -22,14 +24,17 @@ from ..catalog.extras import MissingExtraError
 from ..config.errors import NAMESPACE, ConfigError, Problem
 from ..config.loading import read_stack_file, stack_file_path
 from ..config.loading import OUTSIDE_FLAG, StackFile
+from ..errors import ExitStatus
+from ..untrusted.headroom import InputTooLarge, too_large
+from ..untrusted.lookup import did_you_mean
 from ..untrusted.null_output import discard_descriptor, null_text_stream
 from ..untrusted.text import shown
 from . import help as help_text
 
-EXIT_INTERNAL = 1
-EXIT_BAD_CONFIG = 2
-EXIT_INTERRUPTED = 130
-EXIT_CLOSED_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a writer whose reader went away
+EXIT_INTERNAL = int(ExitStatus.INTERNAL)
+EXIT_BAD_CONFIG = int(ExitStatus.BAD_INPUT)
+EXIT_INTERRUPTED = int(ExitStatus.INTERRUPTED)
+EXIT_CLOSED_PIPE = int(ExitStatus.CLOSED_PIPE)  # 128 + SIGPIPE, what a shell reports for a writer whose reader left
 DEBUG_VARIABLE = "GPUPOOLS_DEBUG"  # set to 1 to let unexpected exceptions raise with their traceback
 
 
@@ -41,12 +46,33 @@ MAX_ARGUMENTS = 200
 def main(argv: Sequence[str] | None = None) -> int:
     _usable_streams()
     try:
-        status = _run(argv)
-        sys.stdout.flush()  # a closed pipe shows up here, not at interpreter exit
+        try:
+            status = _run(argv)
+        except SystemExit as leaving:  # --help and --version: what they printed is flushed here too
+            if leaving.code in (None, 0):
+                sys.stdout.flush()
+            raise
+        sys.stdout.flush()  # a closed pipe or a full disk shows up here, not at interpreter exit
         return status
     except BrokenPipeError:  # the reader left (gpupools plan | head -1): not a failure of gpupools
         _silence_stdout()
         return EXIT_CLOSED_PIPE
+    except OSError as error:  # the output cannot be written (a full disk, > /dev/full): the user's, one line
+        if not _output_failed(error):
+            raise
+        _silence_stdout()
+        print(f"error: cannot write the output: {shown(error.strerror or str(error))}", file=sys.stderr)
+        return EXIT_BAD_CONFIG
+
+
+# What writing stdout raises when the place it goes cannot take it. Every file gpupools itself reads or writes
+# goes through untrusted/ (files, atomic_file), which turns these into a FileRefused line, so one that reaches the
+# command is its output's.
+OUTPUT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS, errno.EBADF, errno.EPERM})
+
+
+def _output_failed(error: OSError) -> bool:
+    return error.errno in OUTPUT_ERRNOS
 
 
 def _usable_streams() -> None:
@@ -122,6 +148,12 @@ def _run(argv: Sequence[str] | None) -> int:
         for problem in error.problems:
             print(f"error: {problem}", file=sys.stderr)
         return EXIT_BAD_CONFIG
+    except (RecursionError, MemoryError) as error:  # input within its bounds asked for more than we have
+        print(f"error: {shown(str(too_large(_input_named(args), error)))}", file=sys.stderr)
+        return EXIT_BAD_CONFIG
+    except InputTooLarge as error:
+        print(f"error: {shown(str(error))}", file=sys.stderr)
+        return EXIT_BAD_CONFIG
     except ClockError as error:  # a malformed SOURCE_DATE_EPOCH: the user's environment, one line
         print(f"error: {shown(str(error))}", file=sys.stderr)
         return EXIT_BAD_CONFIG
@@ -130,18 +162,38 @@ def _run(argv: Sequence[str] | None) -> int:
         return EXIT_BAD_CONFIG
     except (BrokenPipeError, SystemExit):
         raise
+    except OSError as error:
+        if _output_failed(error):
+            raise  # main() says so in one line
+        return _internal_error()
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except Exception as error:  # noqa: BLE001 one line instead of a traceback; GPUPOOLS_DEBUG=1 shows it
-        if os.environ.get(DEBUG_VARIABLE):
-            raise
-        print(
-            f"error: internal error: {type(error).__name__}: {shown(str(error).strip() or '-')} "
-            f"(a gpupools bug; rerun with {DEBUG_VARIABLE}=1 for the traceback and report it)",
-            file=sys.stderr,
-        )
-        return EXIT_INTERNAL
+    except Exception:  # noqa: BLE001 one line instead of a traceback; GPUPOOLS_DEBUG=1 shows it
+        return _internal_error()
+
+
+def _internal_error() -> int:
+    """The exception being handled, a bug of ours, as one line (raised again under ``GPUPOOLS_DEBUG=1``)."""
+    error = sys.exc_info()[1]
+    if os.environ.get(DEBUG_VARIABLE):
+        raise
+    what = f"{type(error).__name__}: {str(error).strip() or '-'}"
+    print(
+        f"error: internal error: {shown(what)} (a gpupools bug; rerun with {DEBUG_VARIABLE}=1 for the traceback "
+        "and report it)",
+        file=sys.stderr,
+    )
+    return EXIT_INTERNAL
+
+
+def _input_named(args: argparse.Namespace) -> str:
+    """The input a command was given, for a line about it: its file, else the command."""
+    for name, kind in (("demand", "demand file"), ("config", "stack file"), ("stack", "stack"), ("base", "--base")):
+        value = getattr(args, name, None)
+        if isinstance(value, str):
+            return f"{kind} {value}"
+    return f"gpupools {args.command}"
 
 
 def _silence_stdout() -> None:
@@ -152,11 +204,23 @@ def _silence_stdout() -> None:
         pass
 
 
+_INVALID_CHOICE = re.compile(r"invalid choice: '(.*)' \(choose from (.*)\)$", re.DOTALL)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with its usage errors as one ``error:`` line like every other problem."""
 
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        """As argparse's, without its silence when the output cannot be written (``--help > /dev/full``)."""
+        if message:
+            (file or sys.stderr).write(message)
+
     def error(self, message: str) -> NoReturn:
-        print(f"error: {shown(message)} (see {self.prog} --help)", file=sys.stderr)
+        choice = _INVALID_CHOICE.search(message)
+        if choice is not None:  # "invalid choice: 'chek' (choose from ...)": the one it was probably meant to be
+            meant = did_you_mean(choice.group(1), re.findall(r"'([^']*)'", choice.group(2))).rstrip()
+            message += f"; {meant}" if meant else ""
+        print(f"error: {shown(message)} (see {shown(self.prog)} --help)", file=sys.stderr)
         raise SystemExit(EXIT_BAD_CONFIG)
 
 

@@ -4,12 +4,12 @@ date (``facts/``); the scheduled workflow reads ``--json`` and opens an issue fo
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..catalog.clock import plan_date
 from ..facts.listing import needs_attention, pinned_facts
 from .check import print_lines
 from .help import Parser
+from ..untrusted.text import json_text
 
 
 def add_catalog_command(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -34,7 +34,7 @@ def run_catalog(args: argparse.Namespace) -> int:
             "facts": [fact.to_json() for fact in facts],
             "attention": [fact.to_json() for fact in attention],
         }
-        print(json.dumps(document, indent=2))
+        print(json_text(document))
         return 0
     lines = [on.line(), ""] + [fact.line() for fact in facts]
     lines += ["", f"{len(attention)} need attention (ends soon or old)" if attention else "nothing needs attention"]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 from ..domain.capacity import stack_capacity
 from ..domain.capacity_inputs import stack_capacity_inputs
@@ -10,14 +9,15 @@ from ..fit.stack_demand import check_lines
 from ..domain.mig_drawing import stack_picture
 from ..resolve.stack_loader import load_stack
 from ..config.loading import StackFile
-from ..untrusted.text import terminal_safe
+from ..untrusted.text import json_text, markdown_safe, shown
 from .pictures import print_layouts
 from .render import capacity_lines, markdown_capacity
 
 
 def print_lines(lines: list[str]) -> None:
-    """Text output, one line per line: whatever a value holds (ESC, CR, U+202E) is shown escaped."""
-    print("\n".join(terminal_safe(line) for line in "\n".join(lines).split("\n")))
+    """A report (text or Markdown), each item one line: whatever a value holds (a line break, ESC, CR, U+202E) is
+    shown escaped, so no value can forge a line, and a line longer than ``MAX_LINE_CHARS`` is cut saying so."""
+    print("\n".join(shown(line, cut_values=False) for line in lines))
 
 
 def run_check(stack_file: StackFile, output_format: str, ascii_only: bool = False) -> int:
@@ -26,7 +26,7 @@ def run_check(stack_file: StackFile, output_format: str, ascii_only: bool = Fals
     warnings = stack.warnings + check_lines(stack, stack_file, capacity)  # gpupools:demand, read as plan reads it
     if output_format == "json":
         print(
-            json.dumps(
+            json_text(
                 {
                     "stack": stack_file.stack,
                     "cloud": stack.cloud,
@@ -34,13 +34,11 @@ def run_check(stack_file: StackFile, output_format: str, ascii_only: bool = Fals
                     "capacityInputs": [pool.to_json() for pool in inputs],
                     "warnings": warnings,
                 },
-                indent=2,
-                allow_nan=False,  # a number that is not finite is a bug to report, not JSON to print
             )
         )
     elif output_format == "markdown":
         print_lines(
-            [f"### Stack `{stack_file.stack}` ({stack.cloud}): config valid", ""]
+            [f"### Stack `{markdown_safe(stack_file.stack)}` ({stack.cloud}): config valid", ""]
             + markdown_capacity(capacity, warnings, inputs)
         )
     else:

@@ -6,6 +6,7 @@ from ..catalog.prices import CURRENCY
 from ..domain.cost import HOURS_PER_MONTH, PoolCost, StackCost
 from ..plan.cost_diff import CostDiff
 from .markdown_parts import NVIDIA_PREFIX, short, source_link
+from ..untrusted.text import markdown_safe as md
 
 UNKNOWN = "unknown"
 RESERVED_UNPRICED = "billed by the reservation, not priced"
@@ -93,14 +94,14 @@ def markdown_cost(cost: StackCost) -> list[str]:
     for p in cost.pools:
         slices = ", ".join(f"{short(name)} {cash(price, 4)}" for name, price in p.slice_hourly().items()) or "-"
         source = f"{source_link(p.source)} ({p.retrieved})" if p.source else "-"
-        notes += [f"- **{p.pool}**: {p.note}"] if p.note else []
+        notes += [f"- **{md(p.pool)}**: {md(p.note)}"] if p.note else []
         month = cash(p.monthly) + (
             f" ({cash(p.monthly_range[0])}..{cash(p.monthly_range[1])})" if p.monthly_range else ""
         )
         hourly = RESERVED_UNPRICED if p.reservation and p.hourly is None else cash(p.hourly)
         month = RESERVED_UNPRICED if p.reservation and p.monthly is None else month
         lines.append(
-            f"| {p.pool} | {p.size} | {p.region or '-'} | {_capacity(p)} | {cash(p.node_hourly)} | "
+            f"| {md(p.pool)} | {md(p.size)} | {md(p.region or '-')} | {_capacity(p)} | {cash(p.node_hourly)} | "
             f"{hourly} | {month} | {slices} | {source} |"
         )
     lines += [
@@ -157,14 +158,14 @@ def markdown_cost_diff(diff: CostDiff) -> list[str]:
     lines = ["", "| pool | $/month | while both generations exist |", "|---|---|---|"]
     for pool in diff.pools:
         surge = f"{money(pool.surge_hourly, 2, diff.currency)}/h" if pool.surge_hourly else "-"
-        lines.append(f"| {pool.pool} | {_before_after(pool.monthly, diff.currency)} | {surge} |")
+        lines.append(f"| {md(pool.pool)} | {_before_after(pool.monthly, diff.currency)} | {surge} |")
     total = UNKNOWN if diff.unknown and not diff.pools else _before_after(diff.monthly, diff.currency)
     lines.append(f"| **total** (GPU pools) | {total} | |")
     changed = [(pool.pool, name, b, a) for pool in diff.pools for name, (b, a) in pool.slice_hourly.items() if b != a]
     if changed:
         lines += ["", f"| pool | slice ({NVIDIA_PREFIX}) | $/slice-h before | after |", "|---|---|---|---|"]
         lines += [
-            f"| {pool} | {short(name)} | {_or(b, 'new', diff.currency)} | {_or(a, 'gone', diff.currency)} |"
+            f"| {md(pool)} | {md(short(name))} | {_or(b, 'new', diff.currency)} | {_or(a, 'gone', diff.currency)} |"
             for pool, name, b, a in changed
         ]
     return lines

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..plan.diff import Count
+from ..untrusted.text import markdown_safe as md
 
 HEADER = ("POOL", "KIND", "PROFILE", "PER NODE", "MEMORY")
 
@@ -55,7 +56,8 @@ def markdown_dra_devices(devices: dict[str, list[dict[str, Any]]]) -> list[str]:
         "|---|---|---|---|---|",
     ]
     shared = [line.strip() for line in _shared(devices)]
-    return lines + [f"| {' | '.join(row)} |" for row in _rows(devices)] + (["", *shared] if shared else [])
+    rows = [f"| {' | '.join(md(cell) for cell in row)} |" for row in _rows(devices)]
+    return lines + rows + (["", *(md(line) for line in shared)] if shared else [])
 
 
 def dra_diff_lines(devices: dict[str, dict[str, Count]]) -> list[str]:

@@ -8,7 +8,6 @@ greedy one-profile-per-pool baseline beside the optimum.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
@@ -18,11 +17,12 @@ from ..fit.answer import OUT_OF_SCOPE, FitAnswer, answer_json, fit_demand
 from ..fit.kueue_quotas import fit_kueue
 from ..fit.size_fit import SizeFit
 from ..kueue import render_yaml
-from ..untrusted.text import terminal_safe
 from .check import print_lines
 from .help import Parser
 from .pictures import add_picture_arguments, check_svg_path, print_layouts, write_svg
 from ..pictures.from_fit import fit_picture
+from ..untrusted.headroom import with_headroom
+from ..untrusted.text import json_text, shown
 
 
 def add_fit_command(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -89,7 +89,10 @@ def run_fit(args: argparse.Namespace) -> int:
 
     demand = read_demand_file(args.demand)
     check_svg_path(args.svg)
-    answer = fit_demand(demand, current_price_book(), args.time_limit, args.objective)
+    book = current_price_book()
+    answer = with_headroom(
+        lambda: fit_demand(demand, book, args.time_limit, args.objective), f"demand file {args.demand}"
+    )
     picture = fit_picture(answer.chosen)
     if args.svg is not None:
         size = answer.chosen.request.size
@@ -99,14 +102,14 @@ def run_fit(args: argparse.Namespace) -> int:
         data = answer_json(answer)
         if kueue is not None:
             data = {**data, "kueue": kueue.objects, "kueueConfiguration": kueue.configuration}
-        print(json.dumps(data, indent=2, allow_nan=False))
+        print(json_text(data))
         return 0
     if kueue is None:
         print_lines(report_lines(answer))
         print_layouts(picture, args.ascii, "MIG layouts (each distinct GPU layout once):")
         return 0
     lines = report_lines(answer) + _configuration_lines(kueue.configuration)
-    print("\n".join(terminal_safe(line) for line in lines), file=sys.stderr)
+    print("\n".join(shown(line, cut_values=False) for line in lines), file=sys.stderr)
     sys.stdout.write(render_yaml(kueue.objects))
     return 0
 

@@ -29,9 +29,10 @@ output (--format):
 """
 
 EXIT_STATUS = """\
-exit status: 0 done; 2 bad input, one "error:" line per problem naming the
-field and what is allowed; 1 a failure of gpupools itself (GPUPOOLS_DEBUG=1
-shows the traceback).
+exit status: 0 done; 2 bad input (or an output that cannot be written), one
+"error:" line per problem naming the field and what is allowed; 1 a failure of
+gpupools itself (GPUPOOLS_DEBUG=1 shows the traceback); 141 the reader of the
+output went away; verify: 3 a mismatch.
 """
 
 TOP_EPILOG = f"""\
@@ -131,9 +132,9 @@ examples:
 
 
 VERIFY_EXIT_STATUS = """\
-exit status: 0 every pool matches; 1 a mismatch (one line each); 2 bad config,
+exit status: 0 every pool matches; 3 a mismatch (one line each); 2 bad config,
 an unreadable kubeconfig, an unreachable cluster or a response gpupools cannot
-read (one "error:" line).
+read (one "error:" line); 1 a failure of gpupools itself.
 """
 
 

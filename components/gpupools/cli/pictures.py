@@ -19,6 +19,7 @@ from ..pictures.svg import render_svg
 from ..pictures.text import can_show_boxes, picture_lines
 from ..untrusted.atomic_file import check_writable, write_atomically
 from ..untrusted.files import FileRefused
+from ..untrusted.text import shown
 
 SVG_KIND = "SVG picture"
 
@@ -51,9 +52,9 @@ def wants_colour(stream: object) -> bool:
 
 def print_layouts(picture: Picture, ascii_only: bool, heading: str) -> None:
     """The heading and the picture; names in it are already escaped, so its own colour codes are printed as such."""
-    lines = layout_lines(picture, ascii_only)
-    if lines:
-        print("\n".join(["", heading, *lines]))
+    if layout_lines(picture, ascii_only):  # the lines are drawn twice: cheap, and each print names its rule
+        print("\n".join(["", shown(heading)]))
+        print("\n".join(layout_lines(picture, ascii_only)))
 
 
 def check_svg_path(path: str | None) -> None:

@@ -20,6 +20,7 @@ from .pictures import check_svg_path, print_layouts, write_svg
 from ..pictures.from_plan import plan_json_picture
 from ..pictures.markdown import changed_layouts
 from .dra_render import dra_device_lines, dra_diff_lines, markdown_dra_devices
+from ..untrusted.text import json_text, markdown_safe as md
 
 # The inputs worth reading per resource type; JSON output keeps them all.
 KEY_INPUTS: dict[str, tuple[str, ...]] = {
@@ -73,7 +74,7 @@ def run_plan(
     costs = cost_diff(base_plan, head, diff) if base_plan is not None and diff else None
     if output_format == "json":
         print(
-            json.dumps(
+            json_text(
                 {
                     **head,
                     **(
@@ -82,8 +83,6 @@ def run_plan(
                         else {}
                     ),
                 },
-                indent=2,
-                allow_nan=False,  # a number that is not finite is a bug to report, not JSON to print
             )
         )
     elif output_format == "markdown":
@@ -129,7 +128,7 @@ def text_plan(plan: Plan, base: dict[str, Any] | None = None, diff: CapacityDiff
 def markdown_comment(plan: Plan, base: dict[str, Any], diff: CapacityDiff, costs: CostDiff) -> list[str]:
     """One stack's part of the pull request comment: its heading first, which is the headline (what goes, what
     arrives, the money); an unchanged stack is that one line with its capacity and cost collapsed under it."""
-    heading = f"### `{plan.stack}` ({plan.cloud}): {markdown_headline(diff)}; {cost_headline(costs)}"
+    heading = f"### `{md(plan.stack)}` ({plan.cloud}): {markdown_headline(diff)}; {md(cost_headline(costs))}"
     unchanged = not diff.changed and not costs.unknown and abs(costs.monthly.delta) < 0.005
     if unchanged:
         cost = None if costs.unpriced else plan.cost  # an unpriced stack said so in its heading, once
@@ -137,7 +136,8 @@ def markdown_comment(plan: Plan, base: dict[str, Any], diff: CapacityDiff, costs
         summary += markdown_capacity(plan.capacity, [], plan.capacity_inputs)
         summary += (["", "Cost:", ""] + markdown_cost(cost)) if cost else []
         return [heading, ""] + summary + ["", "</details>"]
-    lines = [heading] + markdown_diff(diff)[1:] + markdown_cost_diff(costs) + dra_diff_lines(diff.devices)
+    lines = [heading] + markdown_diff(diff)[1:] + markdown_cost_diff(costs)
+    lines += [md(line) for line in dra_diff_lines(diff.devices)]
     lines += changed_layouts(
         plan_json_picture(base), plan.picture, [p.pool for p in diff.pools if p.change != "unchanged"]
     )
@@ -147,16 +147,16 @@ def markdown_comment(plan: Plan, base: dict[str, Any], diff: CapacityDiff, costs
 def markdown_plan(
     plan: Plan, base: dict[str, Any] | None = None, diff: CapacityDiff | None = None, heading: bool = True
 ) -> list[str]:
-    lines = [f"### gpupools plan: stack `{plan.stack}` ({plan.cloud}), {len(plan.resources)} resources", ""]
+    lines = [f"### gpupools plan: stack `{md(plan.stack)}` ({plan.cloud}), {len(plan.resources)} resources", ""]
     marked, gone = marks(plan.resources, base, diff)
     lines = lines if heading else [f"Plan: {_counts(marked, gone)}.", ""]
-    lines += [f"_{plan.on.line()}_", ""] if plan.on else []
+    lines += [f"_{md(plan.on.line())}_", ""] if plan.on else []
     lines += markdown_capacity(plan.capacity, plan.warnings, plan.capacity_inputs)
     if plan.cost:
         lines += ["", "Cost:", ""] + markdown_cost(plan.cost)
     lines += markdown_dra_devices(plan.dra_devices_json())
     if plan.autoscaling:
-        lines += ["", "Autoscaling:", ""] + [f"- {row.line()}" for row in plan.autoscaling]
+        lines += ["", "Autoscaling:", ""] + [f"- {md(row.line())}" for row in plan.autoscaling]
     lines += ["", "<details><summary>NVIDIA daemonset placement</summary>", "", "```"]
     lines += placement_lines(plan.placements) + ["```", "", "</details>"]
     title = (

@@ -43,8 +43,12 @@ def run_prices(args: argparse.Namespace) -> int:
     from ..price_lists.errors import PriceSourceError
     from ..price_lists.refresh import refresh_caches
     from ..untrusted.files import FileRefused
-    from ..untrusted.text import shown, terminal_safe
+    from ..untrusted.text import shown
 
+    unknown = _unknown_region(args)
+    if unknown:
+        print(f"error: {shown(unknown)}", file=sys.stderr)
+        return EXIT_CANNOT_READ
     # A whole refresh (no --region) that includes Azure also reads which regions sell each size: both caches are
     # written together, or neither (price_lists/refresh.refresh_caches).
     with_offers = args.region is None and args.cloud in (None, azure_offers.CLOUD)
@@ -57,10 +61,27 @@ def run_prices(args: argparse.Namespace) -> int:
         return EXIT_CANNOT_READ
     dropped = done.dropped
     replaced = f" (replacing {dropped} prices in another currency: a cache holds one)" if dropped else ""
-    print(
-        f"wrote {len(done.fresh)} {terminal_safe(args.currency)} prices to {terminal_safe(str(done.prices_path))}"
-        f"{replaced}"
-    )
+    print(shown(f"wrote {len(done.fresh)} {args.currency} prices to {done.prices_path}{replaced}", cut_values=False))
     if done.offers_path is not None:
-        print(f"wrote the regions selling {done.offer_sizes} sizes to {terminal_safe(str(done.offers_path))}")
+        print(shown(f"wrote the regions selling {done.offer_sizes} sizes to {done.offers_path}", cut_values=False))
+    return 0
+
+
+def _unknown_region(args: argparse.Namespace) -> str:
+    """``--region us-est-1``: a name none of the chosen clouds has, refused before the network with the closest."""
+    from ..catalog.cloud_registry import cloud
+    from ..catalog.regions import Places
+    from ..untrusted.lookup import did_you_mean
+
+    if args.region is None:
+        return ""
+    chosen = [cloud(name) for name in ([args.cloud] if args.cloud else CLOUDS)]
+    lists = [each.facet(Places) for each in chosen if each.has(Places)]
+    if len(lists) < len(chosen) or any(args.region in places.names for places in lists):
+        return ""
+    known = [name for places in lists for name in places.names]
+    return (
+        f"--region: '{args.region}' is not a region of {' or '.join(args.cloud and [args.cloud] or CLOUDS)}; "
+        + (did_you_mean(args.region, known) or "see gpupools sizes for the regions with a price").rstrip()
+    )
     return 0

@@ -9,6 +9,7 @@ from ..domain.capacity_inputs import CapacityInputs
 from ..plan.diff import CapacityDiff, Count, PoolDiff
 from ..domain.stack import PLAIN_POD, Placement
 from .markdown_parts import NVIDIA_PREFIX, short
+from ..untrusted.text import markdown_safe as md
 
 
 def _resources(resources: dict[str, int]) -> str:
@@ -64,13 +65,13 @@ def markdown_capacity(
         "|---|---|---|---|---|---|---|---|",
     ]
     lines += [
-        f"| {c.pool} | {c.size} | {c.gpu} | {c.nodes} | {c.gpus_per_node} | {_max_pods(c)} | {_short_per_node(c)} | "
-        f"{_short_resources(c.total)} |"
+        f"| {md(c.pool)} | {md(c.size)} | {md(c.gpu)} | {c.nodes} | {c.gpus_per_node} | {_max_pods(c)} | "
+        f"{md(_short_per_node(c))} | {md(_short_resources(c.total))} |"
         for c in capacity
     ]
     if inputs:
-        lines += ["", "Capacity inputs:", ""] + [f"- **{pool.pool}**: {pool.line()}" for pool in inputs]
-    return lines + [f"\n> warning: {warning}" for warning in warnings]
+        lines += ["", "Capacity inputs:", ""] + [f"- **{md(pool.pool)}**: {md(pool.line())}" for pool in inputs]
+    return lines + [line for warning in warnings for line in ("", f"> warning: {md(warning)}")]
 
 
 def placement_lines(placements: list[Placement]) -> list[str]:
@@ -114,7 +115,7 @@ def diff_lines(diff: CapacityDiff) -> list[str]:
 def markdown_headline(diff: CapacityDiff) -> str:
     """The headline with a warning sign when capacity goes away or offline."""
     marker = ":warning: " if diff.removes_capacity or diff.takes_capacity_offline else ""
-    return f"{marker}{diff.headline()}"
+    return f"{marker}{md(diff.headline())}"
 
 
 def _short_how(pool: PoolDiff) -> str:
@@ -131,17 +132,18 @@ def markdown_diff(diff: CapacityDiff) -> list[str]:
     and how each replaced or offline pool goes."""
     lines = [f"**{markdown_headline(diff)}**", "", "| pool | change | nodes | GPUs |", "|---|---|---|---|"]
     for pool in diff.pools:
-        lines.append(f"| {pool.pool} | {_short_how(pool)} | {pool.nodes} | {pool.gpus} |")
+        lines.append(f"| {md(pool.pool)} | {md(_short_how(pool))} | {pool.nodes} | {pool.gpus} |")
     lines.append(f"| **total** | | {diff.nodes} | {diff.gpus} |")
     changed = [(pool.pool, name, n) for pool in diff.pools for name, n in pool.resources.items() if n.delta]
     if changed:
         lines += ["", f"| pool | usable resource ({NVIDIA_PREFIX}) | before | after |", "|---|---|---|---|"]
         lines += [
-            f"| {pool} | {short(name)} | {n.before or 'new'} | {n.after or 'gone'} |" for pool, name, n in changed
+            f"| {md(pool)} | {md(short(name))} | {n.before or 'new'} | {n.after or 'gone'} |"
+            for pool, name, n in changed
         ]
     stories = []
     for pool in (pool for pool in diff.pools if pool.replacement or pool.effect):
-        stories.append(f"- **{pool.pool}**: {_how(pool)}")
+        stories.append(f"- **{md(pool.pool)}**: {md(_how(pool))}")
         steps = _steps(pool)
         stories += ["", "  ```sh", *(f"  {step}" for step in steps), "  ```"] if steps else []
     return lines + ([""] + stories if stories else [])

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from ..catalog.cloud_registry import cloud_names
 from ..config.errors import ConfigError, Problem
 from ..facts.sizes import SizeRow, size_rows
+from ..untrusted.lookup import did_you_mean
 from .check import print_lines
 from .help import Parser
+from ..untrusted.text import json_text
 
 
 def add_sizes_command(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -31,9 +32,11 @@ def run_sizes(args: argparse.Namespace) -> int:
     rows = size_rows(args.cloud, args.size)
     if args.size is not None and not rows:
         where = f" on {args.cloud}" if args.cloud else ""
-        raise ConfigError([Problem("--size", f"{args.size!r} is not a catalog size{where}; see gpupools sizes")])
+        known = [row.size.name for row in size_rows(args.cloud, None)]
+        meant = did_you_mean(args.size, known)
+        raise ConfigError([Problem("--size", f"{args.size!r} is not a catalog size{where}; {meant}see gpupools sizes")])
     if args.format == "json":
-        print(json.dumps({"sizes": [row.to_json() for row in rows]}, indent=2))
+        print(json_text({"sizes": [row.to_json() for row in rows]}))
         return 0
     lines: list[str] = []
     for row in rows:

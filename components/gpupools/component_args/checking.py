@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 import reprlib
 from collections.abc import Callable, Iterator
@@ -14,6 +13,7 @@ import pydantic
 
 from ..untrusted.limits import MAX_DEPTH, MAX_NODES
 from .fields import ComponentArgsError, _Args, is_deferred
+from ..untrusted.lookup import closest
 
 
 def check_args(
@@ -108,7 +108,7 @@ def _problems(
         )
         if item["type"] == "extra_forbidden":
             key = str(item["loc"][-1])
-            close = difflib.get_close_matches(_snake(key), list(model.model_fields), n=1)
+            close = closest(_snake(key), model.model_fields)
             hint = f"; did you mean {close[0]!r}?" if close else f"; allowed: {', '.join(model.model_fields)}"
             line = f"{path}: unknown argument {key!r}{hint}"
         elif item["type"] == "missing":

@@ -18,13 +18,16 @@ import pydantic
 from pydantic import Field, field_validator, model_validator
 
 from ..catalog.cloud_registry import cloud_names
+from ..catalog.gpus import GPU_MODELS
 from ..catalog.names import DNS1123_LABEL
 from ..untrusted.files import FileRefused, read_text
+from ..untrusted.lookup import did_you_mean
 from ..untrusted.quantity import QuantityError, parse_quantity
 from ..untrusted.safe_yaml import YamlRefused, load_yaml
 from .errors import ConfigError, Problem
 from .loading import OUTSIDE_FLAG, find_project_root
 from .models import Strict
+from .shape import choice_hint
 
 MAX_DEMAND_BYTES = 256 * 1024
 # The fit answers 200 workloads of 10,000 replicas (2 million) in about a second across every AWS size
@@ -54,6 +57,18 @@ class Workload(Strict):
             raise ValueError(f"'{value}' is not a DNS label; allowed: lowercase letters, digits and '-'")
         return value
 
+    @field_validator("slice")
+    @classmethod
+    def _known_profile(cls, value: str | None) -> str | None:
+        """A profile no GPU of the catalog has is refused once here, not once per size the fit tries."""
+        known = [profile.name for gpu in GPU_MODELS.values() for profile in gpu.profiles]
+        if value is not None and value not in known:
+            raise ValueError(
+                f"'{value}' is not a MIG profile of any GPU gpupools knows; {did_you_mean(value, known)}"
+                "see gpupools sizes"
+            )
+        return value
+
     @field_validator("memory")
     @classmethod
     def _quantity(cls, value: str | None) -> str | None:
@@ -64,6 +79,14 @@ class Workload(Strict):
                 raise ValueError(str(error)) from None
             if amount <= 0:
                 raise ValueError(f"{value!r} is not a positive amount of memory")
+            largest = max(
+                (profile for gpu in GPU_MODELS.values() for profile in gpu.profiles), key=lambda p: p.memory_gb
+            )
+            if amount / GB > largest.memory_gb:  # refused once here, not once per size the fit tries
+                raise ValueError(
+                    f"{value!r} is more than any MIG profile gpupools knows holds (the largest is {largest.name}, "
+                    f"{largest.memory_gb} GB); ask for gpu: whole"
+                )
         return value
 
     @model_validator(mode="after")
@@ -103,7 +126,10 @@ class Demand(Strict):
     @classmethod
     def _known_cloud(cls, value: str) -> str:
         if value not in cloud_names():
-            raise ValueError(f"'{value}' is not a cloud gpupools knows; allowed: {', '.join(cloud_names())}")
+            raise ValueError(
+                f"'{value}' is not a cloud gpupools knows; {did_you_mean(value, cloud_names())}"
+                f"allowed: {', '.join(cloud_names())}"
+            )
         return value
 
     @field_validator("teams")
@@ -186,7 +212,7 @@ def _problems(error: pydantic.ValidationError) -> list[Problem]:
         elif item["type"] == "missing":
             message = "is required"
         else:
-            message = item["msg"].removeprefix("Value error, ")
+            message = item["msg"].removeprefix("Value error, ") + choice_hint(item)
         if message not in merged.setdefault(path, []):
             merged[path].append(message)
     return [Problem(path, "; ".join(messages)) for path, messages in merged.items()]

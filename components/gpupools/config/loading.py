@@ -18,6 +18,7 @@ from typing import Any
 from ..untrusted.files import FileRefused, read_text
 from ..untrusted.safe_yaml import YamlIssue, YamlRefused, load_yaml
 from .errors import SECRET_PLACEHOLDER, ConfigError, Problem
+from ..untrusted.lookup import did_you_mean
 
 __all__ = [
     "SECRET_PLACEHOLDER",
@@ -75,6 +76,23 @@ def stack_file_path(stack: str, root: Path | None = None) -> Path:
     return find_project_root(root) / f"Pulumi.{check_stack_name(stack)}.yaml"
 
 
+def _no_such_stack(path: Path, stack: str) -> None:
+    """``--stack NAME`` without its file: one line naming the stacks that are there, the closest first."""
+    try:
+        there = sorted(
+            found.name.removeprefix("Pulumi.").rsplit(".", 1)[0]
+            for found in path.parent.glob("Pulumi.*.y*ml")
+            if found.suffix in (".yaml", ".yml")
+        )[:MAX_STACKS_NAMED]
+    except OSError:
+        there = []
+    listed = f"stacks here: {', '.join(there)}" if there else "no Pulumi.<stack>.yaml here"
+    raise ConfigError([Problem(str(path), f"no such stack file; {did_you_mean(stack, there)}{listed}")])
+
+
+MAX_STACKS_NAMED = 50
+
+
 def read_stack_file(path: Path | str, stack: str | None = None) -> StackFile:
     """Parse a stack file; an unreadable file, bad YAML or a bad key is a ``ConfigError`` like any other bad input."""
     if str(path) == "":
@@ -83,6 +101,8 @@ def read_stack_file(path: Path | str, stack: str | None = None) -> StackFile:
     name = stack or check_stack_name(
         path.name.removeprefix("Pulumi.").removesuffix(".yaml").removesuffix(".yml"), f"{path} (its stack name)"
     )
+    if stack is not None and not path.exists():
+        _no_such_stack(path, stack)
     document = read_yaml_file(path)
     config = document.get("config") if isinstance(document, dict) else None
     if not isinstance(config, dict):

@@ -23,7 +23,7 @@ import pydantic
 from ..catalog.cloud_registry import cloud_names
 from .errors import Problem, field_path
 from .models import ClusterConfig, CustomSize, GpuPoolConfig, GpuSoftware, StackConfig, Strict
-from .shape import intended_key
+from ..untrusted.lookup import closest
 
 Location = tuple[str | int, ...]
 
@@ -44,6 +44,9 @@ class PartialConfig:
             owner = field_path(*parents) if parents else None
             same_mapping = owner is None or _at_or_under(problem.field, owner)
             if same_mapping and re.search(rf"(?<![\w.]){re.escape(str(key))}(?!\w)", problem.message):
+                return False
+            dotted = ".".join(str(part) for part in location)  # a rule elsewhere naming it: gpuSoftware.migStrategy
+            if all(isinstance(part, str) for part in location) and len(location) > 1 and dotted in problem.message:
                 return False
         return True
 
@@ -103,7 +106,7 @@ def _cleaned(
     cleaned: dict[str, Any] = {}
     for key, item in value.items():
         if key not in fields:  # reported as unknown; the key it was probably meant to be is left out
-            meant = intended_key(str(key), list(fields))
+            meant = next(iter(closest(str(key), fields)), None)
             if meant is not None:
                 left_out.append(location + (meant,))
             continue

@@ -6,12 +6,13 @@ malformed config, for the rules, is ``partial``.
 
 from __future__ import annotations
 
-import difflib
 from typing import Any, Mapping, get_args, get_origin
 
-import pydantic
-from pydantic.alias_generators import to_camel
+import re
 
+import pydantic
+
+from ..untrusted.lookup import closest, did_you_mean
 from .errors import NAMESPACE, Problem, field_path
 from .models import StackConfig
 
@@ -43,7 +44,7 @@ def shape_problems(error: pydantic.ValidationError) -> list[Problem]:
         path = field_path(*loc) if loc else f"{NAMESPACE}:"
         if item["type"] == "extra_forbidden":
             allowed, key = _allowed_keys(loc[:-1]), str(loc[-1])
-            meant = intended_key(key, allowed)
+            meant = next(iter(closest(key, allowed)), None)
             message = f"unknown key {key!r}" + (
                 f"; did you mean {meant!r}?"
                 if meant is not None
@@ -54,7 +55,7 @@ def shape_problems(error: pydantic.ValidationError) -> list[Problem]:
         elif item["type"] == "missing":
             message = "is required"
         else:
-            message = item["msg"].removeprefix("Value error, ") + _quoted_number_hint(item)
+            message = item["msg"].removeprefix("Value error, ") + _quoted_number_hint(item) + choice_hint(item)
             given[path] = item.get("input")
         merged.setdefault(path, [])
         if message not in merged[path]:
@@ -92,6 +93,16 @@ def _is_member(part: Any) -> bool:
     return isinstance(part, str) and (part == "str" or "[" in part)
 
 
+def choice_hint(item: Any) -> str:
+    """``installer: gpu-operater``: pydantic names the allowed values; add the one it was probably meant to be."""
+    given = item.get("input")
+    if item["type"] not in ("literal_error", "enum") or not isinstance(given, str):
+        return ""
+    allowed = re.findall(r"'([^']*)'", str((item.get("ctx") or {}).get("expected", "")))
+    meant = did_you_mean(given, allowed)
+    return f"; {meant.rstrip()}" if meant else ""
+
+
 def _quoted_number_hint(item: Any) -> str:
     """``count: "2"``: a number written in quotes is text to YAML; say so rather than only pydantic's words."""
     given = item.get("input")
@@ -102,17 +113,6 @@ def _quoted_number_hint(item: Any) -> str:
     except ValueError:
         return ""
     return " (a number in quotes is text in YAML: remove the quotes)"
-
-
-def intended_key(key: str, allowed: list[str]) -> str | None:
-    """The allowed key an unknown one was probably meant to be: the same in camelCase or another case
-    (``os_sku``, ``OsSku`` for ``osSku``), else the closest by ``difflib`` (``lables`` for ``labels``)."""
-    folded = {name.lower(): name for name in allowed}
-    same = folded.get(to_camel(key).lower()) or folded.get(key.replace("-", "").replace("_", "").lower())
-    if same is not None:
-        return same
-    close = difflib.get_close_matches(key.lower(), list(folded), n=1)
-    return folded[close[0]] if close else None
 
 
 def _user_location(loc: tuple[str | int, ...]) -> list[str | int]:

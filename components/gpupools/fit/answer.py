@@ -23,6 +23,7 @@ from ..config.errors import ConfigError, Problem
 from ..resolve.place_rules import not_offered_problem
 from ..catalog.offers import offers_snapshot
 from ..domain.fit_solver import DEFAULT_TIME_LIMIT, LAYOUTS_TIME_LIMIT, Objective
+from ..untrusted.lookup import did_you_mean
 from .requests import cloud_cuts_gpus, size_request
 from .size_fit import SizeFit, fit_size
 
@@ -55,12 +56,30 @@ def fit_demand(
     chosen_cloud = cloud_named(demand.cloud)
     places = chosen_cloud.facet(Places) if chosen_cloud.has(Places) else None
     if places is not None and demand.region not in places.names:
-        raise ConfigError([Problem("region", f"'{demand.region}' is not a region of {chosen_cloud.display_name}")])
+        meant = did_you_mean(demand.region, places.names)
+        raise ConfigError(
+            [
+                Problem(
+                    "region",
+                    f"'{demand.region}' is not a region of {chosen_cloud.display_name}; {meant}"
+                    f"allowed: a name in {places.source}",
+                )
+            ]
+        )
     if demand.size is not None:
         known = INSTANCE_SIZES.get(demand.size)
         if known is None or known.cloud != demand.cloud:
             raise ConfigError(
-                [Problem("size", f"'{demand.size}' is not a {chosen_cloud.display_name} size the catalog knows")]
+                [
+                    Problem(
+                        "size",
+                        f"'{demand.size}' is not a {chosen_cloud.display_name} size the catalog knows; "
+                        + did_you_mean(
+                            demand.size, [s.name for s in INSTANCE_SIZES.values() if s.cloud == demand.cloud]
+                        )
+                        + "see gpupools sizes",
+                    )
+                ]
             )
         sold = not_offered_problem(known.name, demand.region, "size")
         if sold is not None:

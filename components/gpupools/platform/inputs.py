@@ -10,7 +10,6 @@ Pure: imports no Pulumi.
 
 from __future__ import annotations
 
-import difflib
 import re
 import types
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ from ..component_args.fields import is_deferred
 from ..config.errors import NAMESPACE, Problem
 from ..config.models import Autoscaling, GpuPoolConfig, MigConfig, StackConfig
 from ..errors import GpupoolsError
+from ..untrusted.lookup import closest
 
 Args = TypeVar("Args")
 
@@ -163,9 +163,7 @@ class _Walk:
             elif isinstance(key, str) and key in fields:
                 key_name, alias = key, fields[key].alias or to_camel(key)
             else:
-                close = difflib.get_close_matches(
-                    str(key), [*fields, *(LAYOUT_KEYS if model is MigConfig else [])], n=1
-                )
+                close = closest(str(key), [*fields, *(LAYOUT_KEYS if model is MigConfig else [])])
                 hint = f"; did you mean {close[0]!r}?" if close else f"; allowed: {', '.join(fields)}"
                 self.problems.append((_shown(path + (str(key),)), f"unknown argument {str(key)!r}{hint}"))
                 continue

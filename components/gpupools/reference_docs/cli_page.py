@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 
 from ..cli import _parser
+from ..errors import EXIT_MEANINGS
 from .markdown import code, codes, link, prose, table
 
 
@@ -35,6 +36,8 @@ def cli_page() -> str:
         _options_table(parser),
         "",
         _text(parser, parser.epilog),
+        "",
+        _exit_statuses(),
     ]
     for prog, summary, command in commands:
         parts += ["", f"## {prog}", "", prose(summary[:1].upper() + summary[1:]) + ".", ""]
@@ -42,6 +45,19 @@ def cli_page() -> str:
         if command.epilog:
             parts += ["", _text(command, command.epilog)]
     return "\n".join(parts) + "\n"
+
+
+def _exit_statuses() -> str:
+    """The exit contract from ``errors.EXIT_MEANINGS``, the table the command itself returns by."""
+    return "\n".join(
+        [
+            "## Exit statuses",
+            "",
+            "Every command ends with one of these; a script can tell bad input (2) from a bug of gpupools (1).",
+            "",
+            table(["status", "meaning"], [[code(int(status)), meaning] for status, meaning in EXIT_MEANINGS.items()]),
+        ]
+    )
 
 
 def _commands(parser: argparse.ArgumentParser) -> list[tuple[str, str, argparse.ArgumentParser]]:

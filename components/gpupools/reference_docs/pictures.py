@@ -23,6 +23,7 @@ from ..price_lists.book import snapshot
 from ..resolve.stack_loader import load_stack
 from ..untrusted.atomic_file import write_atomically
 from ..untrusted.files import read_text
+from ..untrusted.text import shown
 
 PICTURES_DIR = "docs/pictures"
 REGENERATE_PICTURES = "python -m gpupools.reference_docs.pictures"
@@ -73,9 +74,12 @@ def main(argv: list[str] | None = None) -> int:
         stale.append(str(path))
         if not args.check:
             write_atomically(path, text.encode("utf-8"), "docs picture")
-            print(f"wrote {path}")
+            print(shown(f"wrote {path}", cut_values=False))
     if args.check and stale:
-        print(f"stale: {', '.join(stale)}; regenerate with: {REGENERATE_PICTURES}", file=sys.stderr)
+        print(
+            shown(f"stale: {', '.join(stale)}; regenerate with: {REGENERATE_PICTURES}", cut_values=False),
+            file=sys.stderr,
+        )
         return 1
     return 0
 

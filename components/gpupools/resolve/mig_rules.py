@@ -7,7 +7,6 @@ devices are advertised, so a mix of profiles needs ``mixed``.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Callable, Mapping
 
@@ -23,6 +22,7 @@ from ..config.models import GpuPoolConfig, StackConfig
 from ..domain.mig_layouts import canonical, check_layout, describe
 from ..domain.node_layout import GpuGroup, NodeLayout
 from ..domain.pools import MigPlan
+from ..untrusted.lookup import did_you_mean
 
 AKS_PROFILE = re.compile(r"MIG([0-9])g")
 
@@ -154,7 +154,10 @@ def mig_config_label_problem(size: str, labels: object) -> str | None:
         return f"'{value[:80]}': {size} has {gpu.name} GPUs, which do not support MIG; allowed: all-disabled"
     if value in gpu.layouts:
         return None
-    return f"'{value[:80]}' is not an NVIDIA layout for {gpu.name} ({size}); allowed: {', '.join(gpu.layouts)}"
+    return (
+        f"'{value[:80]}' is not an NVIDIA layout for {gpu.name} ({size}); {did_you_mean(value, gpu.layouts)}"
+        f"allowed: {', '.join(gpu.layouts)}"
+    )
 
 
 def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, int], str, bool, list[Problem]]:
@@ -167,8 +170,7 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
         profile = aks_profile(gpu, name) if match else gpu.profile(name)
         if profile is None:
             allowed = f"{'/'.join(_aks_names(gpu))} or {allowed_profiles}"
-            meant = difflib.get_close_matches(name, [*_aks_names(gpu), *(p.name for p in gpu.profiles)], n=1)
-            allowed = f"did you mean '{meant[0]}'? allowed: {allowed}" if meant else f"allowed: {allowed}"
+            allowed = did_you_mean(name, [*_aks_names(gpu), *(p.name for p in gpu.profiles)]) + f"allowed: {allowed}"
             return (
                 {},
                 "",
@@ -192,7 +194,8 @@ def _mig_devices(pool: GpuPoolConfig, gpu: GpuModel, path) -> tuple[dict[str, in
                 [
                     Problem(
                         path("mig", "layout"),
-                        f"'{layout}' is not an NVIDIA layout for {gpu.name} ({pool.size}); allowed: {', '.join(named)}",
+                        f"'{layout}' is not an NVIDIA layout for {gpu.name} ({pool.size}); "
+                        f"{did_you_mean(layout, named)}allowed: {', '.join(named)}",
                     )
                 ],
             )

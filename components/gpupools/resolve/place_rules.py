@@ -10,7 +10,6 @@ zone name exists (zone names map to zone ids per account).
 
 from __future__ import annotations
 
-import difflib
 import re
 
 from ..catalog.cloud_registry import cloud as cloud_named
@@ -19,6 +18,7 @@ from ..catalog.offers import offer
 from ..catalog.regions import Places
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import StackConfig
+from ..untrusted.lookup import did_you_mean
 
 # What every cloud's region names are made of; anything else is the syntax rules' to refuse (escaped, cut).
 _REGION_TEXT = re.compile(r"[a-z0-9-]{1,64}")
@@ -42,8 +42,7 @@ def region_problems(config: StackConfig) -> list[Problem]:
     places = cloud.facet(Places)
     if region in places.names:
         return []
-    close = difflib.get_close_matches(region, list(places.names), n=3, cutoff=0.6)
-    meant = f"did you mean {' or '.join(close)}? " if close else ""
+    meant = did_you_mean(region, places.names)
     return [
         Problem(
             field_path("cluster", cloud.region_field),

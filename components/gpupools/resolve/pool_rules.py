@@ -7,7 +7,6 @@ The rules every cloud shares are here; each cloud adds its own (its ``CloudRules
 
 from __future__ import annotations
 
-import difflib
 
 from typing import Mapping
 
@@ -30,6 +29,7 @@ from ..config.models import GpuPoolConfig, StackConfig
 from ..domain.pools import MigPlan, ResolvedPool
 from .cloud_rules import rules
 from .mig_rules import node_notes, plan_mig, strategy_problems
+from ..untrusted.lookup import did_you_mean
 
 
 def resolve_pool(
@@ -41,8 +41,7 @@ def resolve_pool(
     path = lambda *parts: field_path("gpuPools", index, *parts)  # noqa: E731
     if size is None:
         known = sizes_for(config.cloud)
-        meant = difflib.get_close_matches(pool.size, known, n=1, cutoff=0.8)
-        hint = f"did you mean '{meant[0]}'? " if meant else ""
+        hint = did_you_mean(pool.size, known, cutoff=0.8)
         return None, Findings(
             [
                 Problem(

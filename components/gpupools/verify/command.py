@@ -12,7 +12,6 @@ waiting for MIG layouts. Without it, a run reads once, retries nothing, and stil
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -20,15 +19,16 @@ from typing import Callable, Mapping
 
 from ..resolve.stack_loader import load_stack
 from ..config.loading import StackFile
-from ..untrusted.text import shown
+from ..errors import ExitStatus
+from ..untrusted.text import json_text, shown
 from .cluster import ClusterError, ClusterReader, observe, resolve_kubeconfig
 from .expected import device_plugin_target, expected_pools
 from .report import RENDERERS, VerifyReport, compare
 from .resource_slices import expected_dra_devices, read_resource_slices, with_slice_mismatches
 
-EXIT_OK = 0
-EXIT_MISMATCH = 1
-EXIT_CLUSTER_ERROR = 2
+EXIT_OK = ExitStatus.OK
+EXIT_MISMATCH = ExitStatus.MISMATCH  # distinct from a bug (1) and from bad input or an unreadable cluster (2)
+EXIT_CLUSTER_ERROR = ExitStatus.BAD_INPUT
 # Seconds between polls while a MIG layout is applied: the MIG manager takes minutes, the API a few ms.
 DEFAULT_POLL_INTERVAL = 5.0
 # Without --timeout: one read, no retries, and still a bound on the whole run (connect 5 s + read 20 s per request).
@@ -92,13 +92,12 @@ def run_verify(
             on_wait=None if output_format == "json" else _print_waiting,
         )
     except ClusterError as error:
-        message = shown(str(error))
-        print(f"error: {message}", file=sys.stderr)
+        print(f"error: {shown(str(error))}", file=sys.stderr)
         if output_format == "json":
-            print(json.dumps({"stack": stack_file.stack, "ok": False, "error": message}, indent=2))
-        return EXIT_CLUSTER_ERROR
+            print(json_text({"stack": stack_file.stack, "ok": False, "error": shown(str(error))}))
+        return int(EXIT_CLUSTER_ERROR)
     print(RENDERERS[output_format](report))
-    return EXIT_OK if report.ok else EXIT_MISMATCH
+    return int(EXIT_OK if report.ok else EXIT_MISMATCH)
 
 
 def poll(

@@ -7,11 +7,10 @@ advertising), which is what ``--timeout`` waits for.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..untrusted.text import markdown_safe, shown
+from ..untrusted.text import json_text, markdown_safe, shown
 from .cluster import NodeState
 from ..catalog.labels import (
     MIG_CONFIG_LABEL,
@@ -175,7 +174,7 @@ def render_text(report: VerifyReport) -> str:
 
 
 def render_json(report: VerifyReport) -> str:
-    return json.dumps(report.to_json(), indent=2)
+    return json_text(report.to_json())
 
 
 def render_markdown(report: VerifyReport) -> str:
