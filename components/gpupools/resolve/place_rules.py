@@ -3,15 +3,20 @@ that sell it (``catalog/regions.py``, ``catalog/offers.py``; sources in ``docs/s
 
 A name not in the list is refused with the nearest names (did-you-mean); text with characters no cloud uses in a
 region is left to the cloud's syntax rule, which refuses it escaped and cut. A size the offers snapshot says is not
-sold in the region is refused, naming the regions nearest by name that sell it; what the snapshot cannot answer is
-a "not checked" warning, never a refusal. Availability zones are not checked: no public per-size zone list by
-zone name exists (zone names map to zone ids per account).
+sold in the region is refused, naming the regions nearest by name that sell it, while the list is recent enough
+(``offers.refuses_on``: 90 days); what the snapshot cannot answer is a "not checked" warning, never a refusal.
+The provider's own region key (``azure-native:location``, ``aws:region``), where the stack file sets it, must
+name the cluster's region: resources the program does not place explicitly go where the provider says.
+Availability zones are not checked: no public per-size zone list by zone name exists (zone names map to zone ids
+per account).
 """
 
 from __future__ import annotations
 
 import difflib
 import re
+from datetime import date
+from typing import Any, Mapping
 
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog import offers
@@ -53,8 +58,26 @@ def region_problems(config: StackConfig) -> list[Problem]:
     ]
 
 
-def offer_findings(config: StackConfig) -> Findings:
-    """Each GPU pool's size against the regions that sell it, in the cluster's region."""
+def provider_region_problems(raw: Mapping[str, Any], config: StackConfig) -> list[Problem]:
+    """The provider's region key (``azure-native:location``) against the cluster's region: equal, or refused."""
+    cloud = cloud_named(config.cloud)
+    key, region = cloud.provider_region_key, cluster_region(config)
+    if key is None or region is None or key not in raw or raw[key] == region:
+        return []
+    given = raw[key]
+    shown = f"'{given}'" if isinstance(given, str) else f"a {type(given).__name__}"
+    return [
+        Problem(
+            key,
+            f"{shown} is not the cluster's {cloud.region_field} '{region}'; the provider would put what the "
+            f"program does not place itself there; allowed: {region} (the same as gpupools:cluster."
+            f"{cloud.region_field}), or leave it out",
+        )
+    ]
+
+
+def offer_findings(config: StackConfig, day: date | None = None) -> Findings:
+    """Each GPU pool's size against the regions that sell it, in the cluster's region, on the plan's ``day``."""
     region = cluster_region(config)
     found = Findings()
     if region is None or region_problems(config) or not _REGION_TEXT.fullmatch(region):
@@ -64,7 +87,7 @@ def offer_findings(config: StackConfig) -> Findings:
     for index, pool in enumerate(config.gpu_pools):
         if pool is None:
             continue
-        answer = offer(pool.size, region, snapshot)
+        answer = offer(pool.size, region, snapshot, day)
         if answer.status == "not offered":
             found.problems.append(
                 Problem(
@@ -76,7 +99,8 @@ def offer_findings(config: StackConfig) -> Findings:
         elif answer.status == "not listed":
             found.warnings.append(
                 f"gpuPools[{index}].size: {pool.size} is not listed in {region_field} {region} by the offers "
-                f"snapshot ({answer.why}; an old copy, so not refused); listed in: {', '.join(answer.nearest)}"
+                f"snapshot ({answer.why}; an old copy, so not refused: a size launched since would be missing); "
+                f"listed in: {', '.join(answer.nearest)}"
             )
         elif answer.status == "not checked":
             found.warnings.append(
