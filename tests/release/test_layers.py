@@ -41,6 +41,7 @@ LAYERS = [
     "verify",
     "provider",
     "facts",
+    "stack_order",
     "cli",
     "reference_docs",
 ]

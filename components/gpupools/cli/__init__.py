@@ -94,6 +94,10 @@ def _run(argv: Sequence[str] | None) -> int:
             from .sizes import run_sizes
 
             return run_sizes(args)
+        if args.command == "stack-order":
+            from .stack_order import run_stack_order
+
+            return run_stack_order(args)
         if args.command == "schema":
             from .schema import run_schema
 
@@ -214,6 +218,9 @@ def _parser() -> argparse.ArgumentParser:
     from .fit import add_fit_command  # reads a demand file, not a stack
 
     add_fit_command(commands)
+    from .stack_order import add_stack_order_command  # reads every stack file, for the deploy order
+
+    add_stack_order_command(commands)
     return parser
 
 
