@@ -89,3 +89,11 @@ def test_malformed_references_are_one_line_each(tmp_path, monkeypatch, value, me
 def test_the_key_is_part_of_the_stack_file_schema():
     run = run_cli("check", "--config", str(REPO / "Pulumi.existing-eks.yaml"))
     assert run.code == 0, run.err
+
+
+def test_an_unknown_stack_lists_the_stacks_there(tmp_path, monkeypatch):
+    monkeypatch.chdir(_project(tmp_path, {"dev": None, "prod-eu": None}))
+    run = run_cli("check", "--stack", "deve")
+    assert run.code == 2
+    (line,) = run.err.splitlines()
+    assert line.endswith(f"Pulumi.deve.yaml: no such stack file; the stacks in {tmp_path.resolve()}: dev, prod-eu")
