@@ -166,7 +166,7 @@ def test_aks_137_is_expected_with_a_warning_naming_how_to_confirm():
     (warning,) = [w for w in stack.warnings if "1.37" in w]
     assert warning == (
         "cluster.kubernetesVersion 1.37: expected, not confirmed: AKS's release calendar schedules its GA for "
-        "October 2026 (which is past the plan's date 2026-11-25), and no release note in gpupools' table "
+        "October 2026 (before the plan's date 2026-11-25), and no release note in gpupools' table "
         "confirms it; confirm that AKS offers it with `az aks get-versions --location southcentralus`"
     )
 
@@ -175,7 +175,7 @@ def test_ends_soon_suggests_only_minors_with_60_days_left():
     stack = load_stack(_with(EKS, kubernetesVersion="1.31"), NOV_25)  # extended support ends 2026-11-26
     (soon,) = [w for w in stack.warnings if "within 60 days" in w]
     assert soon.endswith("plan an upgrade (1.35, 1.36: in standard support for 60 days or more)")
-    assert "1.34" not in soon  # its standard support ends 2026-12-02, two days... a week later
+    assert "1.34" not in soon  # its standard support ends 2026-12-02, a week after the plan's date
 
 
 def test_allowed_lists_lts_only_minors_only_where_lts_is_chosen():

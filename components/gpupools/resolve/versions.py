@@ -79,7 +79,7 @@ def kubernetes_version_problem(
 def expected_warning(offer: KubernetesOffer, window: KubernetesWindow, day: date, region: str | None) -> str:
     """The advice for a minor whose GA only a calendar schedules: what we know, and how to confirm it."""
     planned = window.ga_planned.strftime("%B %Y") if window.ga_planned else "a later date"
-    when = "which is past" if window.ga_planned and window.ga_planned <= day else "after"
+    when = "before" if window.ga_planned and window.ga_planned <= day else "after"
     command = offer.confirm_command.format(region=region or "<region>")
     return (
         f"cluster.kubernetesVersion {window.minor}: expected, not confirmed: {offer.service}'s release calendar "
