@@ -204,3 +204,9 @@ def test_the_providers_region_must_be_the_clusters(base, key, value):
     region = base["gpupools:cluster"].get("location") or base["gpupools:cluster"]["region"]
     assert f"allowed: {region} (the same as gpupools:cluster." in why
     assert load_stack({**copy.deepcopy(base), key: region}, NOV_25)  # the same region passes
+
+
+def test_a_typo_in_the_clusters_region_is_one_error_not_a_second_on_the_providers_key():
+    raw = {**_with(EKS, region="us-est-1"), "aws:region": "us-east-1"}
+    (why,) = _refusals(raw)
+    assert why.startswith("gpupools:cluster.region: 'us-est-1' is not in AWS's list of regions")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 import re
 from datetime import date
-from typing import Any, Mapping
+from typing import Any, Collection, Mapping
 
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog import offers
@@ -58,11 +58,17 @@ def region_problems(config: StackConfig) -> list[Problem]:
     ]
 
 
-def provider_region_problems(raw: Mapping[str, Any], config: StackConfig) -> list[Problem]:
-    """The provider's region key (``azure-native:location``) against the cluster's region: equal, or refused."""
+def provider_region_problems(
+    raw: Mapping[str, Any], config: StackConfig, refused: Collection[str] = ()
+) -> list[Problem]:
+    """The provider's region key (``azure-native:location``) against the cluster's region: equal, or refused.
+    Not while the cluster's region is itself refused (in ``refused``, field paths): a typo there is one error, and
+    the provider's key is not asked to copy it."""
     cloud = cloud_named(config.cloud)
     key, region = cloud.provider_region_key, cluster_region(config)
     if key is None or region is None or key not in raw or raw[key] == region:
+        return []
+    if field_path("cluster", cloud.region_field) in refused:
         return []
     given = raw[key]
     shown = f"'{given}'" if isinstance(given, str) else f"a {type(given).__name__}"

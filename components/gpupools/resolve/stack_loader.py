@@ -60,10 +60,11 @@ def load_stack(raw: Mapping[str, Any], on: PlanDate | None = None) -> Stack:
         if partial is not None:  # the rules on what is well formed, less what a stand-in default could cause
             found = _apply_rules(partial.config, on.day)[1]
             problems += [problem for problem in found.problems if partial.keeps(problem)]
-            problems += place_rules.provider_region_problems(raw, partial.config)
+            refused = {problem.field for problem in problems}
+            problems += place_rules.provider_region_problems(raw, partial.config, refused)
         raise ConfigError(problems) from None
     pools, found = _apply_rules(config, on.day)
-    problems += place_rules.provider_region_problems(raw, config)
+    problems += place_rules.provider_region_problems(raw, config, {problem.field for problem in found.problems})
     Findings(problems + found.problems).raise_problems()
     draft = Stack(config, pools)
     placement = place_daemonsets(draft)
