@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 
 from gpupools.catalog.clock import ClockError, plan_date
-from gpupools.catalog.kubernetes_versions import AKS_MINORS, EKS_MINORS, default_minor
+from gpupools.catalog.kubernetes_versions import AKS_MINORS, EKS_MINORS, default_minor, upgrade_targets
 
 ON = date(2026, 11, 26)
 
@@ -44,7 +44,7 @@ def test_aks_on_the_research_day():
         "ended": ["1.29", "1.30"],
         "long-term": ["1.31", "1.32", "1.33"],
         "standard": ["1.34", "1.35", "1.36"],
-        "not yet offered": ["1.37"],
+        "expected": ["1.37"],  # the calendar plans GA for October 2026; no release note in the sources says so
     }
     assert AKS_MINORS["1.34"].ends_soon(ON) == date(2026, 11, 30)
     assert AKS_MINORS["1.31"].ends_soon(ON) == date(2026, 11, 30)
@@ -66,3 +66,17 @@ def test_the_default_is_in_standard_support_and_moves_with_the_date():
         assert minors[default_minor(minors, ON)].status(ON) == "standard"
     assert default_minor(EKS_MINORS, date(2027, 5, 1)) == "1.36"  # 1.35 left standard support on 2027-03-27
     assert default_minor(AKS_MINORS, date(2028, 6, 1)) is None  # nothing in the table is in standard support
+
+
+def test_a_ga_only_a_calendar_schedules_is_expected_and_never_a_default():
+    assert AKS_MINORS["1.37"].ga is None and AKS_MINORS["1.37"].ga_planned == date(2026, 10, 31)
+    assert AKS_MINORS["1.37"].status(date(2026, 9, 1)) == "expected"  # before the planned month: still a plan
+    assert AKS_MINORS["1.37"].status(date(2028, 11, 1)) == "ended"
+    assert default_minor(AKS_MINORS, ON) == "1.35"
+
+
+def test_upgrade_targets_have_60_days_of_standard_support_left():
+    # EKS 1.34's standard support ends 2026-12-02: 7 days after 2026-11-25, so it is no target
+    assert upgrade_targets(EKS_MINORS, date(2026, 11, 25)) == ["1.35", "1.36"]
+    assert upgrade_targets(AKS_MINORS, date(2026, 11, 25)) == ["1.35", "1.36"]  # AKS 1.34 ends 2026-11-30
+    assert upgrade_targets(EKS_MINORS, date(2026, 9, 1)) == ["1.34", "1.35", "1.36"]  # 92 days left then

@@ -89,6 +89,23 @@ def test_catalog_lists_every_kind_of_pinned_fact_with_sources_and_dates():
     assert {"AKS 1.34", "EKS 1.34"} <= attention and "EKS 1.36" not in attention
 
 
-def test_catalog_text_is_one_line_per_fact():
+def test_catalog_text_is_short_lines_with_each_source_once():
     run = run_cli("catalog")
-    assert run.code == 0 and "plan date: 2026-11-25" in run.out and "newer: 0.20.1" in run.out
+    assert run.code == 0 and "plan date: 2026-11-25" in run.out
+    lines = run.out.splitlines()
+    assert max(map(len, lines)) <= 120
+    assert "gpu-operator: v26.7.0" in lines[2]
+    assert lines[3].split() == "current; newer: v26.7.1 (release date not found); read 2026-08-22 [1, 2]".split()
+    assert "newer: 0.5.0 (released 2026-08-19)" in run.out  # a date where there is one, never "not found" in its place
+    assert "GA not GA" not in run.out and "AKS 1.37: GA planned 2026-10, standard to 2027-10-31" in run.out
+    notes = lines[lines.index("sources:") + 1 :]
+    assert notes[0].startswith("  [1] https://helm.ngc.nvidia.com/nvidia")
+    assert notes.count("  [2] NVIDIA/aicr docs/user/container-images.md @ 4288a18cbe85 (read 2026-11-26)") == 1
+    assert sum(line.startswith("  [2] ") for line in notes) == 1  # each source one numbered note
+
+
+def test_catalog_marks_a_calendar_ga_as_expected_and_needing_attention():
+    document = json.loads(run_cli("catalog", "--json").out)
+    (aks_137,) = [fact for fact in document["facts"] if fact["name"] == "AKS 1.37"]
+    assert aks_137["status"] == "expected" and "GA planned 2026-10" in aks_137["value"]
+    assert "AKS 1.37" in {fact["name"] for fact in document["attention"]}

@@ -40,4 +40,4 @@ def test_a_created_cluster_past_community_support_without_it_is_refused_like_che
 
     with pytest.raises(ComponentArgsError, match="long_term_support: true") as caught:
         _managed_cluster(kubernetes_version="1.33")
-    assert "1.34, 1.35, 1.36" in str(caught.value)
+    assert "(1.35, 1.36: in standard support for 60 days or more)" in str(caught.value)

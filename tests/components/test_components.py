@@ -267,7 +267,7 @@ def test_eks_cluster_inputs(eks_run):
     assert inputs["createOidcProvider"] is True
     assert inputs["authenticationMode"] == "API"
     role = _named(eks_run, "gpu-eks-nodes-role")
-    assert role.parent == component.urn and inputs["instanceRoles"] == [f"{role.name}-id"]
+    assert role.parent == component.urn and inputs["instanceRoles"] == [role.name]  # a role's id is its name
     system = _named(eks_run, "gpu-eks-system")
     assert system.type == "eks:index:ManagedNodeGroup" and system.parent == component.urn
     assert system.inputs["cluster"] == cluster.urn
@@ -303,7 +303,7 @@ def test_eks_gpu_node_group_inputs(eks_run):
     assert inputs["scalingConfig"] == {"desiredSize": 2, "minSize": 0, "maxSize": 4}  # an explicit 0 stays 0
     assert inputs["labels"] == {"nvidia.com/mig.config": "all-balanced"}
     role = _named(eks_run, "a100-nodes-role")
-    assert role.parent == component.urn and inputs["nodeRole"] == f"{role.name}-id"
+    assert role.parent == component.urn and inputs["nodeRole"] == role.name  # a role's id is its name
     assert "nodeRoleArn" not in inputs  # exclusive with nodeRole
 
 

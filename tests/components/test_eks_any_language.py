@@ -190,7 +190,7 @@ def test_string_mode_without_a_role_gets_its_own(string_run) -> None:
     attachments = [r for r in string_run.resources if r.parent == role.urn]
     assert len(attachments) == 4
     # The node group gets that role's ARN (the mocks name an ARN after its resource).
-    assert _named(string_run, "spot-ng").inputs["nodeRoleArn"].endswith(":" + role.name)
+    assert _named(string_run, "spot-ng").inputs["nodeRoleArn"].endswith(":role/" + role.name)  # IAM: role/<name>
 
 
 def test_string_mode_tags_the_node_groups_auto_scaling_group(string_run) -> None:
@@ -290,7 +290,7 @@ def test_created_cluster_outputs_its_node_role_and_oidc_provider() -> None:
 
     run = _run(program, project="anylang", mocks=DescribedEks())
     role = _named(run, f"{CLUSTER}-nodes-role")
-    assert run.outputs["node_role_arn"].endswith(":" + role.name)  # the role the cluster admits (instanceRoles)
+    assert run.outputs["node_role_arn"].endswith(":role/" + role.name)  # the role the cluster admits (instanceRoles)
     assert run.outputs["oidc_provider_arn"] == OIDC_ARN  # pulumi-eks's, from createOidcProvider
     assert run.outputs["oidc_provider_url"] == ISSUER.removeprefix("https://")
 

@@ -139,7 +139,7 @@ def test_eks_stack(eks):
     assert group["inputs"]["amiType"] == "AL2023_x86_64_NVIDIA"
     # GPU node groups share the cluster's node role (its access entry already lets those nodes join).
     (cluster_role,) = [r for r in _of_type(eks, "aws:iam/role:Role")]
-    assert group["inputs"]["nodeRole"] == f"{cluster_role['name']}-id"
+    assert group["inputs"]["nodeRole"] == cluster_role["name"]  # pulumi-aws: a role's id is its name
     release = _one(eks, RELEASE)["inputs"]
     assert release["chart"] == "gpu-operator" and release["version"] == "v26.7.0"
     values = release["values"]

@@ -16,8 +16,8 @@ def test_created_eks_cluster_exports_the_links_a_team_stack_needs() -> None:
     roles = [resource for resource in plan.resources if resource["type"] == ROLE and "nodes" in resource["name"]]
     assert len(roles) == 1
     arn = plan.outputs["nodeRoleArn"]
-    # The role the cluster admits, as the mocks give a created role's ARN: IAM's arn:aws:iam:...:<name>.
-    assert arn.startswith("arn:aws:iam:") and arn.endswith(":" + roles[0]["name"])
+    # The role the cluster admits, in IAM's ARN shape (global: no region): arn:aws:iam::<account>:role/<name>.
+    assert arn == f"arn:aws:iam::123456789012:role/{roles[0]['name']}"
     # pulumi-eks computes the VPC config when the cluster is created: unknown in a preview, but exported.
     assert all(plan.outputs[key] is not None for key in ("subnetIds", "vpcId", "clusterSecurityGroupId"))
 

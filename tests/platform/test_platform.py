@@ -278,7 +278,7 @@ def test_smoke_test_needs_a_plain_count() -> None:
 def test_args_that_are_not_a_mapping_or_a_name_that_is_not_a_string() -> None:
     assert _refused(lambda: [DEV]) == [
         "GpuPlatform('gpupools') args: expected a dict of arguments (cloud, cluster, gpu_pools, "
-        "gpu_software, custom_sizes, tags, demand), got list"
+        "gpu_software, custom_sizes, tags, stack_references, demand), got list"
     ]
     assert "resource name must be a non-empty str" in _refused(DEV, name="")[0]
     with pytest.raises(ComponentArgsError):  # checked before the program runs too

@@ -122,3 +122,22 @@ def test_outputs_declared_on_a_base_class_are_described(served: dict[str, Any]) 
     for chart in ("NvidiaDevicePlugin", "NvidiaGpuOperator", "NvidiaDraDriver"):
         outputs = served["resources"][f"gpupools:index:{chart}"]["properties"]
         assert outputs and all(prop.get("description") for prop in outputs.values()), chart
+
+
+# A Python dotted path (gpupools.autoscaling.eks_autoscaler_tags): a module or function other languages cannot use,
+# and which may not even exist any more. gpupools.io/ is a label prefix, not a module.
+PYTHON_PATH = re.compile(r"\bgpupools\.(?!io/)[a-z_]+")
+
+
+def test_no_description_names_a_python_module_or_function(served: dict[str, Any]) -> None:
+    found = [f"{where}: {text[:80]}" for where, text in _descriptions(served) if PYTHON_PATH.search(text)]
+    assert found == []
+
+
+def test_a_planted_python_path_is_found(served: dict[str, Any]) -> None:
+    planted = copy.deepcopy(served)
+    node_group = planted["resources"]["gpupools:index:EksGpuNodeGroup"]["inputProperties"]["tags"]
+    node_group["description"] += " e.g. from gpupools.autoscaling.eks_autoscaler_tags"
+    assert [where for where, text in _descriptions(planted) if PYTHON_PATH.search(text)] == [
+        "/resources/gpupools:index:EksGpuNodeGroup/inputProperties/tags"
+    ]

@@ -42,6 +42,7 @@ LAYERS = [
     "verify",
     "provider",
     "facts",
+    "stack_order",
     "cli",
     "reference_docs",
 ]

@@ -266,10 +266,17 @@ def pin_problem(uses: str, comment: str | None) -> str | None:
 
 
 def _uses(workflow: dict[str, Any]) -> Iterator[str]:
+    """Each `uses:` once per place in the file: steps a job shares through a YAML alias (`steps: *up-steps`)
+    are the same list object as the anchored job's, and count once."""
+    seen: set[int] = set()
     for job in (workflow.get("jobs") or {}).values():
         if "uses" in job:
             yield job["uses"]
-        for step in job.get("steps") or []:
+        steps = job.get("steps") or []
+        if id(steps) in seen:
+            continue
+        seen.add(id(steps))
+        for step in steps:
             if "uses" in step:
                 yield step["uses"]
 
@@ -383,7 +390,8 @@ def test_pulumi_jobs(name: str, job_name: str, command: str) -> None:
     job = workflow["jobs"][job_name]
     assert job["permissions"]["id-token"] == "write"
     assert job["needs"] == "stacks"
-    assert job["strategy"]["matrix"]["stack"] == "${{ fromJSON(needs.stacks.outputs.stacks) }}"
+    outputs = "level1" if name == "deploy.yml" else "stacks"  # deploy: the first level of the stack order
+    assert job["strategy"]["matrix"]["stack"] == f"${{{{ fromJSON(needs.stacks.outputs.{outputs}) }}}}"
     steps = job["steps"]
     check_index = next(i for i, step in enumerate(steps) if step.get("id") == "check")
     for step in steps[check_index + 1 :]:
@@ -889,3 +897,40 @@ def test_shellcheck_finds_an_unchecked_cd(tmp_path: Path) -> None:
     script.write_text('#!/usr/bin/env bash\ncd "$(dirname "$0")/.."\nls\n')
     result = subprocess.run([binary, str(script)], capture_output=True, text=True, timeout=60)
     assert result.returncode != 0 and "SC2164" in result.stdout
+
+
+# --- deploy: stacks in dependency order ----------------------------------------------------------------
+
+
+def test_deploy_runs_each_level_after_every_earlier_one() -> None:
+    """Level n's job needs the order (stacks) and every earlier level, takes its matrix from level n of the
+    order, stops when an earlier level failed or was cancelled, and runs the same steps as level 1."""
+    jobs = _workflow("deploy.yml")["jobs"]
+    levels = ["up", "up-2", "up-3"]
+    order = _step(_workflow("deploy.yml"), "stacks", "order")
+    assert "gpupools stack-order --levels 3" in order["run"]
+    assert set(jobs["stacks"]["outputs"]) == {"stacks", "level1", "level2", "level3"}
+    for number, name in enumerate(levels, 1):
+        job = jobs[name]
+        needs = [job["needs"]] if isinstance(job["needs"], str) else job["needs"]
+        assert needs == ["stacks", *levels[: number - 1]], name
+        assert job["strategy"]["matrix"]["stack"] == f"${{{{ fromJSON(needs.stacks.outputs.level{number}) }}}}"
+        assert f"needs.stacks.outputs.level{number} != '[]'" in job["if"]
+        if number > 1:
+            assert "!contains(needs.*.result, 'failure')" in job["if"] and "!cancelled()" in job["if"]
+        assert job["steps"] == jobs["up"]["steps"] and job["env"] == jobs["up"]["env"]
+        assert job["environment"] == "${{ matrix.stack }}" and job["permissions"]["id-token"] == "write"
+
+
+def test_deploy_order_step_writes_the_levels(tmp_path: Path) -> None:
+    """The order step, run with a stub gpupools that records its arguments: every listed stack is passed on."""
+    step = _step(_workflow("deploy.yml"), "stacks", "order")
+    project = tmp_path / "project"
+    (project / ".venv" / "bin").mkdir(parents=True)
+    stub = project / ".venv" / "bin" / "gpupools"
+    stub.write_text('#!/bin/sh\necho "$*" > args.txt\necho \'level1=["a"]\'\n')
+    stub.chmod(0o755)
+    status, log, values, _ = _run_step(step, project, {"STACKS": '["a", "prod-eu"]'}, tmp_path)
+    assert status == 0, log
+    assert (project / "args.txt").read_text().split() == ["stack-order", "--levels", "3", "a", "prod-eu"]
+    assert values["level1"] == '["a"]'

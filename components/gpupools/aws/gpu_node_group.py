@@ -53,7 +53,8 @@ class EksGpuNodeGroupArgs(TypedDict):
     (any language)."""
 
     cluster: NotRequired[eks.Cluster]
-    """The pulumi-eks cluster the node group joins (Python only); or give cluster_name and subnet_ids instead."""
+    """The pulumi-eks cluster the node group joins (Python only); from other languages give clusterName and """
+    """subnetIds instead."""
     cluster_name: NotRequired[pulumi.Input[str]]
     (
         """Name of the EKS cluster the node group joins (e.g. EksCluster's cluster_name); needs subnet_ids; not with """
@@ -106,8 +107,11 @@ class EksGpuNodeGroupArgs(TypedDict):
     """AWS tags."""
     autoscaler_tags: NotRequired[dict[str, str]]
     (
-        """Tags for the node group's Auto Scaling group (cluster autoscaler node template and discovery), e.g. from """
-        """gpupools.autoscaling.eks_autoscaler_tags; at most 47 (EKS sets 3 of AWS's 50)."""
+        """Tags for the node group's Auto Scaling group: the cluster autoscaler's discovery tags """
+        """(k8s.io/cluster-autoscaler/enabled, k8s.io/cluster-autoscaler/<cluster>) and node-template tags """
+        """(k8s.io/cluster-autoscaler/node-template/label/..., /taint/..., /resources/...) for the pool's labels, """
+        """taints and GPU resources, so it can scale from zero; GpuPlatform fills them in for an autoscaled pool. """
+        """At most 47 (EKS sets 3 of AWS's 50)."""
     )
 
 

@@ -80,8 +80,10 @@ class AksGpuPoolArgs(TypedDict):
     """Azure tags."""
     autoscaler_tags: NotRequired[dict[str, str]]
     (
-        """Cluster autoscaler node-template tags merged over tags (AKS copies pool tags to the VMSS), e.g. from """
-        """gpupools.autoscaling.aks_autoscaler_tags; 50 tags at most together."""
+        """The cluster autoscaler's node-template tags (k8s.io_cluster-autoscaler_node-template_label_..., """
+        """_taint_..., _resources_...) for the pool's labels, taints and GPU resources, so it can scale from zero; """
+        """merged over tags (AKS copies pool tags to the VMSS). GpuPlatform fills them in for an autoscaled pool. """
+        """50 tags at most together."""
     )
 
 

@@ -19,6 +19,7 @@ AWS = Cloud(
     name="aws",
     display_name="AWS",
     region_field="region",
+    provider_region_key="aws:region",
     pool_keys=("amiType", "capacityType", "capacityReservation", "subnetIds", "efa"),
     cluster_autoscaler_chart=True,  # EKS has no managed autoscaler: gpupools installs cluster-autoscaler
     spot_price_note="EC2 Spot prices move with supply and demand and are not in the price list",
@@ -39,6 +40,7 @@ AWS = Cloud(
             "extended support",
             long_term_fee=EKS_EXTENDED_FEE,
             long_term_note="EKS bills extended support at $0.60 per cluster-hour instead of $0.10 (EKS pricing)",
+            confirm_command="aws eks describe-cluster-versions --region {region}",
         ),
         Places(aws_regions(), AWS_SOURCE, AWS_READ_ON),
         FixedFields(tuple(EKS_NODE_GROUP)),

@@ -31,6 +31,7 @@ AZURE = Cloud(
     name="azure",
     display_name="Azure",
     region_field="location",
+    provider_region_key="azure-native:location",
     pool_keys=(
         "osSku",
         "maxPods",
@@ -60,6 +61,7 @@ AZURE = Cloud(
             long_term_opt_in=True,
             long_term_fee=AKS_LTS_FEE,
             long_term_note="LTS needs the Premium tier and the AKSLongTermSupport plan (aks-docs long-term-support.md)",
+            confirm_command="az aks get-versions --location {region}",
         ),
         Places(azure_locations(), AZURE_SOURCE, AZURE_READ_ON),
         FixedFields(tuple(AKS_AGENT_POOL)),

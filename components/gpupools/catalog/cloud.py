@@ -72,6 +72,9 @@ class KubernetesOffer:
     long_term_opt_in: bool = False
     long_term_note: str = ""  # what long-term support costs or needs, for the warning
     long_term_fee: SupportFee | None = None  # what long-term support adds per cluster-hour (the plan's cost)
+    # The cloud's own answer to "which minors can a new cluster use here", for facts only a calendar gives;
+    # ``{region}`` is the cluster's region.
+    confirm_command: str = ""
 
 
 @dataclass(frozen=True)
@@ -99,6 +102,8 @@ class Cloud:
     name: str  # as the stack file spells it
     display_name: str  # in user text: Azure, AWS
     region_field: str  # the cluster config field naming the region (location, region)
+    # The provider's own region key in the stack file (azure-native:location); it must name the cluster's region.
+    provider_region_key: str | None = None
     pool_keys: tuple[str, ...] = ()  # pool keys only this cloud understands; other clouds refuse them
     gpu_labels: Mapping[str, str] = field(default_factory=dict)  # labels the cloud puts on every GPU node
     spot_taints: tuple[Taint, ...] = ()  # taints the cloud adds to Spot nodes by itself

@@ -2,7 +2,10 @@
 
 Every rule compares these dates with the plan's date (``catalog/clock.py``), never with a fixed list: a minor past
 the end of all support is refused, one whose end is within ``ENDS_SOON_DAYS`` is a warning, and the default minor
-is one in standard support on that date. A version is usable through its end date. Sources (``docs/sources.md``):
+is one in standard support on that date. A version is usable through its end date. How sure each date is: a GA day
+read from a release note is a fact (``ga``); a GA month read only from a release calendar is a plan (``ga_planned``),
+so a minor with only that is ``expected``: usable, with a warning naming how to confirm it, never refused.
+Sources (``docs/sources.md``):
 
 - AKS ends: MicrosoftDocs/azure-aks-docs ``articles/aks/supported-kubernetes-versions.md`` @ f988e7e8b023
   (2026-08-05), "AKS Kubernetes release calendar" (End of life = end of community support) and "LTS versions"
@@ -28,12 +31,14 @@ EOL_AKS = "endoflife-date/endoflife.date products/azure-kubernetes-service.md @ 
 EOL_EKS = "endoflife-date/endoflife.date products/amazon-eks.md @ de1074dab973 (2026-07-08)"
 
 STANDARD, LONG_TERM, ENDED, NOT_YET = "standard", "long-term", "ended", "not yet offered"
+EXPECTED = "expected"  # GA only scheduled by a calendar, not confirmed by a release note in the sources read
 
 
 @dataclass(frozen=True)
 class KubernetesWindow:
     """One minor on one cloud: GA, end of standard (AKS: community) support, end of all support (AKS LTS, EKS
-    extended). ``ga`` is None for a minor announced but not generally available in the sources read."""
+    extended). ``ga`` is None for a minor no release note in the sources read announced as generally available;
+    ``ga_planned`` is then the calendar's planned GA (the last day of its month), if it has one."""
 
     minor: str
     ga: date | None
@@ -41,10 +46,16 @@ class KubernetesWindow:
     end: date
     source: str
     exact: bool = True  # False: the source gave only a month (its last day is used)
+    ga_planned: date | None = None
 
     def status(self, day: date) -> str:
-        """``standard``, ``long-term`` (AKS LTS, EKS extended), ``ended`` or ``not yet offered`` on ``day``."""
-        if self.ga is None or day < self.ga:
+        """``standard``, ``long-term`` (AKS LTS, EKS extended), ``ended``, ``expected`` (GA only planned, by a
+        calendar: the cloud's own list must confirm it) or ``not yet offered`` on ``day``."""
+        if self.ga is None:
+            if self.ga_planned is None:
+                return NOT_YET
+            return EXPECTED if day <= self.end else ENDED
+        if day < self.ga:
             return NOT_YET
         if day <= self.standard_end:
             return STANDARD
@@ -88,9 +99,10 @@ def _d(text: str) -> date:
     return date.fromisoformat(text)
 
 
-def _aks(minor: str, ga: str | None, community_end: str, lts_end: str, exact: bool = False) -> KubernetesWindow:
+def _aks(minor: str, ga: str | None, community_end: str, lts_end: str, planned: str | None = None) -> KubernetesWindow:
+    source = f"{AKS_DOCS}; GA: {EOL_AKS}" if ga else f"{AKS_DOCS} (release calendar: GA planned, not confirmed)"
     return KubernetesWindow(
-        minor, _d(ga) if ga else None, _d(community_end), _d(lts_end), f"{AKS_DOCS}; GA: {EOL_AKS}", exact
+        minor, _d(ga) if ga else None, _d(community_end), _d(lts_end), source, False, _d(planned) if planned else None
     )
 
 
@@ -109,8 +121,9 @@ AKS_MINORS: dict[str, KubernetesWindow] = {
     "1.34": _aks("1.34", "2026-01-04", "2026-11-30", "2027-11-30"),
     "1.35": _aks("1.35", "2026-03-05", "2027-03-31", "2028-03-31"),
     "1.36": _aks("1.36", "2026-06-30", "2027-06-30", "2028-06-30"),
-    # Calendar only (GA "Oct 2026" planned; not GA in the sources read, which end 2026-08-21): not offered yet.
-    "1.37": _aks("1.37", None, "2027-10-31", "2028-10-31"),
+    # Calendar only: AKS GA "Oct 2026" planned; no release note in the sources read (which end 2026-08-21) says it
+    # is GA, so it is "expected" from the month's last day: a warning naming az aks get-versions, never a refusal.
+    "1.37": _aks("1.37", None, "2027-10-31", "2028-10-31", planned="2026-10-31"),
 }
 # EKS: Amazon EKS release, end of standard support, end of extended support (exact days).
 EKS_MINORS: dict[str, KubernetesWindow] = {
@@ -123,6 +136,16 @@ EKS_MINORS: dict[str, KubernetesWindow] = {
     "1.35": _eks("1.35", "2026-01-28", "2027-03-27", "2028-03-27"),
     "1.36": _eks("1.36", "2026-06-02", "2027-08-02", "2028-08-02"),
 }
+
+
+def upgrade_targets(minors: dict[str, KubernetesWindow], day: date) -> list[str]:
+    """The minors worth moving to on ``day``: GA (a release note says so), in standard support, with at least
+    ``ENDS_SOON_DAYS`` of it left, so the advice never points at a minor that itself ends soon."""
+    return [
+        w.minor
+        for w in minors.values()
+        if w.status(day) == STANDARD and w.standard_end >= day + timedelta(days=ENDS_SOON_DAYS)
+    ]
 
 
 def default_minor(minors: dict[str, KubernetesWindow], day: date) -> str | None:

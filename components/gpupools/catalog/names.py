@@ -126,3 +126,8 @@ def reserved_label_domain(key: str) -> str | None:
         if prefix == domain or prefix.endswith("." + domain):
             return domain
     return None
+
+
+# A Pulumi stack reference: `<stack>`, `<project>/<stack>` or `<org>/<project>/<stack>` (Pulumi docs, "Stack
+# references"); each part as Pulumi spells stack and project names (letters, digits, '-', '_', '.').
+STACK_REFERENCE_PATTERN = r"^(?:[A-Za-z0-9._-]{1,100}/){0,2}[A-Za-z0-9._-]{1,100}$"

@@ -2,9 +2,10 @@
 copies of the clouds' price lists (the EC2 offer file via vantage's instances.json; Azure Retail Prices via
 SkyPilot's catalog), with each list's source, data date and the regions it covers.
 
-A size the snapshot lists, in a region its list covers, but not sold there is "not offered" where the list is
-recent enough to refuse on (``refuses``: the AWS copy, 2026-01-21), "not listed" (a warning) where it is not (the
-Azure copy's rows are undated, 2023-2024). Anything the snapshot
+A size the snapshot lists, in a region its list covers, but not sold there is "not offered" where the list may
+refuse (``refuses``: a copy with dated data) and its data is at most ``REFUSES_FOR_DAYS`` older than the plan's
+date; "not listed" (a warning) otherwise: a size launched since the copy was made is missing from it (the AWS
+copy's data is of 2026-01-21; the Azure copy's rows are undated, 2023-2024). Anything the snapshot
 cannot answer (a region outside the list's coverage, a size it lacks, a missing or unreadable snapshot) is "not
 checked", never a refusal: the copies are older than the clouds' own lists (``docs/sources.md``).
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 import functools
 import os
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any, Literal
 
@@ -27,6 +29,7 @@ SNAPSHOT_FILE = "offers_snapshot.json"
 CACHE_VARIABLE = "GPUPOOLS_OFFERS_CACHE"  # a path; default $XDG_CACHE_HOME/gpupools/offers.json (prices refresh)
 MAX_CACHE_BYTES = 16 << 20
 FORMAT = "gpupools-offers/1"
+REFUSES_FOR_DAYS = 90  # ours: an offers list older than this on the plan's date only warns
 Status = Literal["offered", "not offered", "not listed", "not checked"]
 
 
@@ -154,8 +157,20 @@ def _offer_list(item: Any, where: str) -> OfferList:
     )
 
 
-def offer(size: str, region: str, snapshot: OffersSnapshot | None = None) -> Offer:
-    """Whether ``size`` is sold in ``region``, as far as the snapshot knows."""
+def refuses_on(item: OfferList, day: date | None) -> bool:
+    """Whether ``item`` may refuse a size on ``day``: it says it may, and its data is ``REFUSES_FOR_DAYS`` old or
+    younger (an undated or unparsable date never refuses; no ``day``: the list's own word)."""
+    if not item.refuses or day is None:
+        return item.refuses
+    try:
+        data_day = date.fromisoformat(item.data_date[:10])
+    except ValueError:
+        return False
+    return (day - data_day).days <= REFUSES_FOR_DAYS
+
+
+def offer(size: str, region: str, snapshot: OffersSnapshot | None = None, day: date | None = None) -> Offer:
+    """Whether ``size`` is sold in ``region``, as far as the snapshot knows on the plan's ``day``."""
     snapshot = snapshot if snapshot is not None else offers_snapshot()
     if snapshot is None:
         return Offer("not checked", "the offers snapshot is missing or unreadable")
@@ -169,9 +184,11 @@ def offer(size: str, region: str, snapshot: OffersSnapshot | None = None) -> Off
     sold = found.sizes[size]
     if region in sold:
         return Offer("offered")
+    refuses = refuses_on(found, day)
+    age = "" if refuses or not found.refuses or day is None else f", over {REFUSES_FOR_DAYS} days before {day}"
     return Offer(
-        "not offered" if found.refuses else "not listed",
-        f"{found.source}, data of {found.data_date}, lists no price for it there",
+        "not offered" if refuses else "not listed",
+        f"{found.source}, data of {found.data_date}{age}, lists no price for it there",
         nearest_by_name(region, sold),
     )
 

@@ -122,6 +122,10 @@ def _run(argv: Sequence[str] | None) -> int:
             from .sizes import run_sizes
 
             return run_sizes(args)
+        if args.command == "stack-order":
+            from .stack_order import run_stack_order
+
+            return run_stack_order(args)
         if args.command == "schema":
             from .schema import run_schema
 
@@ -288,10 +292,18 @@ def _parser() -> argparse.ArgumentParser:
     from .fit import add_fit_command  # reads a demand file, not a stack
 
     add_fit_command(commands)
+    from .stack_order import add_stack_order_command  # reads every stack file, for the deploy order
+
+    add_stack_order_command(commands)
     return parser
 
 
 def _stack_file(args: argparse.Namespace) -> StackFile:
+    if args.stack is not None and not os.path.lexists(path := stack_file_path(args.stack)):
+        # Name the stacks there are, so a typo shows its fix.
+        stacks = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in path.parent.glob("Pulumi.*.yaml"))
+        there = f"the stacks in {path.parent}: {', '.join(stacks)}" if stacks else f"{path.parent} has no Pulumi.*.yaml"
+        raise ConfigError([Problem(str(path), f"no such stack file; {there}")])
     stack_file = (
         read_stack_file(stack_file_path(args.stack), args.stack)
         if args.stack is not None

@@ -4,9 +4,10 @@ date (``facts/``); the scheduled workflow reads ``--json`` and opens an issue fo
 from __future__ import annotations
 
 import argparse
+import textwrap
 
 from ..catalog.clock import plan_date
-from ..facts.listing import needs_attention, pinned_facts
+from ..facts.listing import Fact, needs_attention, pinned_facts
 from .check import print_lines
 from .help import Parser
 from ..untrusted.text import json_text
@@ -36,7 +37,32 @@ def run_catalog(args: argparse.Namespace) -> int:
         }
         print(json_text(document))
         return 0
-    lines = [on.line(), ""] + [fact.line() for fact in facts]
-    lines += ["", f"{len(attention)} need attention (ends soon or old)" if attention else "nothing needs attention"]
+    lines = [on.line(), ""] + text_lines(facts)
+    lines += [
+        "",
+        f"{len(attention)} need attention (ends soon, old or expected)" if attention else "nothing needs attention",
+    ]
     print_lines(lines)
     return 0
+
+
+WIDTH = 120  # no line of the text is longer: a source is a numbered note below the table, wrapped
+
+
+def text_lines(facts: list[Fact]) -> list[str]:
+    """One row per fact (kind, name, value, status, read date, source note), then each source once, wrapped."""
+    notes: dict[str, int] = {}
+    rows = []
+    for fact in facts:
+        note = notes.setdefault(fact.source, len(notes) + 1)
+        newer = f", {notes.setdefault(fact.newer_source, len(notes) + 1)}" if fact.newer_source else ""
+        rows.append((fact.kind, fact.name, fact.value, f"{fact.status_text()}; read {fact.read} [{note}{newer}]"))
+    kind_width = max(len(row[0]) for row in rows)
+    lines = []
+    for kind, name, value, status in rows:
+        lines.append(f"{kind:<{kind_width}}  {name}: {value}")
+        lines.append(f"{'':<{kind_width}}    {status}")
+    lines += ["", "sources:"]
+    for source, number in notes.items():
+        lines += textwrap.wrap(source, WIDTH, initial_indent=f"  [{number}] ", subsequent_indent="      ")
+    return lines

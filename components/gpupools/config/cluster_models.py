@@ -112,9 +112,16 @@ class ClusterConfig(Strict):
         description="azure, required: the cluster's resource group (created with the cluster), by Azure's name rules.",
     )
     location: str | None = Field(
-        default=None, min_length=1, description="azure, required when `create`: the Azure region (location)."
+        default=None,
+        min_length=1,
+        description="azure, required when `create`: the Azure region (location). `azure-native:location`, where the "
+        "stack file sets it, must be the same.",
     )
-    region: str | None = Field(default=None, min_length=1, description="aws, required: the AWS region.")
+    region: str | None = Field(
+        default=None,
+        min_length=1,
+        description="aws, required: the AWS region. `aws:region`, where the stack file sets it, must be the same.",
+    )
     # Unset: filled by StackConfig with the cloud's default minor on the plan's date (default_kubernetes_version);
     # "" only when no minor is in standard support that day, which resolve.versions refuses.
     kubernetes_version: str = Field(

@@ -11,7 +11,7 @@ models in ``cluster_models``, a pool's in ``pool_models``; every name stays impo
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 
@@ -19,7 +19,7 @@ from ..catalog.clock import plan_date
 from ..catalog.cloud_registry import cloud_names, default_kubernetes_version
 from ..catalog.dra_driver import AlphaGate
 from ..catalog.installers import Installer, InstallerName, installer_named
-from ..catalog.names import CLUSTER_NAMESPACES, nvidia_namespace_problem
+from ..catalog.names import CLUSTER_NAMESPACES, STACK_REFERENCE_PATTERN, nvidia_namespace_problem
 from .base import (
     MAX_MPS_REPLICAS,
     MAX_NODES_PER_POOL,
@@ -206,6 +206,15 @@ class StackConfig(Strict):
         description="Cloud tags for every resource that takes them. Azure: at most 50, keys up to 512 characters "
         "without `<>%&\\?/` and not starting with `microsoft`, `azure` or `windows`, values up to 256. AWS: at most "
         "50, keys up to 128 not starting with `aws:`, values up to 256.",
+    )
+    stack_references: list[Annotated[str, Field(pattern=STACK_REFERENCE_PATTERN)]] = Field(
+        default_factory=list,
+        max_length=50,
+        description="The stacks whose outputs this stack's values come from (what it reads through a Pulumi "
+        "`StackReference`, or copies, such as a platform stack's `subnetIds`): `<stack>`, `<project>/<stack>` or "
+        "`<org>/<project>/<stack>`. `gpupools stack-order` and the deploy workflow deploy a stack of this "
+        "repository (`Pulumi.<stack>.yaml`, the name's last part) before every stack that names it; a cycle is "
+        "refused. The program ignores it.",
     )
     demand: str | None = Field(
         default=None,

@@ -1,8 +1,9 @@
 """Every fact gpupools pins, as one list: chart versions, image tags, Kubernetes windows, cluster-autoscaler tags,
 the price and offer snapshots, and the GitHub Actions SHAs, each with its source, the date it was read, and its
 status on the plan's date (``catalog/clock.py``): ``current``, ``ends soon`` (an end within 60 days), ``ended``,
-``old`` (a snapshot read more than ``SNAPSHOT_MAX_DAYS`` ago) or ``not yet offered``. ``newer`` names a newer
-upstream release where the reference data shows one (``catalog/upstream_releases.py``).
+``old`` (a snapshot read more than ``SNAPSHOT_MAX_DAYS`` ago), ``expected`` (a GA only a calendar schedules) or
+``not yet offered``. ``newer`` names a newer upstream release where the reference data shows one
+(``catalog/upstream_releases.py``), with its release date or "release date not found".
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from ..catalog import action_pins, autoscaler_versions, chart_refs, kubernetes_versions, upstream_releases
 from ..catalog.cloud import KubernetesOffer
 from ..catalog.cloud_registry import clouds
-from ..catalog.kubernetes_versions import ENDED, ENDS_SOON_DAYS, NOT_YET, KubernetesWindow
+from ..catalog.kubernetes_versions import ENDED, ENDS_SOON_DAYS, EXPECTED, NOT_YET, KubernetesWindow
 from ..catalog.offers import offers_snapshot
 from ..catalog.prices import snapshot
 
@@ -42,6 +43,7 @@ class Fact:
     status: str
     until: str | None = None  # the end date the status refers to
     newer: str | None = None
+    newer_source: str | None = None  # where the newer release was seen
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -53,27 +55,31 @@ class Fact:
             "status": self.status,
             **({"until": self.until} if self.until else {}),
             **({"newer": self.newer} if self.newer else {}),
+            **({"newerSource": self.newer_source} if self.newer_source else {}),
         }
 
-    def line(self) -> str:
+    def status_text(self) -> str:
+        """The status in words: ``ends soon on 2026-11-30``, ``current until ...``, ``newer: ...``."""
         word = {"ended": "on", "ends soon": "on"}.get(self.status, "until")
         until = f" {word} {self.until}" if self.until else ""
         newer = f"; newer: {self.newer}" if self.newer else ""
-        return (
-            f"{self.kind:<18} {self.name:<40} {self.value:<26} {self.status}{until}{newer}; "
-            f"read {self.read}; {self.source}"
-        )
+        return f"{self.status}{until}{newer}"
 
 
-def _newer(name: str) -> str | None:
+def _newer(name: str) -> tuple[str | None, str | None]:
     found = upstream_releases.NEWER_RELEASES.get(name)
-    return None if found is None else f"{found.version} ({found.released}; {found.source})"
+    if found is None:
+        return None, None
+    released = "release date not found" if found.released == "not found" else f"released {found.released}"
+    return f"{found.version} ({released})", found.source
 
 
 def _window_status(window: KubernetesWindow, day: date) -> tuple[str, str | None]:
     status = window.status(day)
     if status == NOT_YET:
         return "not yet offered", None
+    if status == EXPECTED:
+        return "expected", None
     if status == ENDED:
         return "ended", window.end.isoformat()
     soon = window.ends_soon(day)
@@ -102,7 +108,7 @@ def pinned_facts(day: date) -> list[Fact]:
             CHARTS_READ,
             "current",
             None,
-            _newer(c.name),
+            *_newer(c.name),
         )
         for c in CHARTS
     ]
@@ -115,16 +121,16 @@ def pinned_facts(day: date) -> list[Fact]:
             CHARTS_READ,
             "current",
             None,
-            _newer(chart_refs.DCGM_EXPORTER_IMAGE),
+            *_newer(chart_refs.DCGM_EXPORTER_IMAGE),
         )
     )
     for row in autoscaler_versions.AUTOSCALER_RELEASES.values():
         facts.append(
             Fact(
                 "autoscaler image",
-                f"{autoscaler_versions.IMAGE} (Kubernetes {row.minor})",
-                row.tag,
-                f"{autoscaler_versions.SOURCE}; tag of {row.released.isoformat()}, commit {row.commit[:12]}",
+                f"cluster-autoscaler for {row.minor}",
+                f"{row.tag}, tag of {row.released.isoformat()} (commit {row.commit[:12]})",
+                f"{autoscaler_versions.IMAGE}; {autoscaler_versions.SOURCE}",
                 autoscaler_versions.READ_ON.isoformat(),
                 "current",
             )
@@ -135,13 +141,18 @@ def pinned_facts(day: date) -> list[Fact]:
         offer = cloud.facet(KubernetesOffer)
         for window in offer.minors.values():
             status, until = _window_status(window, day)
-            ga = window.ga.isoformat() if window.ga else "not GA"
+            if window.ga:
+                ga = f"GA {window.ga.isoformat()}"
+            elif window.ga_planned:
+                ga = f"GA planned {window.ga_planned.strftime('%Y-%m')}"
+            else:
+                ga = "GA not announced"
             phase = f"{offer.long_term} only, " if window.status(day) == kubernetes_versions.LONG_TERM else ""
             facts.append(
                 Fact(
                     "kubernetes",
                     f"{offer.service} {window.minor}",
-                    f"{phase}GA {ga}, standard to {window.standard_end.isoformat()}, all to {window.end.isoformat()}",
+                    f"{phase}{ga}, standard to {window.standard_end.isoformat()}, all to {window.end.isoformat()}",
                     window.source,
                     kubernetes_versions.READ_ON.isoformat(),
                     status,
@@ -168,7 +179,7 @@ def pinned_facts(day: date) -> list[Fact]:
             facts.append(
                 Fact(
                     "offer snapshot",
-                    f"catalog/offers_snapshot.json ({item.source})",
+                    f"offers ({item.source})",
                     f"{len(item.sizes)} sizes, data of {item.data_date}",
                     f"{source.get('repo', item.source)} {source.get('path', '')} @ {source.get('commit', '')[:12]}",
                     offers.read,
@@ -190,8 +201,9 @@ def pinned_facts(day: date) -> list[Fact]:
 
 
 def needs_attention(facts: list[Fact]) -> list[Fact]:
-    """The facts the scheduled workflow opens an issue for: an end within 60 days, or an old snapshot."""
-    return [fact for fact in facts if fact.status in ("ends soon", "old")]
+    """The facts the scheduled workflow opens an issue for: an end within 60 days, an old snapshot, or a GA only a
+    calendar schedules (confirm it and add its release note's day)."""
+    return [fact for fact in facts if fact.status in ("ends soon", "old", "expected")]
 
 
 __all__ = ["ENDS_SOON_DAYS", "SNAPSHOT_MAX_DAYS", "Fact", "needs_attention", "pinned_facts"]

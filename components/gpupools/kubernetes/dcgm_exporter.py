@@ -24,7 +24,9 @@ class NvidiaDcgmExporterArgs(TypedDict):
     namespace: pulumi.Input[str]
     """Namespace of the release; by default an existing one (the device plugin's)."""
     values: dict[str, Any]
-    """Helm values passed to the chart (``gpupools.charts.dcgm_exporter.dcgm_exporter_values``)."""
+    """Helm values passed to the dcgm-exporter chart as they are (its values.yaml); GpuPlatform pins the image """
+    """tag, runs it on GPU nodes only (nodeSelector nvidia.com/gpu.present and the GPU taint's toleration) and """
+    """sets serviceMonitor.enabled."""
     timeout_seconds: NotRequired[int]
     """How long Helm waits for the release (default 600)."""
     create_namespace: NotRequired[bool]

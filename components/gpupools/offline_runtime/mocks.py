@@ -24,6 +24,7 @@ import pulumi
 from google.protobuf import json_format
 from pulumi.runtime import MockCallArgs, MockResourceArgs
 
+from .cloud_ids import aws_arn, resource_id
 from ..pulumi_internals import (
     MockMonitorBase,
     from_wire,
@@ -192,8 +193,7 @@ def computed_outputs(type_: str, name: str, inputs: dict[str, Any]) -> dict[str,
     if type_ == "eks:index:Cluster":
         return {"kubeconfigJson": json.dumps({"mock": MOCK_KUBECONFIG}), "kubeconfig": {"mock": MOCK_KUBECONFIG}}
     if type_.startswith("aws:"):
-        service = type_.split(":")[1].split("/")[0]
-        return {"arn": f"arn:aws:{service}:{MOCK_REGION}:{MOCK_ACCOUNT_ID}:{name}", "name": inputs.get("name", name)}
+        return {"arn": aws_arn(type_, name, inputs, MOCK_ACCOUNT_ID, MOCK_REGION), "name": inputs.get("name", name)}
     if type_.startswith("kubernetes:") and isinstance(inputs.get("metadata", {}), dict):
         return {"metadata": {"name": name, **inputs.get("metadata", {})}}
     return {}
@@ -260,7 +260,7 @@ def call_result(token: str, args: dict[str, Any]) -> dict[str, Any]:
 
 
 class RecordingMocks(pulumi.runtime.Mocks):
-    """Records each resource and call; ids are ``"<name>-id"`` and state is the inputs plus computed outputs."""
+    """Records each resource and call; ids and ARNs as ``cloud_ids`` shapes them, state the inputs plus outputs."""
 
     def __init__(self) -> None:
         self.resources: list[RecordedResource] = []
@@ -281,7 +281,8 @@ class RecordingMocks(pulumi.runtime.Mocks):
             )
         )
         # Secrets and unknowns stay as they are in the returned state, so the program sees them as such.
-        return f"{args.name}-id", {**args.inputs, **computed_outputs(args.typ, args.name, inputs)}
+        id_ = resource_id(args.typ, args.name, inputs)
+        return id_, {**args.inputs, **computed_outputs(args.typ, args.name, inputs)}
 
     def call(self, args: MockCallArgs) -> tuple[dict[str, Any], list[tuple[str, str]]]:
         self.calls.append(RecordedCall(token=args.token, args=sanitize(args.args), provider=args.provider or None))

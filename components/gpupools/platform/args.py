@@ -249,6 +249,9 @@ class GpuPlatformArgs(TypedDict):
     """Sizes missing from the catalog, by name."""
     tags: NotRequired[dict[str, str]]
     """Cloud tags for every resource that takes them."""
+    stack_references: NotRequired[list[str]]
+    """The stacks whose outputs this stack's values come from, for the deploy order (`gpupools stack-order`); the
+    component accepts it, so a stack's config passes as it is, and registers nothing for it."""
     demand: NotRequired[str]
     """The demand file the pools were sized for (`gpupools fit`), relative to the stack file. `gpupools plan` reads
     it to say whether the pools still hold the demand; the component accepts it, so a stack's config passes as it

@@ -60,8 +60,11 @@ def load_stack(raw: Mapping[str, Any], on: PlanDate | None = None) -> Stack:
         if partial is not None:  # the rules on what is well formed, less what a stand-in default could cause
             found = _apply_rules(partial.config, on.day)[1]
             problems += [problem for problem in found.problems if partial.keeps(problem)]
+            refused = {problem.field for problem in problems}
+            problems += place_rules.provider_region_problems(raw, partial.config, refused)
         raise ConfigError(problems) from None
     pools, found = _apply_rules(config, on.day)
+    problems += place_rules.provider_region_problems(raw, config, {problem.field for problem in found.problems})
     Findings(problems + found.problems).raise_problems()
     draft = Stack(config, pools)
     placement = place_daemonsets(draft)
@@ -91,10 +94,14 @@ def _apply_rules(config: StackConfig, day: date) -> tuple[list[ResolvedPool], Fi
     found = Findings()
     found.problems += _software_problems(config)
     found.warnings += _owner_software_warnings(config)
-    found.problems += _cluster_problems(config)
+    # One error per problem: a name missing from the cloud's list of regions is refused there, with did-you-mean,
+    # not a second time by the cloud's syntax rule for the same field.
+    region = place_rules.region_problems(config)
+    listed = {problem.field for problem in region}
+    found.problems += [problem for problem in _cluster_problems(config) if problem.field not in listed]
     found += kubernetes_window_findings(config, day)
-    found.problems += place_rules.region_problems(config)
-    found += place_rules.offer_findings(config)
+    found.problems += region
+    found += place_rules.offer_findings(config, day)
     found += installer_rules.config_findings(config)
     found.problems += [
         Problem(field_path("tags", key) if key is not None else field_path("tags"), message)

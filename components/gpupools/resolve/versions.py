@@ -16,7 +16,16 @@ from datetime import date
 from ..catalog.cloud import KubernetesOffer
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.cloud_registry import default_kubernetes_version
-from ..catalog.kubernetes_versions import ENDED, LONG_TERM, NOT_YET, STANDARD, KubernetesWindow
+from ..catalog.kubernetes_versions import (
+    ENDED,
+    ENDS_SOON_DAYS,
+    EXPECTED,
+    LONG_TERM,
+    NOT_YET,
+    STANDARD,
+    KubernetesWindow,
+    upgrade_targets,
+)
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import StackConfig
 
@@ -24,15 +33,24 @@ from ..config.models import StackConfig
 _VERSION = re.compile(r"(?P<minor>1\.[0-9]{2})(\.[0-9]{1,3})?")
 
 
-def offered_on(offer: KubernetesOffer, day: date) -> list[str]:
-    """The minors ``offer`` lets a new cluster use on ``day`` (standard or long-term support)."""
-    return [w.minor for w in offer.minors.values() if w.status(day) in (STANDARD, LONG_TERM)]
+def offered_on(offer: KubernetesOffer, day: date, long_term: bool = True) -> list[str]:
+    """The minors ``offer`` lets this cluster use on ``day``: standard support, expected ones (marked), and
+    long-term support where ``long_term`` (chosen, or needing no opt-in)."""
+    usable = (STANDARD, LONG_TERM, EXPECTED) if long_term or not offer.long_term_opt_in else (STANDARD, EXPECTED)
+    return [
+        f"{w.minor} (expected)" if w.status(day) == EXPECTED else w.minor
+        for w in offer.minors.values()
+        if w.status(day) in usable
+    ]
 
 
-def kubernetes_version_problem(cloud: str, version: str, day: date, patch: bool = False) -> str | None:
-    """Why ``version`` (``1.33``, or ``1.33.2`` where ``patch``) is not a minor ``cloud`` offers on ``day``, or None."""
+def kubernetes_version_problem(
+    cloud: str, version: str, day: date, patch: bool = False, long_term: bool = True
+) -> str | None:
+    """Why ``version`` (``1.33``, or ``1.33.2`` where ``patch``) is not a minor ``cloud`` offers on ``day``, or None.
+    ``long_term``: whether LTS-only minors are this cluster's to choose (listed as allowed)."""
     offer = cloud_named(cloud).facet(KubernetesOffer)
-    offered = offered_on(offer, day)
+    offered = offered_on(offer, day, long_term)
     allowed = f"allowed on {day.isoformat()}: {', '.join(offered)}" + (
         " (or with a patch, e.g. 1.35.2)" if patch else ""
     )
@@ -58,6 +76,18 @@ def kubernetes_version_problem(cloud: str, version: str, day: date, patch: bool 
     return None
 
 
+def expected_warning(offer: KubernetesOffer, window: KubernetesWindow, day: date, region: str | None) -> str:
+    """The advice for a minor whose GA only a calendar schedules: what we know, and how to confirm it."""
+    planned = window.ga_planned.strftime("%B %Y") if window.ga_planned else "a later date"
+    when = "before" if window.ga_planned and window.ga_planned <= day else "after"
+    command = offer.confirm_command.format(region=region or "<region>")
+    return (
+        f"cluster.kubernetesVersion {window.minor}: expected, not confirmed: {offer.service}'s release calendar "
+        f"schedules its GA for {planned} ({when} the plan's date {day.isoformat()}), and no release note in "
+        f"gpupools' table confirms it; confirm that {offer.service} offers it with `{command}`"
+    )
+
+
 def kubernetes_window_findings(config: StackConfig, day: date) -> Findings:
     """The cluster's minor against its window on ``day``: refusals with both ways out, and end-of-support advice."""
     cluster = config.cluster
@@ -67,7 +97,8 @@ def kubernetes_window_findings(config: StackConfig, day: date) -> Findings:
     path = field_path("cluster", "kubernetesVersion")
     # "" where the config was built without its default (a partial config): the same default, from the same day.
     version = cluster.kubernetes_version or default_kubernetes_version(config.cloud, day) or ""
-    why = kubernetes_version_problem(config.cloud, version, day)
+    long_term = bool(cluster.long_term_support) or not cluster.create
+    why = kubernetes_version_problem(config.cloud, version, day, long_term=long_term)
     found = Findings([Problem(path, why)] if why else [])
     if cluster.long_term_support and not offer.long_term_opt_in:
         found.problems.append(
@@ -80,6 +111,8 @@ def kubernetes_window_findings(config: StackConfig, day: date) -> Findings:
     if why:
         return found
     window = offer.minors[version]
+    if window.status(day) == EXPECTED:
+        found.warnings.append(expected_warning(offer, window, day, _region(config)))
     if window.status(day) == LONG_TERM:
         found += _long_term(config, offer, window, day)
     elif cluster.long_term_support and offer.long_term_opt_in:
@@ -92,8 +125,8 @@ def kubernetes_window_findings(config: StackConfig, day: date) -> Findings:
         what = "standard support" if soon == window.standard_end else f"all support ({offer.long_term})"
         found.warnings.append(
             f"cluster.kubernetesVersion {window.minor}: {offer.service} {what} ends on {soon.isoformat()}, within "
-            f"60 days of the plan's date {day.isoformat()}; plan an upgrade ({', '.join(_standard(offer, day))} "
-            "in standard support)"
+            f"{ENDS_SOON_DAYS} days of the plan's date {day.isoformat()}; plan an upgrade "
+            f"({_targets(offer, day)})"
         )
     return found
 
@@ -107,7 +140,7 @@ def long_term_support_problem(cloud: str, version: str, day: date) -> str | None
         return None
     return (
         f"{_past(offer, window)}; {offer.long_term_note}. Either choose a minor in standard support "
-        f"({', '.join(_standard(offer, day)) or 'none'}), or set cluster.longTermSupport: true (Premium tier and "
+        f"({_targets(offer, day)}), or set cluster.longTermSupport: true (Premium tier and "
         "AKSLongTermSupport, billed per cluster-hour)"
     )
 
@@ -119,13 +152,22 @@ def _past(offer: KubernetesOffer, window: KubernetesWindow) -> str:
     )
 
 
-def _standard(offer: KubernetesOffer, day: date) -> list[str]:
-    return [w.minor for w in offer.minors.values() if w.status(day) == STANDARD]
+def _targets(offer: KubernetesOffer, day: date) -> str:
+    """The upgrade targets in words: minors in standard support with 60 days or more of it left."""
+    targets = upgrade_targets(dict(offer.minors), day)
+    if not targets:
+        return f"none in standard support with {ENDS_SOON_DAYS} days or more left in gpupools' table"
+    return f"{', '.join(targets)}: in standard support for {ENDS_SOON_DAYS} days or more"
+
+
+def _region(config: StackConfig) -> str | None:
+    value = getattr(config.cluster, cloud_named(config.cloud).region_field, None)
+    return value if isinstance(value, str) and value else None
 
 
 def _long_term(config: StackConfig, offer: KubernetesOffer, window: KubernetesWindow, day: date) -> Findings:
     cluster = config.cluster
-    standard = ", ".join(_standard(offer, day)) or "none"
+    standard = _targets(offer, day)
     past = _past(offer, window)
     if not offer.long_term_opt_in:
         return Findings(warnings=[f"cluster.kubernetesVersion: {past}; {offer.long_term_note}"])
