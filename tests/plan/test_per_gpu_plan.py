@@ -70,4 +70,7 @@ def test_the_diff_counts_each_slice_the_recut_removes_and_the_whole_gpus_it_adds
     base.write_text(json.dumps(plans["base"]), encoding="utf-8")
     assert main(["plan", "--config", str(per_gpu), "--base", str(base)]) == 0
     out = capsys.readouterr().out
-    assert "4× nvidia.com/mig-1g.5gb" in out and "2× nvidia.com/gpu" in out
+    headline = out.splitlines()[0]  # what goes and what arrives, per pool (plan/headline.py)
+    assert "16× nvidia.com/mig-1g.5gb" in headline and "12× nvidia.com/mig-1g.5gb" in headline
+    assert "2× nvidia.com/gpu" in headline
+    assert "OFFLINE meanwhile: p4d-balanced (8 GPUs) is re-cut in place" in headline  # a live re-cut drains

@@ -203,7 +203,7 @@ def test_each_nodes_layout_and_state_are_reported(api, tmp_path, capsys):
     assert verify(api, tmp_path, "eks") == 0
     assert f"  {EKS_NODE}: " in (out := capsys.readouterr().out) and ", MIG all-balanced: success, " in out
     eks_cluster(api, mig_state=None)
-    assert verify(api, tmp_path, "eks", "--json") == 1
+    assert verify(api, tmp_path, "eks", "--json") == 3  # a mismatch (errors.ExitStatus.MISMATCH)
     node = json.loads(capsys.readouterr().out)["pools"][0]["nodes"][0]
     assert node["migConfig"] == "all-balanced" and node["migConfigState"] is None
 
@@ -211,7 +211,7 @@ def test_each_nodes_layout_and_state_are_reported(api, tmp_path, capsys):
 def test_a_node_still_labelled_with_the_old_layout_is_named(api, tmp_path, capsys):
     """The stack asks all-balanced; the node's label still asks all-1g.5gb, and the MIG manager cut it so."""
     eks_cluster(api, slices={"nvidia.com/mig-1g.5gb": "56"}, layout="all-1g.5gb")
-    assert verify(api, tmp_path, "eks") == 1
+    assert verify(api, tmp_path, "eks") == 3  # a mismatch (errors.ExitStatus.MISMATCH)
     lines = mismatch_lines(capsys.readouterr().out)
     assert (
         lines[0] == f"pool p4d-balanced, node {EKS_NODE}: nvidia.com/mig.config expected all-balanced, got all-1g.5gb"

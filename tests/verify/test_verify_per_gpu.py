@@ -62,7 +62,7 @@ def test_a_node_cut_per_gpu_is_expected_with_its_whole_gpus(api, tmp_path, capsy
 def test_a_node_whose_whole_gpus_were_cut_too_is_a_mismatch(api, tmp_path, capsys):
     # The MIG manager cut all 8 GPUs all-balanced: 16/8/8 slices and no whole GPU.
     _cluster(api, {"nvidia.com/mig-1g.5gb": 16, "nvidia.com/mig-2g.10gb": 8, "nvidia.com/mig-3g.20gb": 8})
-    assert _verify(api, tmp_path) == 1
+    assert _verify(api, tmp_path) == 3  # a mismatch (errors.ExitStatus.MISMATCH)
     lines = mismatch_lines(capsys.readouterr().out)
     assert f"pool p4d-balanced, node {EKS_NODE}: nvidia.com/gpu expected 2, got 0" in lines
     assert f"pool p4d-balanced, node {EKS_NODE}: nvidia.com/mig-1g.5gb expected 12, got 16" in lines
