@@ -21,6 +21,7 @@ AWS = Cloud(
     region_field="region",
     pool_keys=("amiType", "capacityType", "capacityReservation", "subnetIds", "efa"),
     cluster_autoscaler_chart=True,  # EKS has no managed autoscaler: gpupools installs cluster-autoscaler
+    node_provisioners=("nodeGroup", "karpenter"),  # Karpenter's AWS provider (aws/karpenter-provider-aws)
     spot_price_note="EC2 Spot prices move with supply and demand and are not in the price list",
     facets=(
         # EKS accepts 63, but the node group component takes names that also fit every Kubernetes name derived

@@ -30,6 +30,7 @@ from ..config.models import GpuPoolConfig, StackConfig
 from ..domain.pools import MigPlan, ResolvedPool
 from .cloud_rules import rules
 from .mig_rules import layout_notes, plan_mig, strategy_problems
+from . import provisioner_rules
 
 
 def resolve_pool(
@@ -57,6 +58,7 @@ def resolve_pool(
             [Problem(path("size"), f"'{pool.size}' is an {size.cloud} size but cloud is {config.cloud}")]
         )
     found.problems += _cloud_scope_problems(config.cloud, pool, path)
+    found.problems += provisioner_rules.pool_problems(config, pool, path)
     found += rules(config.cloud).pool_problems(config, pool, size, path)
     mig: MigPlan | None = None
     if pool.mig is not None:

@@ -1,0 +1,87 @@
+"""What a Karpenter pool needs of its cluster and its capacity: Karpenter installed here or said to be there, a
+node role on an existing cluster, and reservations Karpenter can select.
+
+Read from the Karpenter v1.14 docs (``concepts/nodeclasses.md``: ``capacityReservationSelectorTerms`` take an id
+or tags; ``getting-started``: the node role needs an access entry). Attached to the Karpenter provisioner.
+"""
+
+from __future__ import annotations
+
+from ..catalog.cloud_registry import cloud as cloud_named
+from ..catalog.cloud_registry import clouds
+from ..catalog.names import CAPACITY_RESERVATION_GROUP_ARN
+from ..catalog.provisioners import KARPENTER
+from ..config.errors import Problem, field_path
+from ..config.models import GpuPoolConfig, StackConfig
+from .provisioner_rules import CLUSTER_RULES, POOL_RULES, Path
+
+
+def karpenter_pool_problems(config: StackConfig, pool: GpuPoolConfig, path: Path) -> list[Problem]:
+    cluster, problems = config.cluster, []
+    if cluster is not None and cluster.create and not cluster.karpenter.install:
+        problems.append(
+            Problem(
+                path("provisioner"),
+                "karpenter needs Karpenter in the cluster: set gpupools:cluster.karpenter.install: true",
+            )
+        )
+    if cluster is not None and not cluster.create:
+        if not cluster.karpenter.present:
+            problems.append(
+                Problem(
+                    path("provisioner"),
+                    "karpenter on an existing cluster needs its platform stack to run Karpenter: set "
+                    "gpupools:cluster.karpenter.present: true only where that stack's karpenter output is true",
+                )
+            )
+        if cluster.node_role_arn is None:
+            problems.append(
+                Problem(
+                    path("provisioner"),
+                    "karpenter on an existing cluster needs gpupools:cluster.nodeRoleArn, the node role the "
+                    "cluster admits (an EC2_LINUX access entry): each EC2NodeClass names it",
+                )
+            )
+    reservation = pool.capacity_reservation
+    if reservation is not None and CAPACITY_RESERVATION_GROUP_ARN.fullmatch(reservation):
+        problems.append(
+            Problem(
+                path("capacityReservation"),
+                "a reservation group is refused with provisioner karpenter: its EC2NodeClass selects "
+                "reservations by id (cr-...) or tags only (capacityReservationSelectorTerms)",
+            )
+        )
+    return problems
+
+
+def karpenter_cluster_problems(config: StackConfig) -> list[Problem]:
+    cluster = config.cluster
+    if cluster is None or "karpenter" not in cluster.model_fields_set:
+        return []
+    settings, path = cluster.karpenter, lambda key: field_path("cluster", "karpenter", key)
+    if KARPENTER.name not in cloud_named(config.cloud).node_provisioners:
+        offering = ", ".join(c.name for c in clouds() if KARPENTER.name in c.node_provisioners)
+        return [
+            Problem(
+                field_path("cluster", "karpenter"),
+                f"is refused on {config.cloud}: Karpenter is not offered there; allowed on {offering}",
+            )
+        ]
+    problems = []
+    if settings.install and not cluster.create:
+        problems.append(
+            Problem(
+                path("install"),
+                "is for a cluster gpupools creates: one Karpenter serves a whole cluster, so the stack that owns "
+                "the existing cluster installs it; say it is there with present: true",
+            )
+        )
+    if settings.present and cluster.create:
+        problems.append(Problem(path("present"), "is for an existing cluster (create: false); here set install: true"))
+    if "version" in settings.model_fields_set and not settings.install:
+        problems.append(Problem(path("version"), "applies to the Karpenter gpupools installs; set install: true"))
+    return problems
+
+
+KARPENTER.attach(POOL_RULES, karpenter_pool_problems)
+KARPENTER.attach(CLUSTER_RULES, karpenter_cluster_problems)
