@@ -291,6 +291,8 @@ MIRRORS = {
     "GpuSoftware": "GpuSoftwareArgs",
     "CustomSize": "CustomSizeArgs",
     "Metrics": "GpuMetricsArgs",
+    "KarpenterConfig": "KarpenterSettingsArgs",
+    "KarpenterPoolConfig": "KarpenterPoolSettingsArgs",
 }
 
 

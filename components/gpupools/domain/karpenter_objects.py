@@ -14,7 +14,14 @@ from typing import Any
 from ..catalog.clouds import DEFAULT_AMI_TYPE, KARPENTER_AMI_ALIASES, KARPENTER_AMI_VERSION
 from ..catalog.instances import has_local_nvme
 from ..catalog.labels import GPU_RESOURCE
-from ..catalog.provisioners import INSTANCE_TYPE_LABEL, KARPENTER_CAPACITY_TYPE_LABEL, KARPENTER_NODEPOOL_LABEL
+from ..catalog.provisioners import (
+    INSTANCE_TYPE_LABEL,
+    KARPENTER_CAPACITY_TYPE_LABEL,
+    KARPENTER_INSTANCE_FAMILY_LABEL,
+    KARPENTER_INSTANCE_GPU_COUNT_LABEL,
+    KARPENTER_NODECLASS_LABEL,
+    KARPENTER_NODEPOOL_LABEL,
+)
 from ..errors import GpupoolsError
 from .capacity import pool_capacity
 from .pools import ResolvedPool
@@ -36,12 +43,15 @@ class KarpenterObjectError(GpupoolsError, ValueError):
 @dataclass(frozen=True)
 class NodeClassInputs:
     """What every EC2NodeClass of a cluster shares: its name (for discovery tags), the node role's name, and the
-    subnets and security groups by id (None: by the cluster's discovery tag)."""
+    subnets and security groups by id (None: by the cluster's discovery tag).
+
+    The role and the ids may also be values known only once deployed (anything with ``apply``, as Pulumi's outputs):
+    the object then holds each as such a value, so the rest of it stays known in a preview."""
 
     cluster_name: str
-    role: str
-    subnet_ids: tuple[str, ...] | None = None
-    security_group_ids: tuple[str, ...] | None = None
+    role: Any
+    subnet_ids: Any = None
+    security_group_ids: Any = None
     tags: dict[str, str] = field(default_factory=dict)
 
 
@@ -133,6 +143,21 @@ def requirements(pool: ResolvedPool) -> list[dict[str, Any]]:
     ]
 
 
+def karpenter_node_labels(pool: ResolvedPool) -> dict[str, str]:
+    """The labels a node Karpenter launches for the pool carries at registration: the NodePool's template labels
+    and Karpenter's well-known ones (scheduling.md), which selectors and the placement check can name."""
+    return {
+        **pool.labels,
+        KARPENTER_NODEPOOL_LABEL: pool.name,
+        KARPENTER_CAPACITY_TYPE_LABEL: capacity_type(pool),
+        KARPENTER_NODECLASS_LABEL: pool.name,
+        INSTANCE_TYPE_LABEL: pool.size.name,
+        KARPENTER_INSTANCE_FAMILY_LABEL: pool.size.name.split(".", 1)[0],
+        KARPENTER_INSTANCE_GPU_COUNT_LABEL: str(pool.gpus_per_node),
+        ARCH_LABEL: "amd64",
+    }
+
+
 def overlay_capacity(pool: ResolvedPool) -> dict[str, int] | None:
     """What a node of the pool advertises (``domain.capacity``, as the plan shows it), when Karpenter would not
     know it from EC2's figures (whole GPUs as ``nvidia.com/gpu``); None for a pool that needs no overlay, and
@@ -196,7 +221,10 @@ def needs_node_overlay(pools: list[ResolvedPool]) -> bool:
     return any(overlay_capacity(pool) is not None for pool in pools)
 
 
-def _selector(ids: list[str] | tuple[str, ...] | None, cluster_name: str) -> list[dict[str, Any]]:
+def _selector(ids: Any, cluster_name: str) -> Any:
+    """Selector terms by id, else by the discovery tag; for ids known later, that value's terms."""
+    if hasattr(ids, "apply"):
+        return ids.apply(lambda known: _selector(known, cluster_name))
     if ids:
         return [{"id": item} for item in ids]
     return [{"tags": {DISCOVERY_TAG: cluster_name}}]

@@ -16,6 +16,7 @@ from ..catalog.instances import InstanceSize
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.clouds import CLOUD_DEFAULTS
 from ..catalog.labels import GPU_TAINT, MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, Taint
+from ..catalog.provisioners import NodeProvisioner, provisioner_named
 from ..config.models import GpuPoolConfig, MigStrategy, Rotation, Sharing
 from .naming import cloud_pool_name, generation
 
@@ -101,6 +102,11 @@ class ResolvedPool:
     @property
     def gpu(self) -> GpuModel:
         return self.size.gpu
+
+    @property
+    def provisioner(self) -> NodeProvisioner:
+        """Who makes the pool's nodes (``catalog/provisioners.py``): a node group, or Karpenter."""
+        return provisioner_named(self.config.provisioner)
 
     @property
     def gpus_per_node(self) -> int:
