@@ -72,7 +72,7 @@ INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 ZONE_LABEL = "topology.kubernetes.io/zone"
 KARPENTER = NodeProvisioner(
     "karpenter",
-    "Karpenter",
+    "Karpenter NodePool",
     fixed_node_count=False,
     controller="Karpenter",
     node_label_keys=(

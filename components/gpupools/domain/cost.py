@@ -218,8 +218,7 @@ def capacity_type(pool: ResolvedPool) -> str:
 
 def pool_cost(pool: ResolvedPool, capacity: PoolCapacity, region: str | None, book: PriceBook) -> PoolCost:
     kind = capacity_type(pool)
-    scaling = pool.config.autoscaling
-    bounds = (scaling.min_count, scaling.max_count) if scaling else (None, None)
+    bounds = pool.node_bounds or (None, None)
     price = book.lookup(pool.size.name, region, kind)
     unlisted = book.why_unlisted(pool.size.name, kind)
     reservation = _reservation(pool, kind)

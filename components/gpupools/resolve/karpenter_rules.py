@@ -13,7 +13,13 @@ from ..catalog.names import CAPACITY_RESERVATION_GROUP_ARN
 from ..catalog.provisioners import KARPENTER
 from ..config.errors import Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
-from .provisioner_rules import CLUSTER_RULES, POOL_RULES, Path
+from ..domain.karpenter_objects import overlay_capacity
+from ..domain.pools import ResolvedPool
+from .provisioner_rules import CLUSTER_RULES, POOL_RULES, POOL_WARNINGS, Path
+
+# kubernetes-sigs/karpenter#2533, open when read (2026-11-28): NodeClaims of NodePools a NodeOverlay adds extended
+# resources to can stay not Ready.
+OVERLAY_ISSUE = "kubernetes-sigs/karpenter#2533"
 
 
 def karpenter_pool_problems(config: StackConfig, pool: GpuPoolConfig, path: Path) -> list[Problem]:
@@ -83,5 +89,30 @@ def karpenter_cluster_problems(config: StackConfig) -> list[Problem]:
     return problems
 
 
+def karpenter_pool_warnings(config: StackConfig, pool: ResolvedPool) -> list[str]:
+    warnings = []
+    capacity = overlay_capacity(pool)
+    if capacity is not None:
+        shown = ", ".join(f"{count}x {name}" for name, count in capacity.items())
+        owner = (
+            "gpupools turns it on in the chart it installs"
+            if config.cluster is not None and config.cluster.create
+            else "the cluster owner's Karpenter must run with it on"
+        )
+        warnings.append(
+            f"pool {pool.name}: its NodeOverlay ({shown} per node, so Karpenter can launch nodes for them from zero) "
+            f"is alpha (karpenter.sh/v1alpha1) and needs the NodeOverlay feature gate, off by default (Karpenter "
+            f"v1.14 settings): {owner}; {OVERLAY_ISSUE} (NodeClaims can stay not Ready with an overlay's extended "
+            "resources) is open, so watch the pool's first nodes (gpupools verify)"
+        )
+    if pool.dra:
+        warnings.append(
+            f"pool {pool.name}: DRA in Karpenter is alpha: its scheduling simulation may not count ResourceClaims, "
+            "so pods claiming GPUs through DRA may not make it launch nodes; gpupools has not checked this offline"
+        )
+    return warnings
+
+
 KARPENTER.attach(POOL_RULES, karpenter_pool_problems)
+KARPENTER.attach(POOL_WARNINGS, karpenter_pool_warnings)
 KARPENTER.attach(CLUSTER_RULES, karpenter_cluster_problems)

@@ -105,6 +105,7 @@ def resolve_pool(
     found += _autoscaling_findings(config, resolved, path)
     if found.problems:
         return None, found
+    found.warnings += provisioner_rules.pool_warnings(config, resolved)
     if mig and mig.applied_by == "aks" and config.gpu_software.chosen_installer.deploys_mig_manager:
         found.warnings.append(
             f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU "

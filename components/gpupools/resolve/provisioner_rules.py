@@ -14,12 +14,15 @@ from ..catalog.installers import Capability
 from ..catalog.provisioners import PROVISIONERS, provisioner_named
 from ..config.errors import Problem
 from ..config.models import GpuPoolConfig, StackConfig
+from ..domain.pools import ResolvedPool
 
 Path = Callable[..., str]
 PoolRule = Callable[[StackConfig, GpuPoolConfig, Path], list[Problem]]
 ClusterRule = Callable[[StackConfig], list[Problem]]
+PoolWarnings = Callable[[StackConfig, ResolvedPool], list[str]]
 POOL_RULES: Capability[PoolRule] = Capability("pool rules")
 CLUSTER_RULES: Capability[ClusterRule] = Capability("cluster rules")
+POOL_WARNINGS: Capability[PoolWarnings] = Capability("pool warnings")
 
 # The pool keys that belong to a fixed node count, and those that belong to a provisioner launching on demand.
 _COUNT_KEYS = {"count": "count", "autoscaling": "autoscaling", "rotation": "rotation"}
@@ -75,3 +78,9 @@ def cluster_problems(config: StackConfig) -> list[Problem]:
         if provisioner.supports(CLUSTER_RULES)
         for problem in provisioner.facet(CLUSTER_RULES)(config)
     ]
+
+
+def pool_warnings(config: StackConfig, pool: ResolvedPool) -> list[str]:
+    """Where the ground under a resolved pool's provisioner is moving (alpha features, open upstream issues)."""
+    provisioner = pool.provisioner
+    return provisioner.facet(POOL_WARNINGS)(config, pool) if provisioner.supports(POOL_WARNINGS) else []
