@@ -7,7 +7,7 @@ from ..catalog.provisioners import KARPENTER
 from ..config.models import StackConfig
 from .capacity_inputs import PROVISIONER_INPUTS
 from .karpenter_objects import capacity_type, karpenter_node_labels, overlay_capacity
-from .pools import NODE_LABELS, ResolvedPool
+from .pools import NODE_LABELS, PROMISED_CAPACITY, ResolvedPool
 
 
 def karpenter_inputs(config: StackConfig, pool: ResolvedPool) -> list[tuple[str, str]]:
@@ -42,3 +42,4 @@ def karpenter_inputs(config: StackConfig, pool: ResolvedPool) -> list[tuple[str,
 
 KARPENTER.attach(NODE_LABELS, karpenter_node_labels)
 KARPENTER.attach(PROVISIONER_INPUTS, karpenter_inputs)
+KARPENTER.attach(PROMISED_CAPACITY, overlay_capacity)

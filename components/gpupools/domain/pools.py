@@ -147,6 +147,8 @@ class ResolvedPool:
 # A provisioner's domain facets (attached by its module, e.g. ``domain/karpenter_objects.py``): the labels its nodes
 # carry beyond the pool's own, and the inputs that decide its capacity in the plan.
 NODE_LABELS: Capability[Callable[[ResolvedPool], dict[str, str]]] = Capability("node labels")
+# What the provisioner is told a node will advertise before it exists (Karpenter's NodeOverlay), or None.
+PROMISED_CAPACITY: Capability[Callable[[ResolvedPool], dict[str, int] | None]] = Capability("promised capacity")
 
 
 def node_labels(pool: ResolvedPool) -> dict[str, str]:
