@@ -6,8 +6,6 @@ language. Pass the Kubernetes and AWS providers in ``opts.providers``. The NodeP
 ``KarpenterPool`` (``kubernetes/karpenter_pool.py``).
 """
 
-from __future__ import annotations
-
 import json
 from typing import NotRequired, Optional, TypedDict
 

@@ -7,8 +7,6 @@ taints, requirements) is drift: Karpenter replaces those nodes itself, launching
 the old node, within the pool's disruption budget.
 """
 
-from __future__ import annotations
-
 from typing import Any, NotRequired, Optional, TypedDict
 
 import pulumi
