@@ -40,6 +40,14 @@ def test_created_cluster_gets_karpenter_and_its_parts(created) -> None:
     assert association["inputs"]["serviceAccount"] == "karpenter"
     assert association["inputs"]["namespace"] == "kube-system"
     assert created.outputs["karpenter"] is True
+    # Its AWS resources name the cluster by a plain name, so they must wait for it.
+    (karpenter,) = of_type(created, "gpupools:index:Karpenter")
+    assert any(urn.endswith("eks:index:Cluster::gpu-karpenter-eks") for urn in karpenter["options"]["dependencies"])
+    pools = {r["name"]: r for r in of_type(created, "gpupools:index:KarpenterPool")}
+    # The pools' objects wait for Karpenter (the SDK lists its children), its chart and CRDs above all.
+    assert any(
+        urn.endswith("helm.sh/v3:Release::karpenter-release") for urn in pools["p4d-1g"]["options"]["dependencies"]
+    )
     assert "aws:eks/nodeGroup:NodeGroup" not in {r["type"] for r in created.resources if "p4d" in r["name"]}
 
 

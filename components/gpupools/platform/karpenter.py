@@ -52,7 +52,8 @@ def _karpenter_pools(context: EksPoolContext, pools: list[tuple[int, ResolvedPoo
                     "tags": stack.config.tags,
                 },
             ),
-            kubernetes,
+            # Its access entry, Pod Identity and add-on name the cluster by a plain name: wait for the cluster.
+            pulumi.ResourceOptions.merge(kubernetes, pulumi.ResourceOptions(depends_on=[cluster])),
         )
         role: Any = installed.node_role_name
         after.append(installed)

@@ -25,6 +25,7 @@ from ..catalog.labels import (
     POOL_LABEL,
 )
 from ..catalog.names import reserved_label_domain
+from ..catalog.provisioners import provisioner_named
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
 from ..domain.pools import MigPlan, ResolvedPool
@@ -97,7 +98,8 @@ def resolve_pool(
         _labels(config, pool, size.gpu, mig, dp_config),
         cloud_taints=cloud_taints,
         max_pods=pool.max_pods,
-        rotation=pool.resolved_rotation,
+        # A provisioner that replaces nodes itself (Karpenter's drift) has no generations: its pool keeps one name.
+        rotation=pool.resolved_rotation if provisioner_named(pool.provisioner).fixed_node_count else "recreate",
         gpu_driver=config.gpu_software.driver,
         cluster_subnet_ids=cluster_subnets,
         dra=config.gpu_software.chosen_installer.uses_dra,
