@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import copy
 
+from gpupools.cli.render import markdown_diff
 from gpupools.plan.diff import diff_plans
 from gpupools.domain.pools import node_labels
 from gpupools.resolve.scheduling import matches_affinity
@@ -73,6 +74,9 @@ def test_a_layout_change_on_a_nodepool_is_drift_replaced_create_first(tmp_path) 
     assert "metadata.labels" in pool.effect.what and "drift" in pool.effect.what
     assert "create-first" in pool.effect.what and "at most 1 at a time" in pool.effect.what
     assert next(p for p in diff.pools if p.pool == "l40s").effect is None
+    # The pull request comment tells the story under its table.
+    (story,) = [line for line in markdown_diff(diff) if line.startswith("- **p4d-1g**")]
+    assert "drift, so Karpenter replaces the pool's nodes" in story and "(create-first)" in story
 
 
 def test_a_limit_change_is_no_drift(tmp_path) -> None:
