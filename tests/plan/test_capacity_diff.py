@@ -152,13 +152,13 @@ def test_the_pull_request_comment_leads_with_capacity_removed(tmp_path):
     assert lines[0].startswith("**:warning: This pull request REMOVES GPU capacity in: dev**")
     # Beside capacity, what each compared stack costs: one dev node fewer at the snapshot's southcentralus price;
     # `existing` names no region, so no price applies.
-    # `existing-eks`, new to the base, adds its one p4d.24xlarge at the us-east-1 price.
+    # `existing-eks`, new to the base, adds its one p4d.24xlarge at the us-east-1 price; `karpenter` adds nothing.
     node = snapshot().lookup("Standard_ND96asr_v4", "southcentralus", "onDemand").per_hour
     p4d = snapshot().lookup("p4d.24xlarge", "us-east-1", "onDemand").per_hour
     assert lines[0].endswith(
         f" List price: dev saves ${node * 730:,.2f}/month, existing-eks adds ${p4d * 730:,.2f}/month, "
-        "existing cost change unknown (no price for mig1g, mig3g)."
-    ), lines[0]
+        "existing cost change unknown (no price for mig1g, mig3g), karpenter no change in list price."
+    ), lines[0]  # karpenter, new to the base, runs no node at rest
     assert any(
         line.startswith("### `dev` (azure): :warning: This change REMOVES GPU capacity: 56× nvidia.com/gpu; ")
         and f"saves ${node * 730:,.2f}/month" in line
