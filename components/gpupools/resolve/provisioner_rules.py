@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from pydantic.alias_generators import to_camel
+
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.installers import Capability
 from ..catalog.provisioners import PROVISIONERS, provisioner_named
@@ -24,9 +26,14 @@ POOL_RULES: Capability[PoolRule] = Capability("pool rules")
 CLUSTER_RULES: Capability[ClusterRule] = Capability("cluster rules")
 POOL_WARNINGS: Capability[PoolWarnings] = Capability("pool warnings")
 
-# The pool keys that belong to a fixed node count, and those that belong to a provisioner launching on demand.
-_COUNT_KEYS = {"count": "count", "autoscaling": "autoscaling", "rotation": "rotation"}
-_ON_DEMAND_KEYS = {"max_count": "maxCount", "karpenter": "karpenter"}
+# The pool fields that belong to a fixed node count, and those that belong to a provisioner launching on demand.
+_COUNT_FIELDS = ("count", "autoscaling", "rotation")
+_ON_DEMAND_FIELDS = ("max_count", "karpenter")
+
+
+def _key(field: str) -> str:
+    """A pool field as the stack file spells it."""
+    return GpuPoolConfig.model_fields[field].alias or to_camel(field)
 
 
 def pool_problems(config: StackConfig, pool: GpuPoolConfig, path: Path) -> list[Problem]:
@@ -44,18 +51,20 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, path: Path) -> list[
     problems = []
     if provisioner.fixed_node_count:
         on_demand = ", ".join(p.name for p in PROVISIONERS.values() if not p.fixed_node_count and p.name in offered)
-        for field, key in _ON_DEMAND_KEYS.items():
+        for field in _ON_DEMAND_FIELDS:
             if field in given:
                 hint = f"set provisioner: {on_demand}" if on_demand else f"no provisioner on {config.cloud} reads it"
                 problems.append(
-                    Problem(path(key), f"is for a pool whose nodes come with pending pods; {hint}, or remove it")
+                    Problem(
+                        path(_key(field)), f"is for a pool whose nodes come with pending pods; {hint}, or remove it"
+                    )
                 )
         return problems
-    for field, key in _COUNT_KEYS.items():
+    for field in _COUNT_FIELDS:
         if field in given:
             problems.append(
                 Problem(
-                    path(key),
+                    path(_key(field)),
                     f"is refused with provisioner {provisioner.name}: {provisioner.display_name} launches nodes for "
                     "pending pods from zero and replaces them itself, so the pool has no node count, no cluster "
                     "autoscaler and no rotation; its limit is maxCount",
