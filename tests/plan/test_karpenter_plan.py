@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import copy
 
+import pytest
+
 from gpupools.cli.render import markdown_diff
 from gpupools.plan.diff import diff_plans
 from gpupools.domain.pools import node_labels
@@ -32,6 +34,9 @@ def test_capacity_and_cost_are_ranges_up_to_the_limit(tmp_path) -> None:
     assert cost["monthly"] == 0
     assert cost["monthlyRange"]["minNodes"] == 0 and cost["monthlyRange"]["maxNodes"] == 2
     assert cost["monthlyRange"]["max"] == cost["nodeHourly"] * 730 * 2  # the price book's rate, per node
+    pools = {c["pool"]: c for c in plan["cost"]["pools"]}
+    at_most = pools["p4d-1g"]["nodeHourly"] * 730 * 2 + pools["l40s"]["nodeHourly"] * 730 * 4
+    assert plan["cost"]["monthly"] == 0 and plan["cost"]["monthlyAtMost"] == pytest.approx(at_most)
 
 
 def test_the_plan_warns_where_karpenter_is_alpha(tmp_path) -> None:

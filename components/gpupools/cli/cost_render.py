@@ -66,9 +66,11 @@ def cost_lines(cost: StackCost) -> list[str]:
     missing = f" (without {', '.join(cost.unknown)}: {UNKNOWN})" if cost.unknown and cost.hourly is not None else ""
     if cost.hourly is None:
         return lines + [f"  total: {UNKNOWN}"]
+    at_most = cost.monthly_at_most
+    most = f" (up to {money(at_most, 2, cost.currency)}/month at every pool's most nodes)" if at_most else ""
     return lines + [
         f"  {total_label(cost)} ({_not_counted(cost)}): {money(cost.hourly, 2, cost.currency)}/h, "
-        f"{money(cost.monthly, 2, cost.currency)}/month{missing}"
+        f"{money(cost.monthly, 2, cost.currency)}/month{most}{missing}"
     ]
 
 
@@ -109,7 +111,9 @@ def markdown_cost(cost: StackCost) -> list[str]:
         for fee in cost.fees
     ]
     missing = f" (without {', '.join(cost.unknown)})" if cost.unknown and cost.hourly is not None else ""
-    total = f"| **{total_label(cost)}**{missing} | | | | | {cash(cost.hourly)} | {cash(cost.monthly)} | | |"
+    at_most = cost.monthly_at_most
+    month = cash(cost.monthly) + (f" ({cash(cost.monthly)}..{cash(at_most)})" if at_most is not None else "")
+    total = f"| **{total_label(cost)}**{missing} | | | | | {cash(cost.hourly)} | {month} | | |"
     return lines + [total] + ([""] + notes if notes else [])
 
 

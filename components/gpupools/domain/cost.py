@@ -178,6 +178,18 @@ class StackCost:
         return sum(known) if known or not self.pools else None
 
     @property
+    def monthly_at_most(self) -> float | None:
+        """The month with every priced pool at its most nodes (autoscaling's maxCount, a Karpenter pool's limit);
+        None when that is the month itself (no pool has a range)."""
+        if self.monthly is None or not any(pool.monthly_range for pool in self.pools):
+            return None
+        return sum(
+            pool.monthly_range[1] if pool.monthly_range else pool.monthly
+            for pool in self.pools
+            if pool.monthly is not None
+        )
+
+    @property
     def unknown(self) -> list[str]:
         return [pool.pool for pool in self.pools if pool.hourly is None]
 
@@ -195,6 +207,7 @@ class StackCost:
             ),
             "hourly": self.hourly,
             "monthly": self.monthly,
+            **({"monthlyAtMost": self.monthly_at_most} if self.monthly_at_most is not None else {}),
             "unknown": self.unknown,
         }
 
