@@ -90,3 +90,22 @@ def test_a_limit_change_is_no_drift(tmp_path) -> None:
     diff = diff_plans(_plan(tmp_path, KARPENTER_AWS, "base").to_json(), _plan(tmp_path, head, "head").to_json())
     pool = next(p for p in diff.pools if p.pool == "p4d-1g")
     assert pool.effect is None and not pool.outage
+
+
+def test_a_reserved_karpenter_pool_is_priced_as_billed(tmp_path) -> None:
+    """An ODCR is billed for what it reserves, used or not: the pool costs its reserved instances at rest."""
+    raw = karpenter_config(
+        {
+            "name": "p4d",
+            "size": "p4d.24xlarge",
+            "capacityReservation": {"id": "cr-0123456789abcdef0", "instances": 2},
+            "subnetIds": ["subnet-0123456789abcdef0"],
+        }
+    )
+    plan = _plan(tmp_path, raw, "reserved").to_json()
+    (cost,) = plan["cost"]["pools"]
+    assert cost["billedBy"] == "reservation" and cost["nodes"] == 0
+    assert cost["monthly"] == pytest.approx(cost["nodeHourly"] * 730 * 2)
+    (node_pool,) = [r for r in plan["resources"] if r["type"] == "kubernetes:karpenter.sh/v1:NodePool"]
+    requirements = node_pool["inputs"]["spec"]["template"]["spec"]["requirements"]
+    assert {"key": "karpenter.sh/capacity-type", "operator": "In", "values": ["reserved"]} in requirements

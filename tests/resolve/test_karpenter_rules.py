@@ -137,6 +137,20 @@ def test_a_reservation_group_is_refused_on_a_karpenter_pool() -> None:
     assert "by id (cr-...) or tags only" in message
 
 
+def test_a_limit_above_the_reserved_instances_is_refused() -> None:
+    reservation = {"id": "cr-0123456789abcdef0", "instances": 1}
+    raw = karpenter({"capacityReservation": reservation, "subnetIds": ["subnet-0123456789abcdef0"]})
+    (message,) = messages_at(raw, f"{POOL}.maxCount")
+    assert message.startswith("maxCount 2 is above the 1 instances the reservation holds")
+    (pool,) = load_stack(
+        karpenter({"capacityReservation": {**reservation, "instances": 2}, "subnetIds": [SUBNET]})
+    ).pools
+    assert pool.config.reserved_instances == 2
+
+
+SUBNET = "subnet-0123456789abcdef0"
+
+
 @pytest.mark.parametrize(("key", "value"), [("consolidateAfter", "15 minutes"), ("budget", "101%"), ("weight", 0)])
 def test_disruption_settings_are_shaped_as_karpenter_spells_them(key, value) -> None:
     with pytest.raises(ConfigError) as caught:
