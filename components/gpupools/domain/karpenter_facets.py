@@ -4,21 +4,20 @@ a Karpenter pool's capacity (for the plan's capacity inputs line)."""
 from __future__ import annotations
 
 from ..catalog.provisioners import KARPENTER
-from ..config.models import StackConfig
+from ..config.models import KarpenterPoolConfig, StackConfig
 from .capacity_inputs import PROVISIONER_INPUTS
 from .karpenter_objects import capacity_type, karpenter_node_labels, overlay_capacity
 from .pools import NODE_LABELS, PROMISED_CAPACITY, ResolvedPool
 
 
 def karpenter_inputs(config: StackConfig, pool: ResolvedPool) -> list[tuple[str, str]]:
-    settings = pool.config.karpenter
+    settings = pool.config.karpenter or KarpenterPoolConfig()
     cluster = config.cluster
     overlay = overlay_capacity(pool)
     disruption = (
-        f"{settings.consolidation_policy if settings else 'WhenEmpty'} after "
-        f"{settings.consolidate_after if settings else '15m'}, budget {settings.budget if settings else '1'} node(s), "
-        f"expireAfter {(settings.expire_after if settings else None) or '720h (Karpenter default)'}, "
-        f"terminationGracePeriod {(settings.termination_grace_period if settings else None) or 'none (waits)'}"
+        f"{settings.consolidation_policy} after {settings.consolidate_after}, budget {settings.budget} node(s), "
+        f"expireAfter {settings.expire_after or '720h (Karpenter default)'}, "
+        f"terminationGracePeriod {settings.termination_grace_period or 'none (waits)'}"
     )
     subnets = pool.config.subnet_ids or (cluster.subnet_ids if cluster else [])
     return [

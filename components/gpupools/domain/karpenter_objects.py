@@ -22,6 +22,7 @@ from ..catalog.provisioners import (
     KARPENTER_NODECLASS_LABEL,
     KARPENTER_NODEPOOL_LABEL,
 )
+from ..config.models import KarpenterPoolConfig
 from ..errors import GpupoolsError
 from .capacity import pool_capacity
 from .pools import ResolvedPool
@@ -108,27 +109,27 @@ def efa_interfaces(count: int) -> list[dict[str, Any]]:
 
 def node_pool(pool: ResolvedPool, weight: int | None = None) -> dict[str, Any]:
     config = pool.config
-    settings = config.karpenter
+    settings = config.karpenter or KarpenterPoolConfig()  # the config's defaults, written once there
     max_count = config.max_count or 0
     template_spec: dict[str, Any] = {
         "nodeClassRef": {"group": NODECLASS_GROUP, "kind": NODECLASS_KIND, "name": pool.name},
         "requirements": requirements(pool),
         "taints": [{"key": t.key, "value": t.value, "effect": t.effect} for t in pool.taints],
     }
-    if settings is not None and settings.expire_after is not None:
+    if settings.expire_after is not None:
         template_spec["expireAfter"] = settings.expire_after
-    if settings is not None and settings.termination_grace_period is not None:
+    if settings.termination_grace_period is not None:
         template_spec["terminationGracePeriod"] = settings.termination_grace_period
     spec: dict[str, Any] = {
         "template": {"metadata": {"labels": dict(pool.labels)}, "spec": template_spec},
         "disruption": {
-            "consolidationPolicy": settings.consolidation_policy if settings else "WhenEmpty",
-            "consolidateAfter": settings.consolidate_after if settings else "15m",
-            "budgets": [{"nodes": settings.budget if settings else "1"}],
+            "consolidationPolicy": settings.consolidation_policy,
+            "consolidateAfter": settings.consolidate_after,
+            "budgets": [{"nodes": settings.budget}],
         },
         "limits": {"nodes": str(max_count), GPU_RESOURCE: str(max_count * pool.gpus_per_node)},
     }
-    chosen = settings.weight if settings is not None and settings.weight is not None else weight
+    chosen = settings.weight if settings.weight is not None else weight
     if chosen is not None:
         spec["weight"] = chosen
     return {"apiVersion": NODEPOOL_API, "kind": "NodePool", "metadata": {"name": pool.name}, "spec": spec}
