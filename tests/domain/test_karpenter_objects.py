@@ -109,6 +109,16 @@ def test_disruption_settings_reach_the_nodepool() -> None:
     assert problems(obj) == []
 
 
+def test_zones_become_a_requirement() -> None:
+    (pool,) = pools_of(
+        karpenter_config({"name": "l40s", "size": "g6e.12xlarge", "karpenter": {"zones": ["us-east-1a", "us-east-1b"]}})
+    )
+    obj = node_pool(pool)
+    zone = {"key": "topology.kubernetes.io/zone", "operator": "In", "values": ["us-east-1a", "us-east-1b"]}
+    assert zone in obj["spec"]["template"]["spec"]["requirements"]
+    assert problems(obj) == []
+
+
 def test_overlapping_pools_are_weighed_in_stack_order() -> None:
     pools = pools_of(
         karpenter_config(

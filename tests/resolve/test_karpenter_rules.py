@@ -151,6 +151,24 @@ def test_a_limit_above_the_reserved_instances_is_refused() -> None:
 SUBNET = "subnet-0123456789abcdef0"
 
 
+@pytest.mark.parametrize(
+    ("zones", "index", "needle"),
+    [
+        (["us-east-1"], 0, "is not an availability zone name"),
+        (["us-west-2a"], 0, "is not in the cluster's region us-east-1"),
+        (["us-east-1a", "us-east-1a"], 1, "listed more than once"),
+    ],
+)
+def test_zones_are_named_once_in_the_cluster_s_region(zones, index, needle) -> None:
+    (message,) = messages_at(karpenter({"karpenter": {"zones": zones}}), f"{POOL}.karpenter.zones[{index}]")
+    assert needle in message
+
+
+def test_zones_in_the_region_are_taken() -> None:
+    (pool,) = load_stack(karpenter({"karpenter": {"zones": ["us-east-1a", "us-east-1f"]}})).pools
+    assert pool.config.karpenter is not None and pool.config.karpenter.zones == ["us-east-1a", "us-east-1f"]
+
+
 @pytest.mark.parametrize(("key", "value"), [("consolidateAfter", "15 minutes"), ("budget", "101%"), ("weight", 0)])
 def test_disruption_settings_are_shaped_as_karpenter_spells_them(key, value) -> None:
     with pytest.raises(ConfigError) as caught:

@@ -169,6 +169,12 @@ class KarpenterPoolConfig(Strict):
         description="How long Karpenter waits for a draining node's pods (PodDisruptionBudgets included) before it "
         "deletes them (`48h`); unset: it waits for ever.",
     )
+    zones: list[str] = Field(
+        default_factory=list,
+        max_length=10,
+        description="The availability zones (by name, in the cluster's region, e.g. `us-east-1a`) the NodePool may "
+        "launch in (`topology.kubernetes.io/zone`); none: wherever its subnets are.",
+    )
     weight: int | None = Field(
         default=None,
         ge=1,

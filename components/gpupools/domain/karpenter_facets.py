@@ -25,6 +25,7 @@ def karpenter_inputs(config: StackConfig, pool: ResolvedPool) -> list[tuple[str,
         ("capacity type", capacity_type(pool)),
         ("reservation", pool.config.capacity_reservation or "none"),
         ("subnets", ", ".join(subnets) if subnets else "the cluster's, by id"),
+        ("zones", ", ".join(settings.zones) or "its subnets'"),
         ("disruption", disruption),
         (
             "NodeOverlay",

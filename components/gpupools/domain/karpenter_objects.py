@@ -21,6 +21,7 @@ from ..catalog.provisioners import (
     KARPENTER_INSTANCE_GPU_COUNT_LABEL,
     KARPENTER_NODECLASS_LABEL,
     KARPENTER_NODEPOOL_LABEL,
+    ZONE_LABEL,
 )
 from ..config.models import KarpenterPoolConfig
 from ..errors import GpupoolsError
@@ -136,12 +137,15 @@ def node_pool(pool: ResolvedPool, weight: int | None = None) -> dict[str, Any]:
 
 
 def requirements(pool: ResolvedPool) -> list[dict[str, Any]]:
-    """The instance type, the capacity type and the AMI's architecture (the allowed AMI types are x86_64)."""
-    return [
+    """The instance type, the capacity type, the AMI's architecture (the allowed AMI types are x86_64) and the
+    zones, when the pool names them."""
+    found = [
         {"key": INSTANCE_TYPE_LABEL, "operator": "In", "values": [pool.size.name]},
         {"key": KARPENTER_CAPACITY_TYPE_LABEL, "operator": "In", "values": [capacity_type(pool)]},
         {"key": ARCH_LABEL, "operator": "In", "values": ["amd64"]},
     ]
+    zones = pool.config.karpenter.zones if pool.config.karpenter is not None else []
+    return found + ([{"key": ZONE_LABEL, "operator": "In", "values": list(zones)}] if zones else [])
 
 
 def karpenter_node_labels(pool: ResolvedPool) -> dict[str, str]:

@@ -149,6 +149,8 @@ class KarpenterPoolSettingsArgs(TypedDict):
     """A node's longest life, e.g. 720h or Never (default: Karpenter's 720h)."""
     termination_grace_period: NotRequired[str]
     """How long a draining node's pods get before deletion, e.g. 48h (default: for ever)."""
+    zones: NotRequired[list[str]]
+    """Availability zones by name in the cluster's region, e.g. us-east-1a (default: wherever its subnets are)."""
     weight: NotRequired[int]
     """The NodePool's priority where pools overlap, 1..100."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.cloud_registry import clouds
-from ..catalog.names import CAPACITY_RESERVATION_GROUP_ARN
+from ..catalog.names import AWS_ZONE, CAPACITY_RESERVATION_GROUP_ARN
 from ..catalog.provisioners import KARPENTER
 from ..config.errors import Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
@@ -48,6 +48,7 @@ def karpenter_pool_problems(config: StackConfig, pool: GpuPoolConfig, path: Path
                     "cluster admits (an EC2_LINUX access entry): each EC2NodeClass names it",
                 )
             )
+    problems += _zone_problems(config, pool, path)
     reservation = pool.capacity_reservation
     if reservation is not None and CAPACITY_RESERVATION_GROUP_ARN.fullmatch(reservation):
         problems.append(
@@ -57,6 +58,25 @@ def karpenter_pool_problems(config: StackConfig, pool: GpuPoolConfig, path: Path
                 "reservations by id (cr-...) or tags only (capacityReservationSelectorTerms)",
             )
         )
+    return problems
+
+
+def _zone_problems(config: StackConfig, pool: GpuPoolConfig, path: Path) -> list[Problem]:
+    """Zones by name, each once, in the cluster's region (a NodePool never launches in another region)."""
+    zones = pool.karpenter.zones if pool.karpenter is not None else []
+    region = config.cluster.region if config.cluster is not None else None
+    problems = []
+    for index, zone in enumerate(zones):
+        found = AWS_ZONE.fullmatch(zone)
+        if found is None:
+            why = f"'{zone[:40]}' is not an availability zone name; allowed: the region and a letter, e.g. us-east-1a"
+        elif region and found.group("region") != region:
+            why = f"'{zone}' is not in the cluster's region {region}; allowed: {region}a, {region}b, ..."
+        elif zone in zones[:index]:
+            why = f"'{zone}' is listed more than once; each zone at most once"
+        else:
+            continue
+        problems.append(Problem(path("karpenter", "zones", index), why))
     return problems
 
 
