@@ -23,6 +23,8 @@ from .kubernetes.dcgm_exporter import NvidiaDcgmExporter
 from .kubernetes.nvidia_releases import NvidiaDevicePlugin, NvidiaDraDriver, NvidiaGpuOperator
 from .kubernetes.smoke_test import GpuSmokeTest
 from .kubernetes.cluster_autoscaler import ClusterAutoscaler
+from .kubernetes.karpenter import Karpenter
+from .kubernetes.karpenter_pool import KarpenterPool
 from .platform.component import GpuPlatform
 from .pulumi_internals import generate_component_schema
 from .pulumi_internals.provider_host import ComponentInitError, ComponentProvider, InputPropertyError, PropertyType
@@ -41,6 +43,8 @@ COMPONENTS: list[type[pulumi.ComponentResource]] = [
     NvidiaDcgmExporter,
     GpuSmokeTest,
     ClusterAutoscaler,
+    Karpenter,
+    KarpenterPool,
     GpuPlatform,
 ]
 

@@ -153,11 +153,15 @@ def test_the_pull_request_comment_leads_with_capacity_removed(tmp_path):
     assert lines[0].startswith("**:warning: This pull request REMOVES GPU capacity in: dev**")
     # Beside capacity, what each compared stack costs: one dev node fewer at the snapshot's southcentralus price;
     # `existing` names no region, so no price applies.
-    # `existing-eks`, new to the base, adds its one p4d.24xlarge at the us-east-1 price.
+    # `existing-eks`, new to the base, adds its one p4d.24xlarge at the us-east-1 price; `karpenter`, new too, runs
+    # no node at rest, and says what its pools cost at their most nodes.
     node = snapshot().lookup("Standard_ND96asr_v4", "southcentralus", "onDemand").per_hour
     p4d = snapshot().lookup("p4d.24xlarge", "us-east-1", "onDemand").per_hour
+    g6e = snapshot().lookup("g6e.12xlarge", "us-east-1", "onDemand").per_hour
+    most = (2 * p4d + 4 * g6e) * 730  # Pulumi.karpenter.yaml: maxCount 2 of p4d.24xlarge, 4 of g6e.12xlarge
     assert lines[0].endswith(
-        f" List price: dev saves ${node * 730:,.2f}/month, existing-eks adds ${p4d * 730:,.2f}/month."
+        f" List price: dev saves ${node * 730:,.2f}/month, existing-eks adds ${p4d * 730:,.2f}/month, karpenter no "
+        f"change in list price, up to ${most:,.2f}/month more at every pool's most nodes."
     ), lines[0]
     assert "unknown" not in lines[0] and "existing " not in lines[0]  # unpriced: said in its own heading, once
     assert any(

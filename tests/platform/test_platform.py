@@ -302,6 +302,8 @@ MIRRORS = {
     "CustomSize": "CustomSizeArgs",
     "Metrics": "GpuMetricsArgs",
     "LayoutGroup": "MigGpuGroupArgs",
+    "KarpenterConfig": "KarpenterSettingsArgs",
+    "KarpenterPoolConfig": "KarpenterPoolSettingsArgs",
 }
 
 

@@ -23,6 +23,7 @@ CHARTS = (
     chart_refs.DCGM_EXPORTER,
     chart_refs.DRA_DRIVER,
     chart_refs.CLUSTER_AUTOSCALER,
+    chart_refs.KARPENTER,
 )
 
 

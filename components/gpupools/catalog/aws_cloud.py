@@ -5,6 +5,7 @@ from __future__ import annotations
 from .regions import AWS_READ_ON, AWS_SOURCE, Places, aws_regions
 from .cloud import Cloud, Extra, FixedFields, KubernetesOffer, PoolNaming, SizeNaming, TagRules
 from .fixed_fields import EKS_NODE_GROUP
+from .provisioners import KARPENTER, NODE_GROUP
 from .kubernetes_versions import EKS_EXTENDED_FEE, EKS_MINORS
 from .names import AWS_RESERVED_TAG_PREFIX, AWS_TAG_KEY_MAX, AWS_TAG_VALUE_MAX, EC2_INSTANCE_TYPE, POOL_NAME_MAX
 
@@ -22,6 +23,7 @@ AWS = Cloud(
     provider_region_key="aws:region",
     pool_keys=("amiType", "capacityType", "capacityReservation", "subnetIds", "efa"),
     cluster_autoscaler_chart=True,  # EKS has no managed autoscaler: gpupools installs cluster-autoscaler
+    node_provisioners=(NODE_GROUP.name, KARPENTER.name),  # Karpenter's AWS provider (aws/karpenter-provider-aws)
     spot_price_note="EC2 Spot prices move with supply and demand and are not in the price list",
     facets=(
         # EKS accepts 63, but the node group component takes names that also fit every Kubernetes name derived

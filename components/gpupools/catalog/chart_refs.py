@@ -54,3 +54,12 @@ DEFAULT_EXPANDER = "least-waste"
 # Chart.yaml 0.4.1: "strict semver: no v prefix allowed", kubeVersion ">=1.32.0-0". Driver 0.5.0 exists (released
 # 2026-08-19: consumable capacity, multi-user MPS); 0.4.1 stays the default, the release the reference files hold.
 DRA_DRIVER = ChartRef("dra-driver-nvidia-gpu", "oci://registry.k8s.io/dra-driver-nvidia/charts", "0.4.1")
+
+# Karpenter (EKS node provisioner; aws/karpenter-provider-aws). The getting-started guide for v1.14 installs
+# "oci://public.ecr.aws/karpenter/karpenter --version 1.14.1 --namespace kube-system" (read 2026-11-28 at
+# 1d927085dd81); the chart ships its CRDs (NodePool, NodeClaim, NodeOverlay, EC2NodeClass) in ``crds/``.
+# v1.15.0's docs were published in October 2026; 1.14.1 is the release the reference copy holds.
+KARPENTER = ChartRef("karpenter", "oci://public.ecr.aws/karpenter", "1.14.1")
+KARPENTER_NAMESPACE = "kube-system"
+# A fixed name, so the Pod Identity association names the service account before the chart exists.
+KARPENTER_SERVICE_ACCOUNT = "karpenter"

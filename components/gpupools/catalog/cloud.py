@@ -17,6 +17,7 @@ from typing import ClassVar, TypeVar
 from ..errors import GpupoolsError
 from .kubernetes_versions import KubernetesWindow, SupportFee
 from .labels import Taint
+from .provisioners import DEFAULT_PROVISIONER
 
 F = TypeVar("F")
 
@@ -112,6 +113,8 @@ class Cloud:
     preinstalled_runtime_class: str | None = None
     native_mig_profiles: bool = False  # the cloud applies one MIG profile per pool itself (AKS gpuInstanceProfile)
     spot_price_note: str | None = None  # why a Spot pool has no price, when the cloud publishes none
+    # The node provisioners (catalog/provisioners.py) a pool may name here; a managed pool everywhere.
+    node_provisioners: tuple[str, ...] = (DEFAULT_PROVISIONER,)
     facets: tuple[object, ...] = ()  # facets known in the catalog (PoolNaming, SizeNaming, ...)
     _attached: dict[type, object] = field(default_factory=dict, init=False, repr=False)
 

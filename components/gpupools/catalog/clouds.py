@@ -65,6 +65,11 @@ REFUSED_AMI_TYPES = {
     "AL2_x86_64_GPU": "Amazon Linux 2 EKS AMIs are no longer published for current Kubernetes versions; "
     "use AL2023_x86_64_NVIDIA",
 }
+# The Karpenter AMI alias family of each allowed EKS AMI type (karpenter docs v1.14 concepts/nodeclasses.md,
+# ``amiSelectorTerms`` alias ``al2023@<version>``: the EKS optimized AMI, whose NVIDIA variant Karpenter picks for
+# NVIDIA instance types, so the driver stays preinstalled as with the node group's AMI type).
+KARPENTER_AMI_ALIASES = {DEFAULT_AMI_TYPE: "al2023"}
+KARPENTER_AMI_VERSION = "latest"  # a new EKS AMI is drift: Karpenter replaces nodes within the pool's budget
 # Instance families whose capacity is scarce enough that an on-demand request is likely to fail without a reservation.
 EKS_SYSTEM_NODE_SIZE = "m6i.large"  # the system node group's instance type when the stack names none; ours
 SCARCE_FAMILIES = ("p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-b200.")

@@ -81,6 +81,16 @@ EFA_INTERFACES: dict[str, int] = {
 }
 
 
+# EC2 families whose every size has local NVMe instance-store volumes (EC2 User Guide, "Instance store volume limits
+# for EC2 instances", accelerated computing; read 2026-11-28). A Karpenter pool of these sizes gets
+# ``instanceStorePolicy: RAID0`` (karpenter docs v1.14 concepts/nodeclasses.md), so ephemeral storage is the NVMe.
+LOCAL_NVME_FAMILIES = ("p4d.", "p4de.", "p5.", "p5e.", "p5en.", "p6-b200.", "g5.", "g6.", "g6e.")
+
+
+def has_local_nvme(size_name: str) -> bool:
+    return size_name.startswith(LOCAL_NVME_FAMILIES)
+
+
 _AZURE = [
     *_azure(A100_40GB, Standard_ND96asr_v4=8),
     *_azure(A100_80GB, Standard_ND96amsr_A100_v4=8),

@@ -35,6 +35,8 @@ AZURE_RESOURCE_GROUP = re.compile(r"[-\w.()]{0,89}[-\w()]")
 # Azure locations as the ARM API spells them: eastus, southcentralus, westeurope, eastus2.
 AZURE_LOCATION = re.compile(r"[a-z][a-z0-9]{1,39}")
 AWS_REGION = re.compile(r"[a-z]{2}(-[a-z]+)+-[0-9]")  # ASCII: ``\d`` would take look-alike digits
+# An availability zone by name: its region and a letter (EC2 User Guide, "Availability Zones"), e.g. us-east-1a.
+AWS_ZONE = re.compile(r"(?P<region>[a-z]{2}(-[a-z]+)+-[0-9])[a-z]")
 
 # --- Node sizes --------------------------------------------------------------------------------------------------
 # How each cloud spells its sizes, ASCII only (ours: every published name is): Azure ``Standard_ND96asr_v4``,

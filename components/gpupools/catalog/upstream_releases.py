@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from .chart_refs import DCGM_EXPORTER, DCGM_EXPORTER_IMAGE, DEVICE_PLUGIN, DRA_DRIVER, GPU_OPERATOR
+from .chart_refs import DCGM_EXPORTER, DCGM_EXPORTER_IMAGE, DEVICE_PLUGIN, DRA_DRIVER, GPU_OPERATOR, KARPENTER
 
 READ_ON = date(2026, 11, 26)
 AICR = "NVIDIA/aicr docs/user/container-images.md @ 4288a18cbe85 (read 2026-11-26)"
@@ -31,6 +31,12 @@ NEWER_RELEASES: dict[str, NewerRelease] = {
         NewerRelease(GPU_OPERATOR.name, "v26.7.1", "not found", AICR),
         NewerRelease(DEVICE_PLUGIN.name, "0.20.1", "not found", AICR),
         NewerRelease(DCGM_EXPORTER.name, "4.8.4", "not found", AICR),
+        NewerRelease(
+            KARPENTER.name,
+            "1.15.0",
+            "not found",
+            "the Karpenter docs for v1.15 were published in October 2026 (reference README, read 2026-11-28)",
+        ),
         NewerRelease(DCGM_EXPORTER_IMAGE, "4.6.1-4.8.4-distroless", "not found", AICR),
         NewerRelease(
             DRA_DRIVER.name,

@@ -67,9 +67,11 @@ def cost_lines(cost: StackCost) -> list[str]:
     missing = f" (without {', '.join(cost.unknown)}: {UNKNOWN})" if cost.unknown and cost.hourly is not None else ""
     if cost.hourly is None:
         return lines + [f"  total: {UNKNOWN}"]
+    at_most = cost.monthly_at_most
+    most = f" (up to {money(at_most, 2, cost.currency)}/month at every pool's most nodes)" if at_most else ""
     return lines + [
         f"  {total_label(cost)} ({_not_counted(cost)}): {money(cost.hourly, 2, cost.currency)}/h, "
-        f"{money(cost.monthly, 2, cost.currency)}/month{missing}"
+        f"{money(cost.monthly, 2, cost.currency)}/month{most}{missing}"
     ]
 
 
@@ -110,7 +112,9 @@ def markdown_cost(cost: StackCost) -> list[str]:
         for fee in cost.fees
     ]
     missing = f" (without {', '.join(cost.unknown)})" if cost.unknown and cost.hourly is not None else ""
-    total = f"| **{total_label(cost)}**{missing} | | | | | {cash(cost.hourly)} | {cash(cost.monthly)} | | |"
+    at_most = cost.monthly_at_most
+    month = cash(cost.monthly) + (f" ({cash(cost.monthly)}..{cash(at_most)})" if at_most is not None else "")
+    total = f"| **{total_label(cost)}**{missing} | | | | | {cash(cost.hourly)} | {month} | | |"
     return lines + [total] + ([""] + notes if notes else [])
 
 
@@ -128,10 +132,18 @@ def cost_headline(diff: CostDiff) -> str:
         return f"unpriced: {diff.unpriced}"
     if diff.unknown:
         return f"cost change unknown (no price for {', '.join(diff.unknown)})"
-    delta = diff.monthly.delta
+    delta, most = diff.monthly.delta, _ceiling(diff)
     if abs(delta) < 0.005:
-        return "no change in list price"
-    return f"{'adds' if delta > 0 else 'saves'} {money(abs(delta), 2, diff.currency)}/month"
+        return "no change in list price" + most
+    return f"{'adds' if delta > 0 else 'saves'} {money(abs(delta), 2, diff.currency)}/month{most}"
+
+
+def _ceiling(diff: CostDiff) -> str:
+    """Where pools scale from 0 (Karpenter), the change at every pool's most nodes: a month at rest says little."""
+    if diff.ceiling is None or abs(diff.ceiling.delta) < 0.005:
+        return ""
+    more = "more" if diff.ceiling.delta > 0 else "less"
+    return f", up to {money(abs(diff.ceiling.delta), 2, diff.currency)}/month {more} at every pool's most nodes"
 
 
 def cost_diff_lines(diff: CostDiff) -> list[str]:

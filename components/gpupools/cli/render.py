@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from ..domain.capacity import PoolCapacity
 from ..domain.capacity_inputs import CapacityInputs
@@ -35,7 +35,7 @@ def capacity_lines(
     per pool what buys that capacity (``inputs``)."""
     header = ("POOL", "SIZE", "GPU", "NODES", "GPUS/NODE", "MAX PODS", "PER NODE", "TOTAL")
     rows = [header] + [
-        (c.pool, c.size, c.gpu, str(c.nodes), str(c.gpus_per_node), _max_pods(c), _per_node(c), _resources(c.total))
+        (c.pool, c.size, c.gpu, _nodes(c), str(c.gpus_per_node), _max_pods(c), _per_node(c), _total(c, _resources))
         for c in capacity
     ]
     widths = [max(len(row[i]) for row in rows) for i in range(len(header))]
@@ -43,6 +43,16 @@ def capacity_lines(
     if inputs:
         lines += ["Capacity inputs:"] + [f"  {pool.pool}: {pool.line()}" for pool in inputs]
     return lines + [f"warning: {warning}" for warning in warnings]
+
+
+def _nodes(c: PoolCapacity) -> str:
+    """A count, or ``0..N`` for a pool whose nodes come with pending pods."""
+    return str(c.nodes) if c.max_nodes is None else f"{c.nodes}..{c.max_nodes}"
+
+
+def _total(c: PoolCapacity, spelled: Callable[[dict[str, int]], str]) -> str:
+    at_most = c.total_at_most
+    return spelled(c.total) if at_most is None else f"0, up to {spelled(at_most)}"
 
 
 def _short_resources(resources: dict[str, int]) -> str:
@@ -65,8 +75,8 @@ def markdown_capacity(
         "|---|---|---|---|---|---|---|---|",
     ]
     lines += [
-        f"| {md(c.pool)} | {md(c.size)} | {md(c.gpu)} | {c.nodes} | {c.gpus_per_node} | {_max_pods(c)} | "
-        f"{md(_short_per_node(c))} | {md(_short_resources(c.total))} |"
+        f"| {md(c.pool)} | {md(c.size)} | {md(c.gpu)} | {_nodes(c)} | {c.gpus_per_node} | {_max_pods(c)} | "
+        f"{md(_short_per_node(c))} | {md(_total(c, _short_resources))} |"
         for c in capacity
     ]
     if inputs:

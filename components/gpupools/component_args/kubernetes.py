@@ -163,3 +163,24 @@ class ClusterAutoscalerArgsModel(_Args):
         if problems:
             raise ValueError("\n".join(problems))
         return self
+
+
+class KarpenterArgsModel(_Args):
+    cluster_name: Annotated[
+        str,
+        Rule(_matching(names.EKS_CLUSTER_NAME, "1..100 letters, digits, '-' and '_', starting with a letter or digit")),
+    ]
+    region: Annotated[str, Rule(_matching(names.AWS_REGION, "an AWS region, e.g. us-east-1"))]
+    node_overlay: Optional[Annotated[bool, Rule(_input(bool))]] = None
+    version: Optional[Annotated[str, Rule(_like(config.KarpenterConfig, "version"))]] = None
+    pod_identity_agent: Optional[Annotated[bool, Rule(_input(bool))]] = None
+    tags: Optional[Tags] = None
+
+
+class KarpenterPoolArgsModel(_Args):
+    """The objects are built by ``domain/karpenter_objects.py`` (checked against the CRDs in its tests)."""
+
+    node_pool_name: Annotated[str, Rule(_input(Annotated[str, AfterValidator(_dns_label)]))]
+    node_class: JsonValues
+    node_pool: JsonValues
+    node_overlay: Optional[JsonValues] = None

@@ -11,6 +11,7 @@ from typing import Literal
 from pydantic import Field, field_validator, model_validator
 
 from ..catalog.chart_refs import (
+    KARPENTER,
     CLUSTER_AUTOSCALER,
     CLUSTER_AUTOSCALER_NAMESPACE,
     DEFAULT_EXPANDER,
@@ -92,6 +93,27 @@ class ClusterAutoscalerConfig(Strict):
         return self  # keys and patterns: resolve.autoscaler_version_rule.priorities_problems
 
 
+class KarpenterConfig(Strict):
+    """Karpenter in the cluster (aws): installed by this stack, or already run by the cluster's owner."""
+
+    install: bool = Field(
+        default=False,
+        description="Install the pinned Karpenter chart (with its CRDs, on the system pool), its controller role "
+        "(EKS Pod Identity), the node role with its `EC2_LINUX` access entry, and the interruption queue; a "
+        "created cluster only.",
+    )
+    present: bool = Field(
+        default=False,
+        description="`create: false`: the existing cluster runs Karpenter (its platform stack's `karpenter` output "
+        "is true), so this stack adds only NodePools, EC2NodeClasses and NodeOverlays.",
+    )
+    version: str = Field(
+        default=KARPENTER.default_version,
+        pattern=f"^{DIGITS_VERSION.pattern}$",
+        description="Exact Karpenter chart version.",
+    )
+
+
 class ClusterConfig(Strict):
     """The cluster to create, or to use when `create` is false."""
 
@@ -162,4 +184,8 @@ class ClusterConfig(Strict):
     autoscaler: ClusterAutoscalerConfig = Field(
         default_factory=ClusterAutoscalerConfig,
         description="aws: install the cluster autoscaler; refused on azure, where AKS's managed autoscaler runs.",
+    )
+    karpenter: KarpenterConfig = Field(
+        default_factory=KarpenterConfig,
+        description="aws: Karpenter, for pools with `provisioner: karpenter`; refused on azure.",
     )

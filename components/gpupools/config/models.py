@@ -31,8 +31,8 @@ from .base import (
     default_rotation,
     expander_problem,
 )
-from .cluster_models import ClusterAutoscalerConfig, ClusterConfig, Expander, SystemPool
-from .pool_models import Autoscaling, GpuPoolConfig, MigConfig, Mps, Sharing, TimeSlicing
+from .cluster_models import ClusterAutoscalerConfig, ClusterConfig, Expander, KarpenterConfig, SystemPool
+from .pool_models import Autoscaling, GpuPoolConfig, KarpenterPoolConfig, MigConfig, Mps, Sharing, TimeSlicing
 
 __all__ = [
     "MAX_MPS_REPLICAS",
@@ -45,6 +45,8 @@ __all__ = [
     "Expander",
     "GpuPoolConfig",
     "GpuSoftware",
+    "KarpenterConfig",
+    "KarpenterPoolConfig",
     "Metrics",
     "MigConfig",
     "MigStrategy",

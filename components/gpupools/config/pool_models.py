@@ -11,6 +11,7 @@ from typing import Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from ..catalog.names import label_key_problem, label_value_problem
+from ..catalog.provisioners import DEFAULT_PROVISIONER, ProvisionerName
 from .base import (
     MAX_GPUS_PER_NODE,
     MAX_MPS_REPLICAS,
@@ -182,6 +183,59 @@ class Autoscaling(Strict):
         return self
 
 
+# Karpenter's own spellings (karpenter.sh_nodepools.yaml v1.14.1): a duration with "Never", a budget's nodes.
+KARPENTER_DURATION = r"^(([0-9]+(s|m|h))+|Never)$"
+KARPENTER_GRACE = r"^([0-9]+(s|m|h))+$"
+KARPENTER_BUDGET = r"^((100|[0-9]{1,2})%|[0-9]+)$"
+
+
+class KarpenterPoolConfig(Strict):
+    """How Karpenter may take a Karpenter pool's nodes away (its NodePool's disruption) and how it ranks the pool."""
+
+    consolidation_policy: Literal["WhenEmpty", "WhenEmptyOrUnderutilized"] = Field(
+        default="WhenEmpty",
+        description="`WhenEmpty` (default: a node goes only once no pod but daemonsets runs there, so training "
+        "runs are never moved to a cheaper node) or `WhenEmptyOrUnderutilized`.",
+    )
+    consolidate_after: str = Field(
+        default="15m",
+        pattern=KARPENTER_DURATION,
+        description="How long a node stays empty before Karpenter removes it (Karpenter's duration, `15m`, or "
+        "`Never`).",
+    )
+    budget: str = Field(
+        default="1",
+        pattern=KARPENTER_BUDGET,
+        description="At most this many of the pool's nodes (a number, or a percentage `10%`) are disrupted at once "
+        "for voluntary reasons (empty, drifted, expired).",
+    )
+    expire_after: str | None = Field(
+        default=None,
+        pattern=KARPENTER_DURATION,
+        description="A node's longest life (`720h`, or `Never`); unset: Karpenter's default, 720h. Expiry replaces "
+        "busy nodes too, once `terminationGracePeriod` has passed.",
+    )
+    termination_grace_period: str | None = Field(
+        default=None,
+        pattern=KARPENTER_GRACE,
+        description="How long Karpenter waits for a draining node's pods (PodDisruptionBudgets included) before it "
+        "deletes them (`48h`); unset: it waits for ever.",
+    )
+    zones: list[str] = Field(
+        default_factory=list,
+        max_length=10,
+        description="The availability zones (by name, in the cluster's region, e.g. `us-east-1a`) the NodePool may "
+        "launch in (`topology.kubernetes.io/zone`); none: wherever its subnets are.",
+    )
+    weight: int | None = Field(
+        default=None,
+        ge=1,
+        le=100,
+        description="The NodePool's priority where pools overlap (a pod both could take goes to the higher weight); "
+        "unset: gpupools weighs overlapping pools by their order in `gpuPools` (the first highest).",
+    )
+
+
 class GpuPoolConfig(Strict):
     """One GPU node pool (AKS agent pool or EKS managed node group)."""
 
@@ -201,6 +255,22 @@ class GpuPoolConfig(Strict):
         "creation only: the autoscaler owns the count afterwards.",
     )
     autoscaling: Autoscaling | None = Field(default=None, description="Autoscaler bounds.")
+    provisioner: ProvisionerName = Field(
+        default=DEFAULT_PROVISIONER,
+        description="Who makes the pool's nodes: `nodeGroup` (default; an AKS agent pool or EKS managed node group "
+        "of `count` nodes) or, on aws, `karpenter` (a Karpenter NodePool that launches nodes for pending pods, from "
+        "zero up to `maxCount`; the cluster needs `cluster.karpenter`; docs/karpenter.md).",
+    )
+    max_count: int | None = Field(
+        default=None,
+        ge=1,
+        le=MAX_NODES_PER_POOL,
+        description="`provisioner: karpenter` only, required there: the most nodes the NodePool launches (its "
+        "`limits`, as nodes and as the GPUs they carry). Such a pool takes neither `count` nor `autoscaling`.",
+    )
+    karpenter: KarpenterPoolConfig | None = Field(
+        default=None, description="`provisioner: karpenter` only: the NodePool's disruption settings and weight."
+    )
     mig: MigConfig | None = Field(default=None, description="How each GPU is cut into MIG devices.")
     sharing: Sharing | None = Field(default=None, description="Time-slicing or MPS, on top of (or instead of) MIG.")
     # Allowed values are tables in catalog/clouds.py, so refused ones (Ubuntu2404, Bottlerocket) get a reason.

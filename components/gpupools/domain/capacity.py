@@ -47,10 +47,19 @@ class PoolCapacity:
     advertised: dict[str, int] = field(default_factory=dict)
     max_pods: int | None = None
     daemonset_pods: int = 0
+    # Where nodes come with pending pods (Karpenter): the most the pool can have; ``nodes`` is then 0, at rest.
+    max_nodes: int | None = None
 
     @property
     def total(self) -> dict[str, int]:
         return {name: count * self.nodes for name, count in self.per_node.items()}
+
+    @property
+    def total_at_most(self) -> dict[str, int] | None:
+        """With ``max_nodes``: what the pool offers at its limit (its capacity ranges from ``total`` to this)."""
+        if self.max_nodes is None:
+            return None
+        return {name: count * self.max_nodes for name, count in self.per_node.items()}
 
     @property
     def cut(self) -> bool:
@@ -68,6 +77,7 @@ class PoolCapacity:
             "advertisedPerNode": dict(self.advertised),
             "maxPods": self.max_pods,
             "daemonsetPods": self.daemonset_pods,
+            **({"maxNodes": self.max_nodes, "totalAtMost": self.total_at_most} if self.max_nodes is not None else {}),
         }
 
 
@@ -160,6 +170,7 @@ def pool_capacity(pool: ResolvedPool) -> PoolCapacity:
         advertised,
         pool.max_pods,
         pool.daemonset_pods,
+        None if pool.provisioner.fixed_node_count else (pool.node_bounds or (0, 0))[1],
     )
 
 

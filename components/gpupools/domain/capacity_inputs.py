@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..catalog.cloud_registry import cloud as cloud_named
+from ..catalog.installers import Capability
 from ..catalog.clouds import AKS_OVERLAY_NODE_PREFIX, AKS_OVERLAY_POD_CIDR
 from ..config.models import StackConfig
 from .mig_names import mig_items
@@ -43,10 +44,22 @@ class PoolCapacityInputs:
     inputs: Callable[[StackConfig, ResolvedPool], list[tuple[str, str]]]
 
 
+# A provisioner's own inputs, where its pools are bought otherwise than the cloud's pools (Karpenter's NodePools).
+PROVISIONER_INPUTS: Capability[Callable[[StackConfig, ResolvedPool], list[tuple[str, str]]]] = Capability(
+    "capacity inputs"
+)
+
+
 def stack_capacity_inputs(stack: Stack) -> list[CapacityInputs]:
-    inputs = cloud_named(stack.cloud).facet(PoolCapacityInputs).inputs
+    cloud_inputs = cloud_named(stack.cloud).facet(PoolCapacityInputs).inputs
+
+    def inputs(pool: ResolvedPool) -> list[tuple[str, str]]:
+        if pool.provisioner.supports(PROVISIONER_INPUTS):
+            return pool.provisioner.facet(PROVISIONER_INPUTS)(stack.config, pool)
+        return cloud_inputs(stack.config, pool)
+
     # Then, for a MIG pool, the one map of its spellings (MIG1g = 1g.5gb on A100-40GB = nvidia.com/mig-1g.5gb).
-    return [CapacityInputs(pool.name, (*inputs(stack.config, pool), *mig_items(stack, pool))) for pool in stack.pools]
+    return [CapacityInputs(pool.name, (*inputs(pool), *mig_items(stack, pool))) for pool in stack.pools]
 
 
 def uses_capacity_reservation_groups(config: StackConfig) -> bool:

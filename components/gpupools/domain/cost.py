@@ -180,6 +180,18 @@ class StackCost:
         return sum(known) if known or not self.pools else None
 
     @property
+    def monthly_at_most(self) -> float | None:
+        """The month with every priced pool at its most nodes (autoscaling's maxCount, a Karpenter pool's limit);
+        None when that is the month itself (no pool has a range)."""
+        if self.monthly is None or not any(pool.monthly_range for pool in self.pools):
+            return None
+        return sum(
+            pool.monthly_range[1] if pool.monthly_range else pool.monthly
+            for pool in self.pools
+            if pool.monthly is not None
+        )
+
+    @property
     def unknown(self) -> list[str]:
         return [pool.pool for pool in self.pools if pool.hourly is None]
 
@@ -197,6 +209,7 @@ class StackCost:
             ),
             "hourly": self.hourly,
             "monthly": self.monthly,
+            **({"monthlyAtMost": self.monthly_at_most} if self.monthly_at_most is not None else {}),
             "unknown": self.unknown,
         }
 
@@ -220,8 +233,7 @@ def capacity_type(pool: ResolvedPool) -> str:
 
 def pool_cost(pool: ResolvedPool, capacity: PoolCapacity, region: str | None, book: PriceBook) -> PoolCost:
     kind = capacity_type(pool)
-    scaling = pool.config.autoscaling
-    bounds = (scaling.min_count, scaling.max_count) if scaling else (None, None)
+    bounds = pool.node_bounds or (None, None)
     price = book.lookup(pool.size.name, region, kind)
     unlisted = book.why_unlisted(pool.size.name, kind)
     reservation = _reservation(pool, kind)

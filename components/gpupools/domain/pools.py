@@ -16,6 +16,8 @@ from ..catalog.instances import InstanceSize
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.clouds import CLOUD_DEFAULTS
 from ..catalog.labels import GPU_TAINT, MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, Taint
+from ..catalog.installers import Capability
+from ..catalog.provisioners import NodeProvisioner, provisioner_named
 from ..config.models import GpuPoolConfig, MigStrategy, Rotation, Sharing
 from .naming import cloud_pool_name, generation
 from .node_layout import NodeLayout
@@ -111,12 +113,27 @@ class ResolvedPool:
         return self.size.gpu
 
     @property
+    def provisioner(self) -> NodeProvisioner:
+        """Who makes the pool's nodes (``catalog/provisioners.py``): a node group, or Karpenter."""
+        return provisioner_named(self.config.provisioner)
+
+    @property
     def gpus_per_node(self) -> int:
         return self.size.gpus
 
     @property
     def nodes(self) -> int:
-        return self.config.count
+        """The nodes the pool runs: its count, or none at rest where nodes come with pending pods (Karpenter)."""
+        return self.config.count if self.provisioner.fixed_node_count else 0
+
+    @property
+    def node_bounds(self) -> tuple[int, int] | None:
+        """The fewest and most nodes the pool can have: its autoscaling bounds, or 0..maxCount where nodes come with
+        pending pods; None for a fixed count."""
+        if not self.provisioner.fixed_node_count:
+            return 0, self.config.max_count or 0
+        bounds = self.config.autoscaling
+        return (bounds.min_count, bounds.max_count) if bounds is not None else None
 
     @property
     def sharing(self) -> Sharing | None:
@@ -133,6 +150,20 @@ class ResolvedPool:
         if self.mig is not None and self.mig.applied_by == "operator":
             return {MIG_CONFIG_STATE_LABEL: MIG_CONFIG_STATE_READY}
         return {}
+
+
+# A provisioner's domain facets (attached by its module, e.g. ``domain/karpenter_objects.py``): the labels its nodes
+# carry beyond the pool's own, and the inputs that decide its capacity in the plan.
+NODE_LABELS: Capability[Callable[[ResolvedPool], dict[str, str]]] = Capability("node labels")
+# What the provisioner is told a node will advertise before it exists (Karpenter's NodeOverlay), or None.
+PROMISED_CAPACITY: Capability[Callable[[ResolvedPool], dict[str, int] | None]] = Capability("promised capacity")
+
+
+def node_labels(pool: ResolvedPool) -> dict[str, str]:
+    """The labels a pool's nodes carry as they register: the pool's, and those its provisioner adds."""
+    if pool.provisioner.supports(NODE_LABELS):
+        return pool.provisioner.facet(NODE_LABELS)(pool)
+    return dict(pool.labels)
 
 
 @dataclass(frozen=True)

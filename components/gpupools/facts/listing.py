@@ -29,6 +29,8 @@ CHARTS = (
 )
 CHART_SOURCE = "the chart's Helm repository index (catalog/chart_refs.py; docs/sources.md)"
 CHARTS_READ = "2026-08-22"  # the newest commit of the git snapshots the chart pins were checked against
+# Charts checked later than CHARTS_READ, with the day each was read.
+LATER_CHARTS = ((chart_refs.KARPENTER, "2026-11-28"),)
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,10 @@ def pinned_facts(day: date) -> list[Fact]:
             *_newer(c.name),
         )
         for c in CHARTS
+    ]
+    facts += [
+        Fact("chart", c.name, c.default_version, f"{c.repo}; {CHART_SOURCE}", read, "current", None, _newer(c.name))
+        for c, read in LATER_CHARTS
     ]
     facts.append(
         Fact(

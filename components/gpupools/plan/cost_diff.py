@@ -42,6 +42,8 @@ class CostDiff:
     currency: str = CURRENCY
     # Why no pool of the stack can have a price ("no region"): said once, instead of every pool as unknown.
     unpriced: str | None = None
+    # The month at every pool's most nodes (Karpenter pools run 0 nodes at rest), when a side has such pools.
+    ceiling: Figure | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -50,6 +52,7 @@ class CostDiff:
             "pools": [pool.to_json() for pool in self.pools],
             "monthly": self.monthly.to_json(),
             "unknown": list(self.unknown),
+            **({"monthlyAtMost": self.ceiling.to_json()} if self.ceiling else {}),
         }
 
 
@@ -83,7 +86,22 @@ def cost_diff(base: Mapping[str, Any], head: Mapping[str, Any], capacity: Capaci
         slices = _slice_changes(old, new)
         pools.append(PoolCostDiff(change.pool, Figure(_monthly(old), _monthly(new)), slices, surge))
     total = Figure(sum(p.monthly.before for p in pools), sum(p.monthly.after for p in pools))
-    return CostDiff(tuple(pools), total, tuple(unknown), currency)
+    most_before, most_after = _at_most(base), _at_most(head)
+    ceiling = None
+    if most_before is not None or most_after is not None:
+        ceiling = Figure(
+            total.before if most_before is None else most_before, total.after if most_after is None else most_after
+        )
+    return CostDiff(tuple(pools), total, tuple(unknown), currency, ceiling=ceiling)
+
+
+def _at_most(plan: Mapping[str, Any]) -> float | None:
+    """A plan's month at every pool's most nodes (``cost.monthlyAtMost``), when it has pools that scale from 0."""
+    cost = plan.get("cost")
+    value = cost.get("monthlyAtMost") if isinstance(cost, Mapping) else None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e12:
+        return None
+    return float(value)
 
 
 def _currency(plan: Mapping[str, Any]) -> str:

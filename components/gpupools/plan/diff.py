@@ -19,7 +19,7 @@ from ..config.models import Rotation
 from ..domain.rotation import Order, replacement_order
 from .aliases import aliased_replacement, is_alias_of
 from .headline import headline, layout_changes, pool_phrase, slice_change
-from .in_place import InPlaceEffect, in_place_effect, joined
+from .in_place import NODEPOOL, InPlaceEffect, in_place_effect, joined
 from .recut import pool_recut
 
 Change = Literal["added", "removed", "replaced", "changed", "unchanged"]
@@ -333,7 +333,7 @@ def _replacement(pool: str, base: Mapping[str, Any], head: Mapping[str, Any]) ->
     fields = sorted(_FIXED_AT_CREATION.get(kind, {}))
     changed = [field for field in fields if _get(before["inputs"], field) != _get(after["inputs"], field)]
     name_input = _POOL_NAME_INPUT[kind]
-    old_name, new_name = before["inputs"].get(name_input), after["inputs"].get(name_input)
+    old_name, new_name = _get(before["inputs"], name_input), _get(after["inputs"], name_input)
     if old_name != new_name:
         changed.append(name_input)
     if not changed:
@@ -372,11 +372,13 @@ _POOL_NAME_INPUT = {
     "azure-native:containerservice:AgentPool": "agentPoolName",
     "eks:index:ManagedNodeGroup": "nodeGroupName",
     "aws:eks/nodeGroup:NodeGroup": "nodeGroupName",
+    NODEPOOL: "metadata.name",
 }
 _LABELS_INPUT = {
     "azure-native:containerservice:AgentPool": "nodeLabels",
     "eks:index:ManagedNodeGroup": "labels",
     "aws:eks/nodeGroup:NodeGroup": "labels",
+    NODEPOOL: "spec.template.metadata.labels",
 }
 # Whether the resource's ``deleteBeforeReplace: false`` reaches the engine under one logical name: not for
 # pulumi-eks's ManagedNodeGroup, whose own node group the AWS provider deletes first (platform/aws.py).
@@ -384,11 +386,13 @@ _CREATE_FIRST_OPTION_REACHES = {
     "azure-native:containerservice:AgentPool": True,
     "eks:index:ManagedNodeGroup": False,
     "aws:eks/nodeGroup:NodeGroup": True,
+    NODEPOOL: True,
 }
 _FIXED_AT_CREATION: dict[str, Mapping[str, FixedAtCreation]] = {
     "azure-native:containerservice:AgentPool": AKS_AGENT_POOL,
     "eks:index:ManagedNodeGroup": EKS_NODE_GROUP,
     "aws:eks/nodeGroup:NodeGroup": EKS_NODE_GROUP,
+    NODEPOOL: {},  # Pulumi updates a NodePool in place; Karpenter replaces drifted nodes itself (plan/in_place.py)
 }
 
 
@@ -401,7 +405,7 @@ def _pool_resource(pool: str, plan: Mapping[str, Any]) -> Mapping[str, Any] | No
     """The pool's cloud resource: the one whose node labels carry ``gpupools.io/pool=<pool>``."""
     for resource in plan.get("resources", []):
         key = _LABELS_INPUT.get(resource.get("type"))
-        labels = resource.get("inputs", {}).get(key) if key else None
+        labels = _get(resource.get("inputs", {}), key) if key else None
         if isinstance(labels, Mapping) and labels.get(POOL_LABEL) == pool:
             return resource
     return None

@@ -21,6 +21,11 @@ from typing import Any, Mapping
 
 AGENT_POOL = "azure-native:containerservice:AgentPool"
 CRG_INPUT = "capacityReservationGroupID"
+# A Karpenter pool's NodePool (domain/karpenter_objects.py): Pulumi updates it in place, and Karpenter then treats
+# each node made from the old template as drifted (karpenter docs v1.14 concepts/disruption.md, "Drift"; its
+# disruption, limits and weight are behavioral fields, never drift). Drift is a graceful method: Karpenter
+# "pre-spin[s] any replacement nodes needed [...] and wait[s] for them to become ready" before draining a node.
+NODEPOOL = "kubernetes:karpenter.sh/v1:NodePool"
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,8 @@ def joined(effects: list[InPlaceEffect]) -> InPlaceEffect | None:
 
 def in_place_effect(before: Mapping[str, Any], after: Mapping[str, Any], gpus_per_node: int) -> InPlaceEffect | None:
     """The effect of updating the pool resource ``before`` to ``after`` (same type, not replaced), if any."""
+    if before.get("type") == NODEPOOL:
+        return _drift(before["inputs"], after["inputs"])
     if before.get("type") != AGENT_POOL:
         return None
     old, new = before["inputs"].get(CRG_INPUT), after["inputs"].get(CRG_INPUT)
@@ -73,6 +80,26 @@ def in_place_effect(before: Mapping[str, Any], after: Mapping[str, Any], gpus_pe
         f"as planned; deploy count: 0 first (its {_gpus(nodes, gpus_per_node)} GPUs offline), then the group with "
         "the count back",
         outage=True,
+    )
+
+
+def _drift(before: Mapping[str, Any], after: Mapping[str, Any]) -> InPlaceEffect | None:
+    """A NodePool whose node template changed: Karpenter replaces its nodes, create-first, within the budget."""
+    old, new = before.get("spec", {}).get("template", {}), after.get("spec", {}).get("template", {})
+    if old == new:
+        return None
+    changed = sorted(
+        f"{part}.{key}"
+        for part in ("metadata", "spec")
+        for key in {*old.get(part, {}), *new.get(part, {})}
+        if old.get(part, {}).get(key) != new.get(part, {}).get(key)
+    )
+    budgets = after.get("spec", {}).get("disruption", {}).get("budgets") or [{"nodes": "10%"}]
+    return InPlaceEffect(
+        f"NodePool template {', '.join(changed)} changed: drift, so Karpenter replaces the pool's nodes, each "
+        f"replacement launched and ready before the old node is drained (create-first), at most "
+        f"{budgets[0].get('nodes')} at a time (its disruption budget)",
+        outage=False,
     )
 
 

@@ -43,6 +43,17 @@ class ClusterAutoscalerSettingsArgs(TypedDict):
     """GPU utilization under which a GPU node may be removed (autoscaler default 0.5)."""
 
 
+class KarpenterSettingsArgs(TypedDict):
+    """Karpenter in an EKS cluster: installed by this stack, or already there on an existing cluster."""
+
+    install: NotRequired[bool]
+    """Install Karpenter (chart, IAM, interruption queue) on a created cluster (default false)."""
+    present: NotRequired[bool]
+    """create false: the existing cluster runs Karpenter (its platform stack's karpenter output is true)."""
+    version: NotRequired[str]
+    """Exact Karpenter chart version (default 1.14.1)."""
+
+
 class ClusterArgs(TypedDict):
     """The cluster to create, or to use when ``create`` is false."""
 
@@ -70,6 +81,8 @@ class ClusterArgs(TypedDict):
     """aws, create false: the node role the existing cluster admits (default: one per node group); may be an output."""
     autoscaler: NotRequired[ClusterAutoscalerSettingsArgs]
     """The cluster autoscaler gpupools installs on EKS."""
+    karpenter: NotRequired[KarpenterSettingsArgs]
+    """aws: Karpenter, for pools with provisioner karpenter."""
 
 
 class PoolAutoscalingArgs(TypedDict):
@@ -137,6 +150,25 @@ class SharingArgs(TypedDict):
     """MPS settings."""
 
 
+class KarpenterPoolSettingsArgs(TypedDict):
+    """A Karpenter pool's NodePool disruption settings and weight."""
+
+    consolidation_policy: NotRequired[str]
+    """WhenEmpty (default) or WhenEmptyOrUnderutilized."""
+    consolidate_after: NotRequired[str]
+    """How long a node stays empty before it goes (default 15m; or Never)."""
+    budget: NotRequired[str]
+    """Nodes disrupted at once, a number or a percentage (default 1)."""
+    expire_after: NotRequired[str]
+    """A node's longest life, e.g. 720h or Never (default: Karpenter's 720h)."""
+    termination_grace_period: NotRequired[str]
+    """How long a draining node's pods get before deletion, e.g. 48h (default: for ever)."""
+    zones: NotRequired[list[str]]
+    """Availability zones by name in the cluster's region, e.g. us-east-1a (default: wherever its subnets are)."""
+    weight: NotRequired[int]
+    """The NodePool's priority where pools overlap, 1..100."""
+
+
 class GpuPoolArgs(TypedDict):
     """One GPU node pool (AKS agent pool or EKS managed node group)."""
 
@@ -148,6 +180,12 @@ class GpuPoolArgs(TypedDict):
     """Nodes, 0..1000 (default 1); may be an output (then smoke_test is refused and totals are outputs)."""
     autoscaling: NotRequired[PoolAutoscalingArgs]
     """Autoscaler bounds."""
+    provisioner: NotRequired[str]
+    """nodeGroup (default) or, on aws, karpenter: a NodePool launching nodes for pending pods up to max_count."""
+    max_count: NotRequired[int]
+    """provisioner karpenter: the most nodes, 1..1000 (required there)."""
+    karpenter: NotRequired[KarpenterPoolSettingsArgs]
+    """provisioner karpenter: the NodePool's disruption settings and weight."""
     mig: NotRequired[MigArgs]
     """MIG partitioning of every GPU."""
     sharing: NotRequired[SharingArgs]

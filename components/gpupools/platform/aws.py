@@ -14,6 +14,8 @@ from ..aws.gpu_node_group import EksGpuNodeGroup, EksGpuNodeGroupArgs
 from ..domain.stack import Stack
 from ..domain.pools import ResolvedPool, eks_fixed_fields
 from ..catalog.clouds import DEFAULT_AMI_TYPE
+from ..catalog.provisioners import NODE_GROUP
+from .eks_pools import EKS_POOLS, EksPoolContext, build_pools
 from .inputs import Deferred, given
 
 NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
@@ -21,7 +23,7 @@ NODE_GROUP_TYPE = "aws:eks/nodeGroup:NodeGroup"
 
 def build(
     stack: Stack, deferred: Deferred, prefix: str, opts: pulumi.ResourceOptions
-) -> tuple[EksCluster, list[EksGpuNodeGroup]]:
+) -> tuple[EksCluster, list[pulumi.ComponentResource]]:
     """Components are named ``prefix`` + the cluster's or pool's name (``prefix`` + cluster when the name is an
     output)."""
     cluster_config = stack.config.cluster
@@ -53,16 +55,24 @@ def build(
         ),
         regional,
     )
-    groups = [
+    from . import karpenter  # noqa: F401  (attaches Karpenter's facet)
+
+    pools = build_pools(EksPoolContext(stack, deferred, cluster, subnet_ids, prefix, regional))
+    groups = [component for component in pools if isinstance(component, EksGpuNodeGroup)]
+    _cluster_autoscaler(stack, cluster, groups, prefix, regional)
+    return cluster, pools
+
+
+def _node_groups(context: EksPoolContext, pools: list[tuple[int, ResolvedPool]]) -> list[pulumi.ComponentResource]:
+    stack, cluster, prefix = context.stack, context.cluster, context.prefix
+    return [
         EksGpuNodeGroup(
             prefix + pool.name,
-            _group_args(stack, deferred, index, pool, cluster, subnet_ids),
-            _group_opts(pool, regional),
+            _group_args(stack, context.deferred, index, pool, cluster, context.cluster_subnets),
+            _group_opts(pool, context.opts),
         )
-        for index, pool in enumerate(stack.pools)
+        for index, pool in pools
     ]
-    _cluster_autoscaler(stack, cluster, groups, prefix, regional)
-    return cluster, groups
 
 
 def _group_opts(pool: ResolvedPool, opts: pulumi.ResourceOptions) -> pulumi.ResourceOptions:
@@ -166,3 +176,6 @@ def _group_args(
         "autoscaler_tags": eks_autoscaler_tags(stack, pool),
     }
     return given(EksGpuNodeGroupArgs, args)
+
+
+NODE_GROUP.attach(EKS_POOLS, _node_groups)

@@ -25,5 +25,6 @@ OUTPUTS = (
     ("vpcId", "vpc_id"),
     ("nodeRoleArn", "node_role_arn"),
     ("clusterSecurityGroupId", "cluster_security_group_id"),
+    ("karpenter", "karpenter"),
 )
 cloud("aws").attach(PlatformBuilder(_build, outputs=OUTPUTS))

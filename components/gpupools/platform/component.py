@@ -48,6 +48,9 @@ class GpuPlatform(pulumi.ComponentResource):
     """aws: the node role a created cluster admits (unset for an existing cluster: its owner admits roles)."""
     cluster_security_group_id: pulumi.Output[Optional[str]]
     """aws: the security group EKS created for the cluster, which managed nodes get."""
+    karpenter: pulumi.Output[bool]
+    """aws: whether Karpenter runs in the cluster (installed by this stack, or present on the existing cluster); a
+    team stack says so as gpupools:cluster.karpenter.present."""
     gpu_toleration: pulumi.Output[dict[str, str]]
     """The toleration GPU pods need: {key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}."""
     gpu_software: pulumi.Output[dict[str, str]]
@@ -114,6 +117,8 @@ class GpuPlatform(pulumi.ComponentResource):
         self.vpc_id = getattr(cluster, "vpc_id", none)
         self.node_role_arn = getattr(cluster, "node_role_arn", none)
         self.cluster_security_group_id = getattr(cluster, "cluster_security_group_id", none)
+        karpenter = stack.config.cluster.karpenter
+        self.karpenter = _known(karpenter.install or karpenter.present)
         self.gpu_toleration = _known(gpu_toleration())
         self.gpu_software = _known(software_summary(stack))
         self.resources_per_node, self.resources_total = _capacity(stack, deferred)
@@ -131,6 +136,7 @@ class GpuPlatform(pulumi.ComponentResource):
                 "vpcId": self.vpc_id,
                 "nodeRoleArn": self.node_role_arn,
                 "clusterSecurityGroupId": self.cluster_security_group_id,
+                "karpenter": self.karpenter,
                 "gpuToleration": self.gpu_toleration,
                 "gpuSoftware": self.gpu_software,
                 "resourcesPerNode": self.resources_per_node,

@@ -6,6 +6,9 @@ arguments, the rule functions of this package), so they refuse the same configs.
 
 # Each cloud's rules attach to its ``Cloud`` here (``cloud_rules.CloudRules``), before any rule can ask for them.
 from . import aws_rules, azure_rules  # noqa: F401
+
+# Each node provisioner's own rules attach to it (``provisioner_rules``).
+from . import karpenter_rules  # noqa: F401
 from .stack_loader import load_stack
 
 __all__ = ["load_stack"]

@@ -28,6 +28,7 @@ from ..catalog.names import (
 )
 
 from ..catalog.cloud_registry import cloud as cloud_named
+from ..catalog.provisioners import provisioner_named
 from .autoscaling_rules import aws_template_tag_problems
 from .cloud_rules import CloudRules, no_findings
 from .reservation_rules import reservation_findings
@@ -238,7 +239,7 @@ def pool_problems(config: StackConfig, pool: GpuPoolConfig, size: InstanceSize, 
     if size.name.startswith(SCARCE_FAMILIES) and pool.capacity_reservation is None and pool.capacity_type != "SPOT":
         warnings.append(
             f"pool {pool.name}: {size.name} capacity is scarce on demand; without capacityReservation "
-            "(or capacityType SPOT) the node group may wait for instances"
+            f"(or capacityType SPOT) the {provisioner_named(pool.provisioner).display_name} may wait for instances"
         )
     return found
 

@@ -24,12 +24,14 @@ from ..catalog.labels import (
     POOL_LABEL,
 )
 from ..catalog.names import reserved_label_domain
+from ..catalog.provisioners import provisioner_named
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import GpuPoolConfig, StackConfig
 from ..domain.pools import MigPlan, ResolvedPool
 from .cloud_rules import rules
 from .mig_rules import node_notes, plan_mig, strategy_problems
 from ..untrusted.lookup import did_you_mean
+from . import provisioner_rules
 
 
 def resolve_pool(
@@ -56,6 +58,7 @@ def resolve_pool(
             [Problem(path("size"), f"'{pool.size}' is an {size.cloud} size but cloud is {config.cloud}")]
         )
     found.problems += _cloud_scope_problems(config.cloud, pool, path)
+    found.problems += provisioner_rules.pool_problems(config, pool, path)
     found += rules(config.cloud).pool_problems(config, pool, size, path)
     mig: MigPlan | None = None
     if pool.mig is not None:
@@ -94,7 +97,8 @@ def resolve_pool(
         _labels(config, pool, size.gpu, mig, dp_config),
         cloud_taints=cloud_taints,
         max_pods=pool.max_pods,
-        rotation=pool.resolved_rotation,
+        # A provisioner that replaces nodes itself (Karpenter's drift) has no generations: its pool keeps one name.
+        rotation=pool.resolved_rotation if provisioner_named(pool.provisioner).fixed_node_count else "recreate",
         gpu_driver=config.gpu_software.driver,
         cluster_subnet_ids=cluster_subnets,
         dra=config.gpu_software.chosen_installer.uses_dra,
@@ -102,6 +106,7 @@ def resolve_pool(
     found += _autoscaling_findings(config, resolved, path)
     if found.problems:
         return None, found
+    found.warnings += provisioner_rules.pool_warnings(config, resolved)
     if mig and mig.applied_by == "aks" and config.gpu_software.chosen_installer.deploys_mig_manager:
         found.warnings.append(
             f"pool {pool.name}: AKS sets MIG profile {mig.aks_profile} at creation; the GPU "

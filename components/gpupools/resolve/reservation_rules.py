@@ -31,6 +31,8 @@ def reservation_findings(
         problems.append(Problem(path(key), "days applies to a Capacity Block only (capacityType CAPACITY_BLOCK)"))
     most = pool.autoscaling.max_count if pool.autoscaling else pool.count
     field = "autoscaling.maxCount" if pool.autoscaling else "count"
+    if pool.max_count is not None:  # a pool whose nodes come with pending pods, up to its limit (Karpenter)
+        most, field = pool.max_count, "maxCount"
     if instances is not None and most > instances:
         if launches_beyond:
             warnings.append(

@@ -38,7 +38,7 @@ from ..catalog.labels import (
     Taint,
 )
 from ..charts.values import addon_chart_values
-from ..domain.pools import ResolvedPool
+from ..domain.pools import ResolvedPool, node_labels
 from ..domain.stack import PLAIN_POD, Placement, Stack
 
 BLOCKING_EFFECTS = ("NoSchedule", "NoExecute")
@@ -144,7 +144,7 @@ def _node_labels(
     stack: Stack, pool: ResolvedPool, chart: ChartDefaults, deployed: list[DaemonSet], pods: Mapping[str, _Pod]
 ) -> dict[str, str]:
     """The labels the pool's nodes end up with, added in the order the cloud, NFD, the operator and GFD add them."""
-    labels = {**cloud_named(stack.cloud).gpu_labels, **pool.labels}
+    labels = {**cloud_named(stack.cloud).gpu_labels, **node_labels(pool)}
 
     def runs(role: str) -> bool:
         return any(ds.role == role and _fits(pods[ds.name], labels, pool.node_taints)[0] for ds in deployed)

@@ -31,7 +31,7 @@ from ..domain.pools import ResolvedPool
 from ..domain.rotation import name_clashes, surge_warnings
 from ..domain.stack import Stack
 from ..charts.values import addon_chart_values
-from . import dra_rules, place_rules
+from . import dra_rules, place_rules, provisioner_rules
 from .cloud_rules import rules
 from .daemonsets import place_daemonsets
 from .handed_down import exact_key, hand_down, handed_down
@@ -185,6 +185,7 @@ def _cluster_problems(config: StackConfig) -> list[Problem]:
         return problems
     problems += rules(config.cloud).cluster_problems(config)
     problems += cluster_autoscaler_problems(config)
+    problems += provisioner_rules.cluster_problems(config)
     if cluster.create and cluster.system_pool is None:
         problems.append(Problem(field_path("cluster", "systemPool"), "is required when create is true"))
     system_size = cluster.system_pool.size if cluster.system_pool else None

@@ -23,7 +23,11 @@ from .objects import (
     MAX_ITEMS,
     DaemonSet,
     DaemonSetList,
+    KarpenterNodePool,
+    KarpenterNodePoolList,
     Node,
+    NodeClaim,
+    NodeClaimList,
     NodeList,
     Pod,
     PodList,
@@ -38,6 +42,8 @@ from .transport import RequestFailed, get_json
 __all__ = ["ClusterError", "ClusterReader", "NodeState", "observe", "resolve_kubeconfig"]
 
 RESOURCE_SLICES_PATH = "/apis/resource.k8s.io/v1/resourceslices"
+NODEPOOLS_PATH = "/apis/karpenter.sh/v1/nodepools"
+NODECLAIMS_PATH = "/apis/karpenter.sh/v1/nodeclaims"
 
 NVIDIA_RESOURCE_PREFIX = "nvidia.com/"
 CONNECT_TIMEOUT = 5.0
@@ -125,6 +131,12 @@ class ClusterReader:
         return list(
             self._list(f"/apis/apps/v1/namespaces/{namespace}/daemonsets", label_selector, DaemonSetList, "daemonset")
         )
+
+    def karpenter_nodepools(self) -> list[KarpenterNodePool]:
+        return list(self._list(NODEPOOLS_PATH, "", KarpenterNodePoolList, "nodepool"))
+
+    def nodeclaims(self, label_selector: str) -> list[NodeClaim]:
+        return list(self._list(NODECLAIMS_PATH, label_selector, NodeClaimList, "nodeclaim"))
 
     def resource_slices(self) -> list[ResourceSlice]:
         return list(self.iter_resource_slices())

@@ -24,6 +24,7 @@ from ..untrusted.text import json_text, shown
 from .cluster import ClusterError, ClusterReader, observe, resolve_kubeconfig
 from .expected import device_plugin_target, expected_pools
 from .report import RENDERERS, VerifyReport, compare
+from .karpenter import promised_pools, with_promise_mismatches
 from .resource_slices import expected_dra_devices, read_resource_slices, with_slice_mismatches
 
 EXIT_OK = ExitStatus.OK
@@ -65,6 +66,7 @@ def run_verify(
         raise ValueError("poll_interval must be positive, or the wait would spin")
     stack = load_stack(stack_file.config)
     pools, target, dra = expected_pools(stack), device_plugin_target(stack), expected_dra_devices(stack)
+    promised = promised_pools(stack)
     output_format = getattr(args, "format", None) or "text"
     timeout = getattr(args, "timeout", 0.0) or 0.0
     started = clock()
@@ -81,6 +83,7 @@ def run_verify(
 
         def read() -> VerifyReport:
             report = compare(stack_file.stack, reader.server, version, pools, observe(reader, pools, target), target)
+            report = with_promise_mismatches(report, promised, reader) if promised else report
             return with_slice_mismatches(report, dra, read_resource_slices(reader)) if dra else report
 
         report = poll(

@@ -131,7 +131,32 @@ class ResourceSlice(_Model):
     spec: ResourceSliceSpec
 
 
+class KarpenterNodePool(_Model):
+    """A karpenter.sh/v1 NodePool: verify reads only that it is there."""
+
+    metadata: ObjectMeta
+
+
+class NodeClaimCondition(_Model):
+    type: Short = ""
+    status: Short = ""
+
+
+class NodeClaimStatus(_Model):
+    nodeName: Name | None = None  # noqa: N815
+    conditions: list[NodeClaimCondition] | None = Field(default=None, max_length=MAX_ENTRIES)
+
+
+class NodeClaim(_Model):
+    """A karpenter.sh/v1 NodeClaim: its NodePool (label ``karpenter.sh/nodepool``) and the node it became."""
+
+    metadata: ObjectMeta
+    status: NodeClaimStatus | None = None
+
+
 NodeList: type[_Model] = _list_of(Node, "NodeList")
+KarpenterNodePoolList: type[_Model] = _list_of(KarpenterNodePool, "NodePoolList")
+NodeClaimList: type[_Model] = _list_of(NodeClaim, "NodeClaimList")
 ResourceSliceList: type[_Model] = _list_of(ResourceSlice, "ResourceSliceList")
 PodList: type[_Model] = _list_of(Pod, "PodList")
 DaemonSetList: type[_Model] = _list_of(DaemonSet, "DaemonSetList")
