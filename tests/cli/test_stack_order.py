@@ -96,4 +96,5 @@ def test_an_unknown_stack_lists_the_stacks_there(tmp_path, monkeypatch):
     run = run_cli("check", "--stack", "deve")
     assert run.code == 2
     (line,) = run.err.splitlines()
-    assert line.endswith(f"Pulumi.deve.yaml: no such stack file; the stacks in {tmp_path.resolve()}: dev, prod-eu")
+    # config/loading names the stacks there, the closest first (untrusted.lookup)
+    assert line.endswith("Pulumi.deve.yaml: no such stack file; did you mean 'dev'? stacks here: dev, prod-eu")

@@ -124,7 +124,9 @@ def test_the_component_installs_the_pinned_chart_with_irsa(autoscaler_run):
     assert values["cloudProvider"] == "aws" and values["awsRegion"] == REGION
     assert values["autoDiscovery"] == {"clusterName": CLUSTER}
     # The role's ARN (the mocks name it after the role resource).
-    assert values["rbac"]["serviceAccount"]["annotations"]["eks.amazonaws.com/role-arn"].endswith(":" + role.name)
+    assert values["rbac"]["serviceAccount"]["annotations"]["eks.amazonaws.com/role-arn"].endswith(
+        ":role/" + role.name
+    )  # arn:aws:iam::ACCOUNT:role/NAME
     assert values["extraArgs"] == {"expander": "least-waste", "scale-down-gpu-utilization-threshold": "0.3"}
 
 

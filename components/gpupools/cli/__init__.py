@@ -299,11 +299,6 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _stack_file(args: argparse.Namespace) -> StackFile:
-    if args.stack is not None and not os.path.lexists(path := stack_file_path(args.stack)):
-        # Name the stacks there are, so a typo shows its fix.
-        stacks = sorted(p.name.removeprefix("Pulumi.").removesuffix(".yaml") for p in path.parent.glob("Pulumi.*.yaml"))
-        there = f"the stacks in {path.parent}: {', '.join(stacks)}" if stacks else f"{path.parent} has no Pulumi.*.yaml"
-        raise ConfigError([Problem(str(path), f"no such stack file; {there}")])
     stack_file = (
         read_stack_file(stack_file_path(args.stack), args.stack)
         if args.stack is not None

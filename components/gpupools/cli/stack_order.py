@@ -10,6 +10,7 @@ from ..config.errors import ConfigError, Problem
 from ..config.loading import check_stack_name, find_project_root
 from ..stack_order import stack_order
 from .check import print_lines
+from ..untrusted.text import json_text
 from .help import Parser
 
 
@@ -42,7 +43,7 @@ def run_stack_order(args: argparse.Namespace) -> int:
     )
     order = stack_order(root, list(dict.fromkeys(stacks)))
     if args.json:
-        print(json.dumps([list(level) for level in order.levels]))
+        print(json_text([list(level) for level in order.levels]))
     elif args.levels is not None:
         if len(order.levels) > args.levels:
             raise ConfigError(

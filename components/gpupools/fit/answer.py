@@ -22,6 +22,7 @@ from ..config.demand import Demand
 from ..config.errors import ConfigError, Problem
 from ..resolve.place_rules import not_offered_problem
 from ..catalog.offers import offers_snapshot
+from ..catalog.clock import plan_date
 from ..domain.fit_solver import DEFAULT_TIME_LIMIT, LAYOUTS_TIME_LIMIT, Objective
 from ..untrusted.lookup import did_you_mean
 from .requests import cloud_cuts_gpus, size_request
@@ -81,7 +82,7 @@ def fit_demand(
                     )
                 ]
             )
-        sold = not_offered_problem(known.name, demand.region, "size")
+        sold = not_offered_problem(known.name, demand.region, "size", day=plan_date().day)  # as check dates it
         if sold is not None:
             raise ConfigError([sold])
         sizes = [known]
@@ -89,6 +90,7 @@ def fit_demand(
         # Sizes with a list price in the region (the choice is by price); with MIG asked for, sizes with MIG.
         mig = any(workload.gpu is None for workload in demand.workloads)
         snapshot = offers_snapshot()  # once: finding it reads the environment
+        day = plan_date().day
         sizes = sorted(
             (
                 s
@@ -96,7 +98,7 @@ def fit_demand(
                 if s.cloud == demand.cloud
                 and (s.gpu.mig_capable or not mig)
                 and book.lookup(s.name, demand.region, "onDemand") is not None
-                and not_offered_problem(s.name, demand.region, "size", snapshot) is None
+                and not_offered_problem(s.name, demand.region, "size", snapshot, day) is None
             ),
             key=lambda s: s.name,
         )
