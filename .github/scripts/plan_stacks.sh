@@ -48,7 +48,10 @@ for file in Pulumi.*.yaml; do
     if [ "${#diff_args[@]}" -gt 0 ]; then  # the diff's first line ends with what it adds or saves per month
       first="$(head -n 1 "$work/plan.out")"
       first="${first%\*\*}"
-      costs+=("$stack ${first##*; }")
+      case "${first##*; }" in
+        unpriced:*) ;;  # a stack without a region says so in its own heading, not in the first line
+        *) costs+=("$stack ${first##*; }") ;;
+      esac
     fi
   else
     status=1

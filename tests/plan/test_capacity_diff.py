@@ -104,7 +104,8 @@ def test_plan_base_puts_the_diff_first_in_every_format(plans, tmp_path, capsys):
     with one_program_run_per_stack_file():  # three formats of one stack file: its program runs once
         assert main(["plan", "--config", str(head), "--base", str(base)]) == 0
         assert capsys.readouterr().out.startswith(
-            "This change REMOVES GPU capacity: 56× nvidia.com/gpu → 16× nvidia.com/mig-3g.20gb"
+            "This change REMOVES GPU capacity: mig1g: 56× nvidia.com/gpu → 16× nvidia.com/mig-3g.20gb, "
+            "each slice grew from 1g.5gb to 3g.20gb"
         )
         assert main(["plan", "--config", str(head), "--base", str(base), "--format", "markdown"]) == 0
         # The stack's heading comes first, and it is the headline (issue 27).
@@ -156,19 +157,23 @@ def test_the_pull_request_comment_leads_with_capacity_removed(tmp_path):
     node = snapshot().lookup("Standard_ND96asr_v4", "southcentralus", "onDemand").per_hour
     p4d = snapshot().lookup("p4d.24xlarge", "us-east-1", "onDemand").per_hour
     assert lines[0].endswith(
-        f" List price: dev saves ${node * 730:,.2f}/month, existing-eks adds ${p4d * 730:,.2f}/month, "
-        "existing cost change unknown (no price for mig1g, mig3g)."
+        f" List price: dev saves ${node * 730:,.2f}/month, existing-eks adds ${p4d * 730:,.2f}/month."
     ), lines[0]
+    assert "unknown" not in lines[0] and "existing " not in lines[0]  # unpriced: said in its own heading, once
     assert any(
-        line.startswith("### `dev` (azure): :warning: This change REMOVES GPU capacity: 56× nvidia.com/gpu; ")
+        line.startswith(
+            "### `dev` (azure): :warning: This change REMOVES GPU capacity: "
+            "mig1g: 112× nvidia.com/gpu → 56× nvidia.com/gpu; "
+        )
         and f"saves ${node * 730:,.2f}/month" in line
         for line in lines
     ), lines
     assert any(line.startswith("_The base commit could not plan `eks`") for line in lines)
     assert any(
         line.startswith(
-            "### `existing` (azure): This change adds GPU capacity: 56× nvidia.com/mig-1g.5gb, "
-            "16× nvidia.com/mig-3g.20gb; "
+            "### `existing` (azure): This change adds GPU capacity: mig1g: none → 56× nvidia.com/mig-1g.5gb; "
+            "mig3g: none → 16× nvidia.com/mig-3g.20gb; unpriced: no region"
         )
         for line in lines
     )
+    assert sum("unpriced: no region" in line for line in lines) == 1

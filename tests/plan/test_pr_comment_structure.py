@@ -74,7 +74,7 @@ def test_the_heading_comes_first_and_names_what_goes_and_what_arrives(mig3g):
     assert tokens[0].type == "heading_open" and tokens[0].tag == "h3"
     heading = tokens[1].content
     assert heading.startswith("`gpu` (azure): :warning: This change REMOVES GPU capacity: ")
-    assert "56× nvidia.com/gpu → 16× nvidia.com/mig-3g.20gb" in heading
+    assert "mig1g: 56× nvidia.com/gpu → 16× nvidia.com/mig-3g.20gb, each slice grew from 1g.5gb to 3g.20gb" in heading
     assert heading.endswith("no change in list price")  # the money
     assert [t.tag for t in tokens if t.type == "heading_open"] == ["h3"]  # no other heading above or inside
 
@@ -96,6 +96,43 @@ def test_no_zero_price_new_slices_are_named_and_the_cluster_is_unchanged(mig3g):
     [pool] = [line for line in mig3g.splitlines() if "azure-native:containerservice:AgentPool" in line]
     assert pool.strip().startswith("+- ")
     assert "1 to update, 1 to replace, 8 unchanged" in mig3g
+
+
+def test_a_re_cut_under_one_resource_name_says_the_slices_grew(tmp_path):
+    """migStrategy single on both sides: 56 then 16 ``nvidia.com/gpu``, which are 1g.5gb then 3g.20gb slices."""
+    folder = tmp_path / "single"
+    folder.mkdir()
+    base = folder / "base.json"
+    with one_program_run_per_stack_file():
+        base.write_text(run_cli("plan", "--json", "--config", str(write_stack_file(folder, _raw("MIG1g"), "one"))).out)
+        head = _raw("MIG3g")
+        head["gpupools:gpuSoftware"]["migStrategy"] = "single"
+        run = run_cli(
+            "plan", "--format", "markdown", "--config", str(write_stack_file(folder, head, "one")), "--base", str(base)
+        )
+    heading = run.out.splitlines()[0]
+    assert (
+        "REMOVES GPU capacity: mig1g: 56× nvidia.com/gpu → 16× nvidia.com/gpu, each slice grew from 1g.5gb to "
+        "3g.20gb" in heading
+    ), heading
+
+
+def test_marks_take_one_width_so_the_tree_aligns(mig3g):
+    """``~``, ``+-`` and unmarked resources of one depth start their type in the same column."""
+    tree = mig3g.split("and key inputs</summary>", 1)[1].split("```")[1].splitlines()
+    marked = [line for line in tree if re.match(r"^ *(~|\+-|\+|-)? +[a-z-]+:[\w/.-]+:\w+  ", line)]
+    columns = {}
+    for line in marked:
+        mark = re.match(r"^( *)(\S*) +", line)
+        assert mark is not None
+        indent, sign = mark.group(1), mark.group(2)
+        if ":" in sign:  # unmarked: the type itself
+            sign = ""
+        start = len(line) - len(line.lstrip())
+        type_at = line.index(line.split()[1] if sign else line.split()[0])
+        columns.setdefault(len(indent) if sign else start - 3, set()).add(type_at)
+    assert {line.strip()[:2] for line in marked} >= {"~ ", "+-"}
+    assert all(len(at) == 1 for at in columns.values()), columns
 
 
 def test_total_says_which_pools_it_counts(mig3g):

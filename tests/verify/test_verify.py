@@ -94,8 +94,13 @@ def dev_cluster(api: FakeKubeApi, gpus: str | None = "56", plugin_ready: bool = 
     ]
 
 
-def eks_cluster(api: FakeKubeApi, slices: dict[str, str] = BALANCED, mig_state: str | None = "success") -> None:
-    api.nodes = [eks_node(EKS_NODE, "p4d-balanced", slices, mig_state)]
+def eks_cluster(
+    api: FakeKubeApi,
+    slices: dict[str, str] = BALANCED,
+    mig_state: str | None = "success",
+    layout: str = "all-balanced",
+) -> None:
+    api.nodes = [eks_node(EKS_NODE, "p4d-balanced", slices, mig_state, layout)]
     api.daemonsets[OP_NS] = [daemonset(OP_NS, "nvidia-device-plugin-daemonset", OP_POD_LABELS, OP_POD_LABELS)]
     api.pods[OP_NS] = [daemonset_pod(OP_NS, "nvidia-device-plugin-daemonset", EKS_NODE, OP_POD_LABELS)]
 
@@ -125,7 +130,13 @@ def test_dev_cluster_json(api, tmp_path, capsys):
     assert pool["pool"] == "mig1g" and pool["expected"] == {"nvidia.com/gpu": 56} and pool["ok"] is True
     # Only the pool's node (not the system node), and only nvidia.com/* resources, as integers.
     assert pool["nodes"] == [
-        {"name": AKS_NODE, "allocatable": {"nvidia.com/gpu": 56}, "migConfigState": None, "devicePluginReady": True}
+        {
+            "name": AKS_NODE,
+            "allocatable": {"nvidia.com/gpu": 56},
+            "migConfig": None,
+            "migConfigState": None,
+            "devicePluginReady": True,
+        }
     ]
 
 
@@ -173,9 +184,38 @@ def test_failed_mig_state_is_a_mismatch_and_not_waited_for(api, tmp_path, capsys
     started = time.monotonic()
     assert verify(api, tmp_path, "eks", "--timeout", "30", poll_interval=0.05) == 1
     assert time.monotonic() - started < 5 and api.node_lists() == 1
-    lines = mismatch_lines(capsys.readouterr().out)
-    assert lines[0] == f"pool p4d-balanced, node {EKS_NODE}: nvidia.com/mig.config.state expected success, got failed"
+    out = capsys.readouterr().out
+    lines = mismatch_lines(out)
+    # A failed re-cut is named, with why it usually fails and the way out (mig-parted v0.15.0 reconfigure.go and
+    # cmd/nvidia-mig-manager/main.go: it retries only on a label change or when its pod starts).
+    assert lines[0].startswith(
+        f"pool p4d-balanced, node {EKS_NODE}: nvidia.com/mig.config.state expected success, got failed: the re-cut "
+        "to all-balanced failed (usually a GPU pod still ran on the node), so pods selecting "
+        "nvidia.com/mig.config.state=success no longer land on it; "
+        f"drain it (kubectl drain {EKS_NODE} --ignore-daemonsets --delete-emptydir-data)"
+    )
+    assert ", MIG all-balanced: failed, " in out  # each node says its layout and state
     assert f"pool p4d-balanced, node {EKS_NODE}: nvidia.com/mig-1g.5gb expected 16, got missing" in lines
+
+
+def test_each_nodes_layout_and_state_are_reported(api, tmp_path, capsys):
+    eks_cluster(api)
+    assert verify(api, tmp_path, "eks") == 0
+    assert f"  {EKS_NODE}: " in (out := capsys.readouterr().out) and ", MIG all-balanced: success, " in out
+    eks_cluster(api, mig_state=None)
+    assert verify(api, tmp_path, "eks", "--json") == 1
+    node = json.loads(capsys.readouterr().out)["pools"][0]["nodes"][0]
+    assert node["migConfig"] == "all-balanced" and node["migConfigState"] is None
+
+
+def test_a_node_still_labelled_with_the_old_layout_is_named(api, tmp_path, capsys):
+    """The stack asks all-balanced; the node's label still asks all-1g.5gb, and the MIG manager cut it so."""
+    eks_cluster(api, slices={"nvidia.com/mig-1g.5gb": "56"}, layout="all-1g.5gb")
+    assert verify(api, tmp_path, "eks") == 1
+    lines = mismatch_lines(capsys.readouterr().out)
+    assert (
+        lines[0] == f"pool p4d-balanced, node {EKS_NODE}: nvidia.com/mig.config expected all-balanced, got all-1g.5gb"
+    )
 
 
 def test_fewer_slices_than_planned(api, tmp_path, capsys):

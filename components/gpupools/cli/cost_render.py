@@ -123,6 +123,8 @@ def total_label(cost: StackCost) -> str:
 
 def cost_headline(diff: CostDiff) -> str:
     """``adds $X/month`` or ``saves $X/month`` (or why it cannot say): beside the capacity headline."""
+    if diff.unpriced:
+        return f"unpriced: {diff.unpriced}"
     if diff.unknown:
         return f"cost change unknown (no price for {', '.join(diff.unknown)})"
     delta = diff.monthly.delta
@@ -132,6 +134,8 @@ def cost_headline(diff: CostDiff) -> str:
 
 
 def cost_diff_lines(diff: CostDiff) -> list[str]:
+    if diff.unpriced:  # the headline says so, once
+        return []
     lines = []
     for pool in diff.pools:
         if pool.monthly.delta or pool.surge_hourly:
@@ -148,6 +152,8 @@ def cost_diff_lines(diff: CostDiff) -> list[str]:
 def markdown_cost_diff(diff: CostDiff) -> list[str]:
     """Per pool the month before and after and the hourly price while both generations exist; then a row per slice
     price that changes, "new" or "gone" where a resource appears or goes."""
+    if diff.unpriced:  # the heading says so, once
+        return []
     lines = ["", "| pool | $/month | while both generations exist |", "|---|---|---|"]
     for pool in diff.pools:
         surge = f"{money(pool.surge_hourly, 2, diff.currency)}/h" if pool.surge_hourly else "-"

@@ -13,6 +13,7 @@ from typing import Any, Mapping
 from urllib.parse import urlsplit
 
 from ..catalog.labels import POOL_LABEL
+from ..plan.aliases import old_self
 from ..plan.diff import CapacityDiff, pool_resource_types
 
 NVIDIA_PREFIX = "nvidia.com/"
@@ -52,8 +53,10 @@ def marks(
     before = {_key(r): r for r in base.get("resources", []) if isinstance(r, Mapping)}
     replaced = {pool.pool for pool in (diff.pools if diff else ()) if pool.change == "replaced"}
     found: dict[Key, str] = {}
+    matched: set[Key] = set()  # base resources a head resource is, by its key or an alias (plan/aliases.py)
     for resource in head:
-        old = before.get(_key(resource))
+        old = old_self(resource, before)
+        matched |= {_key(old)} if old is not None else set()
         if old is None:
             found[_key(resource)] = "+"
         elif resource.get("type") in pool_resource_types() and _pool_of(resource) in replaced:
@@ -62,8 +65,7 @@ def marks(
             found[_key(resource)] = "~"
         else:
             found[_key(resource)] = "  "
-    heads = {_key(r) for r in head}
-    gone = [dict(r) for key, r in before.items() if key not in heads]
+    gone = [dict(r) for key, r in before.items() if key not in matched]
     return found, gone
 
 

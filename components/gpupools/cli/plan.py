@@ -132,9 +132,10 @@ def markdown_comment(plan: Plan, base: dict[str, Any], diff: CapacityDiff, costs
     heading = f"### `{plan.stack}` ({plan.cloud}): {markdown_headline(diff)}; {cost_headline(costs)}"
     unchanged = not diff.changed and not costs.unknown and abs(costs.monthly.delta) < 0.005
     if unchanged:
-        summary = ["<details><summary>capacity and cost</summary>", ""]
+        cost = None if costs.unpriced else plan.cost  # an unpriced stack said so in its heading, once
+        summary = [f"<details><summary>capacity{' and cost' if cost else ''}</summary>", ""]
         summary += markdown_capacity(plan.capacity, [], plan.capacity_inputs)
-        summary += (["", "Cost:", ""] + markdown_cost(plan.cost)) if plan.cost else []
+        summary += (["", "Cost:", ""] + markdown_cost(cost)) if cost else []
         return [heading, ""] + summary + ["", "</details>"]
     lines = [heading] + markdown_diff(diff)[1:] + markdown_cost_diff(costs) + dra_diff_lines(diff.devices)
     lines += changed_layouts(
@@ -193,6 +194,9 @@ def _tree(
     """The resource tree, each resource with its mark against the base (``+`` without one); with
     ``changed_only``, as ``pulumi preview`` shows it: what changes and the parents it sits under."""
     marked = marked or {}
+    # Every mark takes the widest one's columns (``+-`` against a base), so ``~``, ``+-`` and unmarked lines align.
+    width = max((len(sign) for sign in marked.values()), default=1) if marked else 1
+    width = max(width, 2) if gone else width
     children: dict[str | None, list[dict[str, Any]]] = {}
     for resource in resources:
         children.setdefault(resource["parent"], []).append(resource)
@@ -210,7 +214,7 @@ def _tree(
         for resource in (r for r in children.get(parent, []) if shown(r)):
             indent = "  " * depth
             sign = mark(resource)
-            lines.append(f"{indent}{sign.ljust(2) if len(sign) > 1 else sign} {resource['type']}  {resource['name']}")
+            lines.append(f"{indent}{sign.ljust(width)} {resource['type']}  {resource['name']}")
             if sign.strip() == "":
                 walk(resource["name"], depth + 1)
                 continue
@@ -228,7 +232,7 @@ def _tree(
             walk(resource["name"], depth + 1)
 
     walk(None, 0)
-    return lines + [f"- {resource['type']}  {resource['name']}" for resource in gone or []]
+    return lines + [f"{'-'.ljust(width)} {resource['type']}  {resource['name']}" for resource in gone or []]
 
 
 def _key_inputs(resource: dict[str, Any]) -> list[tuple[str, str]]:

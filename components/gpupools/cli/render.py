@@ -104,7 +104,9 @@ def _pool_change(pool: PoolDiff) -> str:
 def diff_lines(diff: CapacityDiff) -> list[str]:
     """The capacity diff: the headline first, then each pool that changes, then the stack's totals."""
     lines = [diff.headline(), f"  against base stack {diff.base_stack}"]
-    lines += [f"  {_pool_change(pool)}" for pool in diff.pools if pool.change != "unchanged"]
+    for pool in (pool for pool in diff.pools if pool.change != "unchanged"):
+        lines.append(f"  {_pool_change(pool)}")
+        lines += [f"    run: {step}" for step in _steps(pool)]
     lines.append(f"  total: nodes {diff.nodes}, GPUs {diff.gpus}; {_changes(diff.resources)}")
     return lines
 
@@ -137,5 +139,14 @@ def markdown_diff(diff: CapacityDiff) -> list[str]:
         lines += [
             f"| {pool} | {short(name)} | {n.before or 'new'} | {n.after or 'gone'} |" for pool, name, n in changed
         ]
-    stories = [f"- **{pool.pool}**: {_how(pool)}" for pool in diff.pools if pool.replacement or pool.effect]
+    stories = []
+    for pool in (pool for pool in diff.pools if pool.replacement or pool.effect):
+        stories.append(f"- **{pool.pool}**: {_how(pool)}")
+        steps = _steps(pool)
+        stories += ["", "  ```sh", *(f"  {step}" for step in steps), "  ```"] if steps else []
     return lines + ([""] + stories if stories else [])
+
+
+def _steps(pool: PoolDiff) -> tuple[str, ...]:
+    """The commands an in-place change needs around ``pulumi up`` (a live MIG re-cut's drain), in order."""
+    return pool.effect.steps if pool.effect else ()

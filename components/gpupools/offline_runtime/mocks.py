@@ -134,7 +134,17 @@ def resource_options(request: Any) -> dict[str, Any]:
         options["provider"] = request.provider
     if "providers" in fields and request.providers:
         options["providers"] = dict(request.providers)
+    if "aliases" in fields and request.aliases:  # the earlier names this resource answers to (plan/aliases.py)
+        options["aliases"] = [_alias(alias) for alias in request.aliases]
     return options
+
+
+def _alias(alias: Any) -> dict[str, Any]:
+    """An alias as the request carries it: a URN, or the spec's parts that are set (name, type, parent...)."""
+    if alias.WhichOneof("alias") == "urn":
+        return {"urn": alias.urn}
+    spec = alias.spec
+    return {name: value for name, value in ((f.name, getattr(spec, f.name)) for f in spec.DESCRIPTOR.fields) if value}
 
 
 @functools.cache

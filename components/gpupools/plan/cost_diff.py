@@ -40,10 +40,13 @@ class CostDiff:
     monthly: Figure
     unknown: tuple[str, ...]  # pools (or "base plan") whose price is not known on a side
     currency: str = CURRENCY
+    # Why no pool of the stack can have a price ("no region"): said once, instead of every pool as unknown.
+    unpriced: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
             "currency": self.currency,
+            **({"unpriced": self.unpriced} if self.unpriced else {}),
             "pools": [pool.to_json() for pool in self.pools],
             "monthly": self.monthly.to_json(),
             "unknown": list(self.unknown),
@@ -53,6 +56,8 @@ class CostDiff:
 def cost_diff(base: Mapping[str, Any], head: Mapping[str, Any], capacity: CapacityDiff) -> CostDiff:
     """Each pool's monthly list price before and after, the slice prices that change, and surge overlaps."""
     before, after = _pools(base), _pools(head)
+    if after and all(pool.get("region") is None for pool in after.values()):  # the stack names no region
+        return CostDiff((), Figure(0.0, 0.0), (), _currency(head), unpriced="no region")
     priced = isinstance(base.get("cost"), Mapping)
     unknown = [] if priced or not base.get("capacity") else ["base plan (made without prices)"]
     currency, base_currency = _currency(head), _currency(base)

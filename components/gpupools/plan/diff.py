@@ -17,7 +17,10 @@ from ..catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP, FixedAtCreati
 from ..catalog.labels import POOL_LABEL
 from ..config.models import Rotation
 from ..domain.rotation import Order, replacement_order
-from .in_place import InPlaceEffect, in_place_effect
+from .aliases import aliased_replacement, is_alias_of
+from .headline import headline, layout_changes, pool_phrase, slice_change
+from .in_place import InPlaceEffect, in_place_effect, joined
+from .recut import pool_recut
 
 Change = Literal["added", "removed", "replaced", "changed", "unchanged"]
 
@@ -90,6 +93,8 @@ class Replacement:
     old_name: str
     new_name: str
     order: Order = "create-first"
+    # The old resource's logical name when the new generation carries an alias to it that the state still holds.
+    aliased_from: str | None = None
 
     @property
     def offline(self) -> bool:
@@ -97,6 +102,8 @@ class Replacement:
         return self.order == "delete-first"
 
     def describe(self, gpus: Count) -> str:
+        if self.rotation == "surge" and self.offline and self.aliased_from:
+            return aliased_replacement(self.aliased_from, self.old_name, self.new_name, gpus.before)
         if self.rotation == "surge" and self.offline:
             return (
                 f"surge, but delete-first: {self.old_name} is deleted before {self.new_name} is created (pulumi-eks "
@@ -120,6 +127,7 @@ class Replacement:
             "takesCapacityOffline": self.offline,
             "oldName": self.old_name,
             "newName": self.new_name,
+            **({"aliasedFrom": self.aliased_from} if self.aliased_from else {}),
             "description": self.describe(gpus),
         }
 
@@ -135,6 +143,8 @@ class CapacityDiff:
     gpus: Count
     resources: dict[str, Count]
     devices: dict[str, dict[str, Count]] = field(default_factory=dict)  # DRA stacks: ``dra_device_diff``
+    # Each pool's MIG layout before and after (``plan.headline.layouts``), so the headline says how slices change.
+    layouts: dict[str, tuple[str | None, str | None]] = field(default_factory=dict)
 
     @property
     def removes_capacity(self) -> bool:
@@ -150,28 +160,28 @@ class CapacityDiff:
         return any(pool.change != "unchanged" for pool in self.pools)
 
     def headline(self) -> str:
-        """The first line of a pull request comment: what matters most first (capacity lost, then capacity taken
-        offline), naming what goes and what arrives: ``56× nvidia.com/gpu → 16× nvidia.com/mig-3g.20gb``."""
-        goes = ", ".join(f"{-count.delta}× {name}" for name, count in self.resources.items() if count.delta < 0)
-        arrives = ", ".join(f"{count.delta}× {name}" for name, count in self.resources.items() if count.delta > 0)
-        offline = self._offline()
-        if goes:
-            moved = f"{goes} → {arrives}" if arrives else goes
-            return "This change REMOVES GPU capacity: " + moved + (f"; OFFLINE meanwhile: {offline}" if offline else "")
-        if offline:
-            return f"This change takes GPU capacity OFFLINE: {offline}" + (f"; then adds {arrives}" if arrives else "")
-        if arrives:
-            return "This change adds GPU capacity: " + arrives
+        """The first line of a pull request comment (``plan.headline``): capacity lost, then offline, then per pool
+        what goes and what arrives: ``mig1g: 56× nvidia.com/gpu → 16× nvidia.com/gpu, each slice grew from ...``."""
+        moves = []
+        for pool in self.pools:
+            slices = slice_change(*self.layouts.get(pool.pool, (None, None)))
+            if slices or any(count.delta for count in pool.resources.values()):
+                before = {name: count.before for name, count in pool.resources.items()}
+                after = {name: count.after for name, count in pool.resources.items()}
+                moves.append(pool_phrase(pool.pool, before, after, slices))
+        adds = any(count.delta > 0 for count in self.resources.values())
         replaced = [pool.pool for pool in self.pools if pool.change == "replaced"]
-        if replaced:
-            return f"This change replaces GPU pools without changing capacity: {', '.join(replaced)}"
-        return "This change does not change GPU capacity"
+        return headline(self.removes_capacity, self._offline(), adds, moves, replaced)
 
     def _offline(self) -> str:
         """The pools whose capacity goes offline, and why: a delete-first replacement or an in-place update."""
         parts = []
         for pool in (pool for pool in self.pools if pool.outage):
-            why = "deleted before its replacement is up" if pool.replacement else "must first be scaled to zero"
+            why = (
+                "deleted before its replacement is up"
+                if pool.replacement or not pool.effect
+                else pool.effect.offline_why
+            )
             parts.append(f"{pool.pool} ({pool.gpus.before} GPUs) {why}")
         return ", ".join(parts)
 
@@ -221,6 +231,7 @@ def diff_plans(base: Mapping[str, Any], head: Mapping[str, Any]) -> CapacityDiff
         _sum_counts(pool.gpus for pool in pools),
         _sum_resources(pool.resources for pool in pools),
         dra_device_diff(base, head),
+        layout_changes(base, head),
     )
 
 
@@ -328,8 +339,10 @@ def _replacement(pool: str, base: Mapping[str, Any], head: Mapping[str, Any]) ->
     if not changed:
         return [], None
     rotation = _rotation(pool, head, after)
-    order = replacement_order(rotation, before.get("name") != after.get("name"), _CREATE_FIRST_OPTION_REACHES[kind])
-    return changed, Replacement(rotation, str(old_name), str(new_name), order)
+    aliased = is_alias_of(after, before)  # the new generation is the old resource, replaced (plan/aliases.py)
+    new_resource = before.get("name") != after.get("name") and not aliased
+    order = replacement_order(rotation, new_resource, _CREATE_FIRST_OPTION_REACHES[kind])
+    return changed, Replacement(rotation, str(old_name), str(new_name), order, str(before["name"]) if aliased else None)
 
 
 def _in_place(
@@ -339,7 +352,9 @@ def _in_place(
     before, after = _pool_resource(pool, base), _pool_resource(pool, head)
     if before is None or after is None or before["type"] != after["type"]:
         return None
-    return in_place_effect(before, after, _gpus_per_node(capacity))
+    labels = _LABELS_INPUT[before["type"]]
+    recut = pool_recut(pool, before, after, labels, capacity, _rotation(pool, head, after))
+    return joined([effect for effect in (in_place_effect(before, after, _gpus_per_node(capacity)), recut) if effect])
 
 
 def _rotation(pool: str, head: Mapping[str, Any], resource: Mapping[str, Any]) -> Rotation:

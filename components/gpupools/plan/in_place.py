@@ -29,9 +29,25 @@ class InPlaceEffect:
 
     what: str
     outage: bool
+    # Why the capacity is offline, for the headline; and the commands to run around ``pulumi up`` (plan/recut.py).
+    offline_why: str = "must first be scaled to zero"
+    steps: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        return {"description": self.what, "outage": self.outage}
+        return {"description": self.what, "outage": self.outage, **({"steps": list(self.steps)} if self.steps else {})}
+
+
+def joined(effects: list[InPlaceEffect]) -> InPlaceEffect | None:
+    """Several in-place effects of one update as one (an AKS pool may change its group and its layout at once)."""
+    if len(effects) <= 1:
+        return effects[0] if effects else None
+    offline = [effect for effect in effects if effect.outage]
+    return InPlaceEffect(
+        "; ".join(effect.what for effect in effects),
+        outage=bool(offline),
+        offline_why=offline[0].offline_why if offline else effects[0].offline_why,
+        steps=tuple(step for effect in effects for step in effect.steps if step),
+    )
 
 
 def in_place_effect(before: Mapping[str, Any], after: Mapping[str, Any], gpus_per_node: int) -> InPlaceEffect | None:

@@ -15,7 +15,7 @@ from typing import Any, Callable, Iterator, Literal, Mapping
 
 from pydantic import ValidationError
 
-from ..catalog.labels import MIG_CONFIG_STATE_LABEL
+from ..catalog.labels import MIG_CONFIG_LABEL, MIG_CONFIG_STATE_LABEL
 from ..errors import GpupoolsError
 from .expected import DevicePluginTarget, PoolExpectation
 from .kubeconfig import Connection, KubeconfigError, load_connection, resolve_kubeconfig
@@ -64,6 +64,8 @@ class NodeState:
     allocatable: dict[str, int]
     mig_config_state: str | None
     device_plugin: DevicePluginStatus
+    # The layout the node's nvidia.com/mig.config label asks the MIG manager for (None: no label).
+    mig_config: str | None = None
 
     @property
     def device_plugin_ready(self) -> bool:
@@ -213,6 +215,7 @@ def observe(
                     allocatable=nvidia_allocatable(node, reader.server),
                     mig_config_state=labels.get(MIG_CONFIG_STATE_LABEL),
                     device_plugin=readiness(node.metadata.name),
+                    mig_config=labels.get(MIG_CONFIG_LABEL),
                 )
             )
         observed[pool.pool] = sorted(states, key=lambda state: state.name)

@@ -17,7 +17,7 @@ from ..catalog.installers import Capability
 from ..catalog.chart_defaults import DRA_DRIVER_DEFAULTS
 from ..catalog.chart_refs import DEVICE_PLUGIN, DRA_DRIVER
 from ..domain.stack import Stack
-from ..catalog.labels import POOL_LABEL
+from ..catalog.labels import MIG_CONFIG_LABEL, POOL_LABEL
 
 # The GPU Operator creates its device plugin operand under this fixed name and pod label.
 OPERATOR_DEVICE_PLUGIN_DAEMONSET = "nvidia-device-plugin-daemonset"
@@ -53,6 +53,8 @@ class PoolExpectation:
     mig_by_operator: bool
     # DRA stacks: the devices each node's ResourceSlices must list (``verify.resource_slices``), by device name.
     devices: dict[str, int] = field(default_factory=dict)
+    # The layout the pool's nodes are labelled with (nvidia.com/mig.config), where the MIG manager cuts them.
+    mig_layout: str | None = None
 
     @property
     def label_selector(self) -> str:
@@ -74,6 +76,7 @@ def expected_pools(stack: Stack) -> list[PoolExpectation]:
             nodes=pool.nodes,
             per_node={} if dra else dict(capacity[pool.name].advertised),
             mig_by_operator=bool(pool.mig and pool.mig.applied_by == "operator"),
+            mig_layout=pool.labels.get(MIG_CONFIG_LABEL),
         )
         for pool in stack.pools
     ]

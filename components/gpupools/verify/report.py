@@ -14,12 +14,14 @@ from typing import Any
 from ..untrusted.text import markdown_safe, shown
 from .cluster import NodeState
 from ..catalog.labels import (
+    MIG_CONFIG_LABEL,
     MIG_CONFIG_STATE_FAILED,
     MIG_CONFIG_STATE_LABEL,
     MIG_CONFIG_STATE_READY,
     MIG_CONFIG_STATES_IN_PROGRESS,
 )
 from .expected import DevicePluginTarget, PoolExpectation
+from .recut import failed_recut
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,7 @@ class PoolResult:
                 "name": node.name,
                 "allocatable": dict(node.allocatable),
                 **({"devices": dict(self.published.get(node.name, {}))} if dra else {}),
+                "migConfig": node.mig_config,
                 "migConfigState": node.mig_config_state,
                 "devicePluginReady": node.device_plugin_ready,
             }
@@ -128,10 +131,13 @@ def node_mismatches(pool: PoolExpectation, node: NodeState, target: DevicePlugin
     )
     # Until the MIG manager gives up, missing or zero slices are the layout still being applied.
     may_settle = node.mig_config_state != MIG_CONFIG_STATE_FAILED
+    if pool.mig_by_operator and pool.mig_layout and node.mig_config not in (None, pool.mig_layout):
+        mismatch(MIG_CONFIG_LABEL, pool.mig_layout, node.mig_config)  # the layout asked of the node is another
     if pool.mig_by_operator and node.mig_config_state != MIG_CONFIG_STATE_READY:
         state = node.mig_config_state
+        got = failed_recut(node.name, node.mig_config or pool.mig_layout) if state == MIG_CONFIG_STATE_FAILED else state
         mismatch(
-            MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, state or "no label", state in MIG_CONFIG_STATES_IN_PROGRESS
+            MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, got or "no label", state in MIG_CONFIG_STATES_IN_PROGRESS
         )
     for resource, expected in sorted(pool.per_node.items()):
         got = node.allocatable.get(resource)
@@ -154,7 +160,7 @@ def render_text(report: VerifyReport) -> str:
             f"(planned {pool.expectation.nodes}), per node {_planned(pool.expectation)}"
         )
         for node in pool.nodes:
-            mig = f", MIG {node.mig_config_state}" if node.mig_config_state else ""
+            mig = _mig_state(pool, node)
             lines.append(f"  {node.name}: {_observed(pool, node)}{mig}, {report.publisher} {node.device_plugin}")
     for mismatch in report.mismatches:
         lines.append(f"mismatch: {mismatch}")
@@ -215,6 +221,13 @@ def _planned(expectation: PoolExpectation) -> str:
     if expectation.devices:
         return f"{_resources(expectation.devices)} in {DRA_SLICES}"
     return _resources(expectation.per_node)
+
+
+def _mig_state(pool: PoolResult, node: NodeState) -> str:
+    """``, MIG all-balanced: success``: where the MIG manager cuts the pool, every node's layout label and state."""
+    if pool.expectation.mig_by_operator:
+        return f", MIG {node.mig_config or 'no layout label'}: {node.mig_config_state or 'no state label'}"
+    return f", MIG {node.mig_config_state}" if node.mig_config_state else ""
 
 
 def _observed(pool: PoolResult, node: NodeState) -> str:
