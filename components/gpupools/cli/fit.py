@@ -70,6 +70,14 @@ def add_fit_command(commands: argparse._SubParsersAction[Parser]) -> None:
         metavar="SECONDS",
         help="the solver's time for all sizes together (default 8); an answer cut short says it is not proven",
     )
+    source = command.add_mutually_exclusive_group()
+    source.add_argument(
+        "--stack",
+        metavar="NAME",
+        help="day two: start from this stack's pools (Pulumi.NAME.yaml in the project root) and answer with the "
+        "cheapest change that holds the demand (new nodes, then re-cut nodes), shown as plan --base shows a change",
+    )
+    source.add_argument("--config", metavar="PATH", help="day two from the stack file at PATH instead")
     add_picture_arguments(command, svg=True)
 
 
