@@ -23,7 +23,7 @@ from gpupools.domain.node_layout import NodeLayout
 GPU = GPU_MODELS["A100-80GB"]
 LAYOUTS = valid_layouts(GPU)
 PER_NODE = 2  # Standard_NC48ads_A100_v4: two A100-80GB per node, small enough to enumerate
-PROFILES = ("1g.10gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb", "1g.20gb")
+PROFILES: tuple[str, ...] = ("1g.10gb", "2g.20gb", "3g.40gb", "4g.40gb", "7g.80gb", "1g.20gb")
 
 
 def _choices(names: tuple[str, ...]) -> list[tuple[int, ...]]:

@@ -115,7 +115,7 @@ def solve_day_two(
         if not values[recut[j]]:
             changes.append(PoolChange(pool, pool.node))
             continue
-        groups = [(values[c], config) for c, config in zip(cut[j], configs) if values[c]]
+        groups: list[tuple[int, Layout | None]] = [(values[c], cfg) for c, cfg in zip(cut[j], configs) if values[c]]
         groups += [(values[cut_whole[j]], None)] if values[cut_whole[j]] else []
         changes.append(PoolChange(pool, _node(groups, per_node)))
     added_configs: list[tuple[Config, int]] = [(config, values[c]) for c, config in zip(new, configs) if values[c]]
