@@ -152,3 +152,14 @@ def test_a_demand_for_another_cloud_is_refused(tmp_path):
     demand = _demand(tmp_path, {"name": "chat", "slice": "1g.10gb", "count": 1}, cloud="azure")
     run = run_cli("fit", str(demand), "--config", str(_write(tmp_path, STACK)))
     assert run.code == 2 and run.lines == ["error: cloud: the demand is for azure; stack day is on aws"]
+
+
+def test_the_docs_demand_is_a_recut_of_one_node_with_profiles_of_its_gpu(tmp_path):
+    example = Path(__file__).resolve().parents[2] / "examples" / "demand.yaml"
+    run = run_cli("fit", str(example), "--config", str(_write(tmp_path, STACK)), "--json")
+    assert run.code == 0, run.err
+    answer = json.loads(run.out)  # 1g.5gb of an A100-40GB is 1g.10gb here, as plain fit translates it
+    assert answer["profiles"] == {"chat": "1g.10gb", "embed": "2g.20gb", "tune": "1g.20gb"}
+    assert (answer["newNodes"], answer["recutNodes"], answer["proven"]) == (0, 1, True)
+    needed = {"nvidia.com/mig-1g.10gb": 20, "nvidia.com/mig-2g.20gb": 6, "nvidia.com/mig-1g.20gb": 4}
+    _check_holds(tmp_path, answer, {**needed, "nvidia.com/gpu": 2})

@@ -65,7 +65,13 @@ def report_lines(change: DayTwo, currency: str, diff: CapacityDiff, stack: str) 
     pools, and the objective's figures with what is proven."""
     solution, size = change.solution, change.size
     offline = {pool.pool for pool in diff.pools if pool.outage}
-    lines = [f"day two on stack {stack}, its pools of {size.name} ({size.gpus}x {size.gpu.name} per node):"]
+    lines = [f"demand ({change.demand.cloud}):"]
+    for workload in change.demand.workloads:
+        asked = workload.slice or (f"memory {workload.memory}" if workload.memory else "a whole GPU")
+        profile = change.request.profile_of.get(workload.name)
+        shown = f" -> {profile}" if profile and profile != workload.slice else ""
+        lines.append(f"  {workload.name}: {workload.count}x {asked}{shown}")
+    lines += ["", f"day two on stack {stack}, its pools of {size.name} ({size.gpus}x {size.gpu.name} per node):"]
     for pool in solution.pools:
         nodes = f"{pool.pool.nodes} node{'s' if pool.pool.nodes != 1 else ''}"
         if pool.recut:
@@ -109,6 +115,7 @@ def change_json(change: DayTwo, currency: str) -> dict[str, Any]:
         "demand": change.demand.model_dump(by_alias=True, exclude_none=True),
         "size": change.size.name,
         "gpusPerNode": change.size.gpus,
+        "profiles": dict(change.request.profile_of),  # workload -> the MIG profile each replica gets
         "objective": ["newNodes", "recutNodes", "newGpus"],
         "newNodes": solution.new_nodes,
         "recutNodes": solution.recut_nodes,

@@ -77,8 +77,8 @@ def day_two(stack: Stack, stack_file: StackFile, demand: Demand, book: PriceBook
             ]
         )
     size = _size(stack, demand)
-    demand = demand.model_copy(update={"size": size.name, "mig_manager": "operator"})
-    request, problems = size_request(demand, size)
+    # Another GPU's profile becomes this one's equivalent unless the demand names its size (as plain fit does).
+    request, problems = size_request(demand.model_copy(update={"mig_manager": "operator"}), size)
     if request is None:
         raise ConfigError([Problem("workloads", why) for why in problems])
     live = [
