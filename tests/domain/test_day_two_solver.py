@@ -132,3 +132,19 @@ def test_a_pool_the_mig_manager_does_not_cut_is_only_kept():
     pool = LivePool("a", 1, NodeLayout.of([(2, {"1g.10gb": 7})]), recuttable=False)
     solution = solve_day_two({"1g.10gb": 4, "3g.40gb": 1}, 0, LAYOUTS, [pool], PER_NODE, 10.0)
     assert solution is not None and (solution.new_nodes, solution.recut_nodes) == (1, 0)
+
+
+def test_a_pool_without_nodes_is_only_kept():
+    empty = LivePool("empty", 0, NodeLayout.of([(2, {"1g.10gb": 7})]))
+    solution = solve_day_two({"3g.40gb": 2}, 0, LAYOUTS, [empty], PER_NODE, 10.0)
+    assert solution is not None and (solution.new_nodes, solution.recut_nodes) == (1, 0)
+    assert [change.recut for change in solution.pools] == [False]
+
+
+def test_an_autoscaled_pool_weighs_as_many_nodes_as_it_may_run():
+    # Either pool re-cut holds the demand; the autoscaled one may run 5 nodes, so the fixed pool of 2 is re-cut.
+    autoscaled = LivePool("auto", 1, NodeLayout.of([(2, {"1g.10gb": 7})]), offline_nodes=5)
+    fixed = LivePool("fixed", 2, NodeLayout.of([(2, {"1g.10gb": 7})]))
+    solution = solve_day_two({"1g.10gb": 14, "3g.40gb": 2}, 0, LAYOUTS, [autoscaled, fixed], PER_NODE, 10.0)
+    assert solution is not None and (solution.new_nodes, solution.recut_nodes) == (0, 2)
+    assert {change.pool.name: change.recut for change in solution.pools} == {"auto": False, "fixed": True}

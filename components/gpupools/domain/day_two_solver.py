@@ -36,6 +36,12 @@ class LivePool:
     nodes: int
     node: NodeLayout
     recuttable: bool = True
+    # The nodes a re-cut takes offline: ``nodes``, or more on an autoscaled pool (as many as it may be running).
+    offline_nodes: int | None = None
+
+    @property
+    def recut_weight(self) -> int:
+        return self.nodes if self.offline_nodes is None else max(self.nodes, self.offline_nodes)
 
 
 @dataclass(frozen=True)
@@ -79,7 +85,8 @@ def solve_day_two(
         return None
     per_node = gpus_per_node
     program = mip.Program()
-    recut = [program.column(1 if pool.recuttable else 0) for pool in live]
+    # a pool without nodes has nothing to re-cut (and nothing to gain): only kept
+    recut = [program.column(1 if pool.recuttable and pool.nodes > 0 else 0) for pool in live]
     # per re-cut pool: one node's GPUs per configuration, then its whole GPUs
     cut = [[program.column(per_node) for _ in vectors] for _ in live]
     cut_whole = [program.column(per_node) for _ in live]
@@ -102,7 +109,7 @@ def solve_day_two(
     program.row(row, lower=whole - sum(kept_whole))
     objectives = [
         {new_nodes: 1.0},
-        {recut[j]: float(pool.nodes) for j, pool in enumerate(live)},
+        {recut[j]: float(pool.recut_weight) for j, pool in enumerate(live)},
         {**{c: 1.0 for c in new}, new_whole: 1.0},
     ]
     outcome = mip.solve(program, objectives, time_limit)
@@ -127,7 +134,7 @@ def solve_day_two(
         tuple(changes),
         added,
         sum(pool.nodes for pool in added),
-        sum(change.pool.nodes for change in changes if change.recut),
+        sum(change.pool.recut_weight for change in changes if change.recut),
         sum(n for _, n in added_configs),
         tiers[0].bound if tiers else 0,
         proven,

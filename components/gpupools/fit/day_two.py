@@ -87,6 +87,7 @@ def day_two(stack: Stack, stack_file: StackFile, demand: Demand, book: PriceBook
             pool.nodes,
             pool.mig.node if pool.mig is not None else NodeLayout.of([(size.gpus, None)]),
             recuttable=pool.mig is None or pool.mig.applied_by == "operator",
+            offline_nodes=pool.config.autoscaling.max_count if pool.config.autoscaling else None,
         )
         for pool in stack.pools
         if pool.size.name == size.name
