@@ -163,3 +163,12 @@ def test_the_docs_demand_is_a_recut_of_one_node_with_profiles_of_its_gpu(tmp_pat
     assert (answer["newNodes"], answer["recutNodes"], answer["proven"]) == (0, 1, True)
     needed = {"nvidia.com/mig-1g.10gb": 20, "nvidia.com/mig-2g.20gb": 6, "nvidia.com/mig-1g.20gb": 4}
     _check_holds(tmp_path, answer, {**needed, "nvidia.com/gpu": 2})
+
+
+def test_a_size_the_catalog_lacks_is_refused(tmp_path):
+    demand = tmp_path / "demand.yaml"
+    demand.write_text("cloud: aws\nregion: us-east-1\nsize: p9.huge\nworkloads:\n  - {name: a, gpu: whole, count: 1}\n")
+    run = run_cli("fit", str(demand), "--config", str(_write(tmp_path, STACK)))
+    assert run.code == 2 and run.lines == [
+        "error: size: 'p9.huge' is not a AWS size the catalog knows (name one in the demand)"
+    ]

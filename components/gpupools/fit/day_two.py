@@ -15,6 +15,7 @@ import copy
 from dataclasses import dataclass
 from typing import Any
 
+from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.instances import INSTANCE_SIZES, InstanceSize
 from ..catalog.prices import Price, PriceBook
 from ..config.demand import Demand
@@ -116,16 +117,14 @@ def _size(stack: Stack, demand: Demand) -> InstanceSize:
     candidates = [pool for pool in stack.pools if pool.mig is not None] or stack.pools
     name = demand.size or (candidates[0].size.name if candidates else None)
     size = INSTANCE_SIZES.get(name) if name else None
-    if size is None or size.cloud != stack.cloud:
-        raise ConfigError(
-            [
-                Problem(
-                    "size",
-                    f"name a {stack.cloud} size of the catalog in the demand (the stack has no pool to take it from)",
-                )
-            ]
-        )
-    return size
+    if size is not None and size.cloud == stack.cloud:
+        return size
+    display = cloud_named(stack.cloud).display_name
+    if name is None:
+        why = f"the stack has no pool to take a size from: name a {display} size in the demand"
+    else:
+        why = f"'{name}' is not a {display} size the catalog knows (name one in the demand)"
+    raise ConfigError([Problem("size", why)])
 
 
 def _changed_config(
