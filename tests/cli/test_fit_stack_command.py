@@ -172,3 +172,14 @@ def test_a_size_the_catalog_lacks_is_refused(tmp_path):
     assert run.code == 2 and run.lines == [
         "error: size: 'p9.huge' is not a AWS size the catalog knows (name one in the demand)"
     ]
+
+
+def test_more_of_the_same_slices_grow_the_pool_that_has_them(tmp_path):
+    answer = _day_two(tmp_path, {"name": "chat", "slice": "1g.10gb", "count": 60})
+    assert (answer["newNodes"], answer["recutNodes"], answer["added"]) == (1, 0, [{"pool": "infer", "nodes": 1}])
+    (entry,) = answer["stack"]["gpupools:gpuPools"]
+    assert entry == {**STACK["gpupools:gpuPools"][0], "count": 2}
+    (infer,) = answer["diff"]["pools"]
+    assert infer["nodes"] == {"before": 1, "after": 2, "delta": 1} and not answer["diff"]["takesCapacityOffline"]
+    assert answer["newMonthly"] == pytest.approx(answer["diff"]["cost"]["monthly"]["delta"], abs=0.01)
+    _check_holds(tmp_path, answer, {"nvidia.com/mig-1g.10gb": 60})
