@@ -183,3 +183,17 @@ def test_more_of_the_same_slices_grow_the_pool_that_has_them(tmp_path):
     assert infer["nodes"] == {"before": 1, "after": 2, "delta": 1} and not answer["diff"]["takesCapacityOffline"]
     assert answer["newMonthly"] == pytest.approx(answer["diff"]["cost"]["monthly"]["delta"], abs=0.01)
     _check_holds(tmp_path, answer, {"nvidia.com/mig-1g.10gb": 60})
+
+
+def test_a_recut_to_several_profiles_moves_a_single_strategy_to_mixed(tmp_path):
+    config = {**STACK, "gpupools:gpuSoftware": {"installer": "gpu-operator", "migStrategy": "single"}}
+    demand = _demand(
+        tmp_path, {"name": "chat", "slice": "1g.10gb", "count": 40}, {"name": "big", "slice": "3g.40gb", "count": 2}
+    )
+    run = run_cli("fit", str(demand), "--config", str(_write(tmp_path, config)), "--json")
+    assert run.code == 0, run.err
+    answer = json.loads(run.out)
+    assert answer["stack"]["gpupools:gpuSoftware"] == {"installer": "gpu-operator", "migStrategy": "mixed"}
+    assert (answer["newNodes"], answer["recutNodes"]) == (0, 1)
+    check = run_cli("check", "--config", str(_write(tmp_path, {**config, **answer["stack"]}, "after")))
+    assert check.code == 0, check.err
