@@ -137,7 +137,8 @@ def test_the_text_says_the_change_as_plan_base_does(tmp_path):
 @pytest.mark.parametrize(
     ("config", "extra", "expected"),
     [
-        (STACK, ["--kueue"], "error: --stack: takes neither --kueue nor --svg"),
+        (STACK, ["--kueue"], "error: --stack: takes neither --kueue, --svg nor --objective gpus"),
+        (STACK, ["--objective", "gpus"], "error: --stack: takes neither --kueue, --svg nor --objective gpus"),
         (AKS_PROFILE, [], "error: gpuSoftware.installer: device-plugin does not re-cut GPUs on live nodes"),
     ],
 )

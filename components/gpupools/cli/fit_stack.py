@@ -33,8 +33,16 @@ from .render import diff_lines
 def run_fit_stack(stack_file: StackFile, args: argparse.Namespace) -> int:
     from ..price_lists.book import current_price_book  # the local price cache, else the packaged snapshot
 
-    if args.kueue or args.format == "kueue" or args.svg is not None:
-        raise ConfigError([Problem("--stack", "takes neither --kueue nor --svg: it answers with a change to a stack")])
+    if args.kueue or args.format == "kueue" or args.svg is not None or args.objective != "bill":
+        raise ConfigError(
+            [
+                Problem(
+                    "--stack",
+                    "takes neither --kueue, --svg nor --objective gpus: it answers with a change to a stack, "
+                    "by new nodes, then re-cut nodes (docs/fit.md)",
+                )
+            ]
+        )
     demand = read_demand_file(args.demand)
     book = current_price_book()
     change = day_two(load_stack(stack_file.config), stack_file, demand, book, args.time_limit)
