@@ -1,5 +1,6 @@
 """docs/fit.md shows ``examples/demand.yaml`` and the real answer of ``gpupools fit`` to it (text, and the stack
-part of ``--json`` as YAML). Regenerate after a change on purpose: ``python tests/cli/test_fit_docs.py --write``."""
+part of ``--json`` as YAML), and day two: a running stack and the real answer of ``fit --config`` on it. Regenerate
+after a change on purpose: ``python tests/cli/test_fit_docs.py --write``."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 import yaml
@@ -14,6 +16,16 @@ import yaml
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "fit.md"
 EXAMPLE = ROOT / "examples" / "demand.yaml"
+# Day two's running stack: one p4de node cut all-1g.10gb, shown in the docs as it is written here.
+DAY_TWO_STACK = """\
+config:
+  aws:region: us-east-1
+  gpupools:cloud: aws
+  gpupools:cluster: {name: day, region: us-east-1, systemPool: {size: m6i.large}}
+  gpupools:gpuSoftware: {installer: gpu-operator, migStrategy: mixed}
+  gpupools:gpuPools:
+    - {name: infer, size: p4de.24xlarge, count: 1, mig: {layout: all-1g.10gb}}
+"""
 BLOCK = re.compile(r"(<!-- fit:(?P<name>[a-z]+) -->\n```[a-z]*\n)(?P<body>.*?)(```)", re.S)
 
 
@@ -24,7 +36,14 @@ def _generated() -> dict[str, str]:
     text, data = run_cli("fit", str(EXAMPLE)), run_cli("fit", str(EXAMPLE), "--json")
     assert text.code == data.code == 0, text.err + data.err
     stack = json.loads(data.out)["stack"]
+    with tempfile.TemporaryDirectory() as folder:
+        stack_file = Path(folder) / "Pulumi.day.yaml"
+        stack_file.write_text(DAY_TWO_STACK)
+        day_two = run_cli("fit", str(EXAMPLE), "--config", str(stack_file))
+    assert day_two.code == 0, day_two.err
     return {
+        "daystack": DAY_TWO_STACK,
+        "daytwo": day_two.out,
         "demand": EXAMPLE.read_text(),
         "answer": text.out,
         "stack": yaml.safe_dump(

@@ -130,6 +130,10 @@ def _run(argv: Sequence[str] | None) -> int:
             from .schema import run_schema
 
             return run_schema(args)
+        if args.command == "fit" and (args.stack is not None or args.config is not None):
+            from .fit_stack import run_fit_stack  # day two: a change to a stack
+
+            return run_fit_stack(_stack_file(args), args)
         if args.command == "fit":
             from .fit import run_fit
 

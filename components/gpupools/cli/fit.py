@@ -36,7 +36,8 @@ def add_fit_command(commands: argparse._SubParsersAction[Parser]) -> None:
         "price, the lower bound from slices alone, each "
         "GPU's layout and replicas, the runner-up size, the greedy one-profile-per-pool baseline, and the "
         "gpuPools and gpuSoftware entries of a stack file that gpupools check accepts. Time-slicing and MPS are "
-        "out of scope. Example: gpupools fit examples/demand.yaml",
+        "out of scope. With --stack or --config: day two, the cheapest change to that running stack (new nodes, then "
+        "re-cut nodes), shown as plan --base shows a change. Example: gpupools fit examples/demand.yaml",
     )
     command.add_argument("demand", metavar="DEMAND.yaml", help="the demand file (see docs/fit.md)")
     command.add_argument(
@@ -70,6 +71,14 @@ def add_fit_command(commands: argparse._SubParsersAction[Parser]) -> None:
         metavar="SECONDS",
         help="the solver's time for all sizes together (default 8); an answer cut short says it is not proven",
     )
+    source = command.add_mutually_exclusive_group()
+    source.add_argument(
+        "--stack",
+        metavar="NAME",
+        help="day two: start from this stack's pools (Pulumi.NAME.yaml in the project root) and answer with the "
+        "cheapest change that holds the demand (new nodes, then re-cut nodes), shown as plan --base shows a change",
+    )
+    source.add_argument("--config", metavar="PATH", help="day two from the stack file at PATH instead")
     add_picture_arguments(command, svg=True)
 
 

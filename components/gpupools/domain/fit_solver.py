@@ -16,7 +16,7 @@ first. Per GPU the nodes are ``ceil((GPUs + whole) / gpus_per_node)``, which ris
 the fewest GPUs proves both (its bound gives the nodes' bound). Ties: HiGHS is run single-threaded with a fixed
 seed, so the same demand gives the same answer. Per GPU,
 the GPUs become nodes deterministically: each configuration fills whole nodes of its own, and the rest share nodes
-in the configurations' order (``_pack``); a node's unused GPUs take the layout of its last GPU, adding no entry.
+in the configurations' order (``pack``); a node's unused GPUs take the layout of its last GPU, adding no entry.
 """
 
 from __future__ import annotations
@@ -94,7 +94,7 @@ def solve(
     """The optimum (module docstring), or None when some demanded profile is in no layout."""
     wanted = {name: count for name, count in demand.items() if count > 0}
     names = sorted(wanted)
-    vectors = _project(layouts, names)
+    vectors = project(layouts, names)
     if any(all(vector[i] == 0 for vector in vectors) for i in range(len(names))):
         return None
     if not names:  # whole GPUs only (also on GPUs without MIG, which have no slices to divide by)
@@ -132,7 +132,7 @@ def solve(
     configs: list[tuple[Config, int]] = [(c, n) for c, n in mig if n]
     if whole:
         configs.append((None, whole))
-    pools = _pack(configs, gpus_per_node) if per_gpu else _separate(configs, gpus_per_node)
+    pools = pack(configs, gpus_per_node) if per_gpu else _separate(configs, gpus_per_node)
     whole_nodes = 0 if per_gpu else -(-whole // gpus_per_node)  # per pool, a constant outside the program
     nodes_tier, gpus_tier, configs_tier = tier["nodes"], tier["gpus"], tier["configs"]
     proven = nodes_tier is not None and nodes_tier.proven and gpus_tier is not None and gpus_tier.proven
@@ -202,7 +202,7 @@ def _separate(configs: list[tuple[Config, int]], per_node: int) -> tuple[NodePoo
     return tuple(NodePool(((config, per_node),), -(-count // per_node), count) for config, count in configs)
 
 
-def _project(layouts: Sequence[Layout], names: list[str]) -> list[tuple[int, ...]]:
+def project(layouts: Sequence[Layout], names: list[str]) -> list[tuple[int, ...]]:
     """Each layout restricted to the demanded profiles; only the ones no other contains (extra instances of other
     profiles never help), in a fixed order."""
     vectors = {tuple(dict(layout).get(name, 0) for name in names) for layout in layouts}
@@ -211,7 +211,7 @@ def _project(layouts: Sequence[Layout], names: list[str]) -> list[tuple[int, ...
     return sorted(kept, key=lambda v: (-sum(v), v))
 
 
-def _pack(config_counts: list[tuple[Config, int]], per_node: int) -> tuple[NodePool, ...]:
+def pack(config_counts: list[tuple[Config, int]], per_node: int) -> tuple[NodePool, ...]:
     """Per GPU: each configuration's whole nodes first, then the remaining GPUs in order, ``per_node`` at a time;
     a last node's unused GPUs take its last configuration. Identical nodes are one pool. Linear in configurations,
     not in GPUs."""

@@ -20,6 +20,7 @@ from ..config.demand import Demand
 from ..domain.cost import HOURS_PER_MONTH
 from ..domain.fit_solver import LAYOUTS_TIME_LIMIT, Group, Objective, Profile, Solution, solve
 from ..domain.mig_layouts import Layout, check_layout
+from ..domain.node_layout import NodeLayout
 from .requests import SizeRequest, uses_operator
 
 WHOLE_POOL = "whole"
@@ -249,8 +250,8 @@ def _stack(demand: Demand, request: SizeRequest, pools: tuple[FitPool, ...]) -> 
     for pool in pools:
         entry: dict[str, Any] = {"name": pool.name, "size": request.size.name, "count": pool.nodes}
         profiles.update(name for config, _ in pool.groups for name, _ in config or ())
-        if len(pool.groups) > 1:  # GPUs of one node cut differently: the per-GPU form
-            entry["mig"] = {"layout": [_group(config, gpus) for config, gpus in pool.groups]}
+        if len(pool.groups) > 1:  # GPUs of one node cut differently: the per-GPU form, as the one MIG model spells it
+            entry["mig"] = {"layout": _node(pool.groups).to_json()}
         elif pool.layout is not None and request.native_profiles:
             ((profile, _),) = pool.layout
             entry["mig"] = {"profile": request.native_profiles[profile]}
@@ -269,5 +270,6 @@ def _stack(demand: Demand, request: SizeRequest, pools: tuple[FitPool, ...]) -> 
     return {"gpuPools": entries, "gpuSoftware": software}
 
 
-def _group(config: Layout | None, gpus: int) -> dict[str, Any]:
-    return {"gpus": gpus, "whole": True} if config is None else {"gpus": gpus, "mix": dict(config)}
+def _node(groups: tuple[Group, ...]) -> NodeLayout:
+    """A node of the answer in the one MIG model (``domain.node_layout``), which spells the stack's per-GPU form."""
+    return NodeLayout.of((gpus, None if config is None else dict(config)) for config, gpus in groups)
