@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 from typing import Any
 
 import yaml
@@ -26,6 +25,7 @@ from ..plan.diff import CapacityDiff, diff_plans
 from ..plan.offline import plan_stack
 from ..resolve.stack_loader import load_stack
 from .check import print_lines
+from ..untrusted.text import json_text
 from .cost_render import cost_diff_lines, cost_headline
 from .render import diff_lines
 
@@ -55,7 +55,7 @@ def run_fit_stack(stack_file: StackFile, args: argparse.Namespace) -> int:
             **change_json(change, book.currency),
             "diff": {**diff.to_json(), "cost": costs.to_json(), "costHeadline": cost_headline(costs)},
         }
-        print(json.dumps(data, indent=2, allow_nan=False))
+        print(json_text(data))
         return 0
     diff_text = [f"{diff_lines(diff)[0]}; {cost_headline(costs)}", *diff_lines(diff)[1:], *cost_diff_lines(costs)]
     print_lines(
