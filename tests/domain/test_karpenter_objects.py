@@ -11,7 +11,7 @@ import dataclasses
 
 import pytest
 
-from gpupools.catalog.instances import InstanceSize
+from gpupools.domain.node_layout import NodeLayout
 from gpupools.domain.karpenter_objects import (
     KarpenterObjectError,
     NodeClassInputs,
@@ -80,7 +80,10 @@ def test_mig_single_strategy_overlays_the_slices_as_gpus() -> None:
 
 def test_an_overlay_saying_zero_is_refused() -> None:
     p4d, _l40s = pools_of(KARPENTER_AWS)
-    empty = dataclasses.replace(p4d, size=InstanceSize("p4d.24xlarge", "aws", p4d.size.gpu, 0))
+    assert p4d.mig is not None
+    # A node model with no GPU cut (the one capacity function then advertises 0 slices), not a real stack's.
+    no_gpus = NodeLayout.uniform(0, dict(p4d.mig.node.groups[0].layout or ()))
+    empty = dataclasses.replace(p4d, mig=dataclasses.replace(p4d.mig, node=no_gpus))
     with pytest.raises(KarpenterObjectError, match="nvidia.com/mig-1g.5gb 0"):
         node_overlay(empty)
 

@@ -68,7 +68,7 @@ def test_nodes_with_the_promised_slices_match(api, tmp_path, capsys) -> None:
 def test_a_node_without_the_promised_slices_is_reported(api, tmp_path, capsys) -> None:
     cluster(api, {})
     code, out = run(api, tmp_path, capsys)
-    assert code == 1
+    assert code == 3  # a mismatch (errors.ExitStatus.MISMATCH)
     (line,) = [line for line in out.splitlines() if "NodeOverlay" in line]
     assert "pool p4d-1g: nvidia.com/mig-1g.5gb per node that its NodeOverlay promised Karpenter expected 56" in line
     assert f"got 0 on {NODE}: the overlay is wrong or the MIG manager failed" in line
@@ -77,7 +77,7 @@ def test_a_node_without_the_promised_slices_is_reported(api, tmp_path, capsys) -
 def test_a_missing_nodepool_is_reported(api, tmp_path, capsys) -> None:
     cluster(api, ONE_G, nodepools=("l40s",))
     code, out = run(api, tmp_path, capsys)
-    assert code == 1 and "pool p4d-1g: NodePool (karpenter.sh/v1) expected p4d-1g, got missing" in out
+    assert code == 3 and "pool p4d-1g: NodePool (karpenter.sh/v1) expected p4d-1g, got missing" in out
 
 
 def test_the_nodeclaim_list_is_bounded(api, tmp_path, capsys) -> None:

@@ -115,7 +115,7 @@ def pinned_facts(day: date) -> list[Fact]:
         for c in CHARTS
     ]
     facts += [
-        Fact("chart", c.name, c.default_version, f"{c.repo}; {CHART_SOURCE}", read, "current", None, _newer(c.name))
+        Fact("chart", c.name, c.default_version, f"{c.repo}; {CHART_SOURCE}", read, "current", None, *_newer(c.name))
         for c, read in LATER_CHARTS
     ]
     facts.append(

@@ -15,7 +15,7 @@ from typing import Any
 
 _NAMESPACE = uuid.UUID("6ba7b811-9dad-11d1-80b4-00c04fd430c8")  # RFC 4122's URL namespace
 _GLOBAL_SERVICES = frozenset({"iam"})  # their ARNs have no region
-_RESOURCE_PATHS = {"nodeGroup": "nodegroup"}  # where the ARN's resource type is not the token's, kebab-cased
+_RESOURCE_PATHS = {"aws:eks/nodeGroup:NodeGroup": "nodegroup"}  # ARN resource types not the kebab-cased token
 _ID_IS_NAME = frozenset({"aws:iam/role:Role", "aws:iam/policy:Policy", "aws:iam/instanceProfile:InstanceProfile"})
 
 
@@ -29,7 +29,7 @@ def aws_arn(type_: str, name: str, inputs: dict[str, Any], account: str, region:
     module, _, _ = type_.partition(":")[2].partition(":")
     service, _, resource = module.partition("/")
     physical = inputs.get("name") if isinstance(inputs.get("name"), str) else name
-    path = _RESOURCE_PATHS.get(resource) or re.sub(r"(?<!^)(?=[A-Z])", "-", resource).lower()
+    path = _RESOURCE_PATHS.get(type_) or re.sub(r"(?<!^)(?=[A-Z])", "-", resource).lower()
     where = "" if service in _GLOBAL_SERVICES else region
     if type_ == "aws:eks/nodeGroup:NodeGroup":
         cluster = inputs.get("clusterName", "cluster")
