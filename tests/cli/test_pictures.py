@@ -259,3 +259,22 @@ def test_a_very_large_answer_draws_its_first_nodes_and_says_so():
     assert len([e for e in root.iter() if e.get("class") == "node"]) == MAX_NODES
     texts = [e.text for e in root.iter() if e.tag == f"{SVG}text"]
     assert f"note: the first {MAX_NODES} of {MAX_NODES + 5} nodes are drawn" in texts
+
+
+def test_a_fit_of_many_nodes_draws_the_first_and_counts_them_all(tmp_path):
+    """A fit of thousands of nodes draws at most the SVG's first nodes, and counts the rest from the answer."""
+    from gpupools.pictures.svg import MAX_NODES
+
+    demand = tmp_path / "big.yaml"
+    workloads = [{"name": f"w{i}", "slice": "7g.40gb", "count": 10_000} for i in range(3)]
+    demand.write_text(
+        yaml.safe_dump({"cloud": "aws", "region": "us-east-1", "size": "p4d.24xlarge", "workloads": workloads})
+    )
+    answer = json.loads(run_cli("fit", str(demand), "--json").out)
+    assert answer["nodes"] == 30_000 // 8  # one 7g.40gb per GPU, eight GPUs a node
+    svg = tmp_path / "big.svg"
+    assert run_cli("fit", str(demand), "--svg", str(svg)).code == 0
+    root = _svg(svg)
+    assert len([e for e in root.iter() if e.get("class") == "node"]) == MAX_NODES
+    texts = [e.text for e in root.iter() if e.tag == f"{SVG}text"]
+    assert f"note: the first {MAX_NODES} of {answer['nodes']} nodes are drawn" in texts

@@ -102,8 +102,10 @@ def run_fit(args: argparse.Namespace) -> int:
     answer = with_headroom(
         lambda: fit_demand(demand, book, args.time_limit, args.objective), f"demand file {args.demand}"
     )
-    picture = fit_picture(answer.chosen)
-    if args.svg is not None:
+    # Drawn only where it is shown: --json and --kueue print none (a million replicas make 100,000 nodes).
+    drawn = args.svg is not None or (args.format != "json" and not args.kueue and args.format != "kueue")
+    picture = fit_picture(answer.chosen) if drawn else None
+    if picture is not None and args.svg is not None:
         size = answer.chosen.request.size
         write_svg(args.svg, picture, f"gpupools fit: {size.name} ({size.gpus}x {size.gpu.name} per node)")
     kueue = fit_kueue(demand, answer.chosen) if args.kueue or args.format == "kueue" else None
@@ -115,7 +117,8 @@ def run_fit(args: argparse.Namespace) -> int:
         return 0
     if kueue is None:
         print_lines(report_lines(answer))
-        print_layouts(picture, args.ascii, "MIG layouts (each distinct GPU layout once):")
+        if picture is not None:
+            print_layouts(picture, args.ascii, "MIG layouts (each distinct GPU layout once):")
         return 0
     lines = report_lines(answer) + _configuration_lines(kueue.configuration)
     print("\n".join(shown(line, cut_values=False) for line in lines), file=sys.stderr)

@@ -92,6 +92,12 @@ class PoolPicture:
     size: str
     node_gpus: tuple[GpuPicture, ...]
     nodes: tuple[NodePicture, ...] = ()
+    # How many nodes the pool has when only the first are drawn (a fit of a million replicas); None: all are.
+    node_count: int | None = None
+
+    @property
+    def nodes_in_pool(self) -> int:
+        return len(self.nodes) if self.node_count is None else self.node_count
 
     def to_json(self) -> dict[str, Any]:
         """The pool's node in the stack file's per-GPU form: runs of GPUs cut alike, in device order."""
@@ -132,6 +138,11 @@ class Picture:
     @property
     def nodes(self) -> tuple[NodePicture, ...]:
         return tuple(node for pool in self.pools for node in pool.nodes)
+
+    @property
+    def node_count(self) -> int:
+        """Every node of every pool, drawn or not (``nodes`` holds the drawn ones)."""
+        return sum(pool.nodes_in_pool for pool in self.pools)
 
     def distinct(self) -> tuple[DistinctLayout, ...]:
         """Each distinct GPU layout once, in the order the pools first show it."""

@@ -16,6 +16,8 @@ from ..catalog.gpus import GpuModel
 from ..domain.mig_drawing import GpuEntry, GpuPicture, NodePicture, Picture, PoolPicture, place_gpu
 from ..fit.size_fit import SizeFit
 
+MAX_NODES = 100  # drawn at most (the SVG draws no more); the others are counted
+
 
 def node_groups(pool: Any) -> tuple[tuple[GpuEntry, int], ...]:
     """(layout, GPUs) of one node of the pool, in device order."""
@@ -25,7 +27,9 @@ def node_groups(pool: Any) -> tuple[tuple[GpuEntry, int], ...]:
     return ((pool.layout, pool.gpus_per_node),)
 
 
-def fit_picture(fit: SizeFit) -> Picture:
+def fit_picture(fit: SizeFit, max_nodes: int = MAX_NODES) -> Picture:
+    """The answer's pools with their first ``max_nodes`` nodes in all (the rest only counted): a fit of a million
+    replicas has a hundred thousand nodes, and no picture shows them all."""
     gpu = fit.request.size.gpu
     size = fit.request.size.name
     profile_of = fit.request.profile_of
@@ -38,21 +42,31 @@ def fit_picture(fit: SizeFit) -> Picture:
             drawn[key] = place_gpu(gpu, layout, held, used=bool(holds))
         return drawn[key]
 
-    used: dict[tuple[str, GpuEntry], deque[dict[str, int]]] = {}
+    used: dict[tuple[str, GpuEntry], deque[list[Any]]] = {}  # runs of [holds, GPUs left], in order
     for use in fit.per_gpu:
-        queue = used.setdefault((use.pool, use.layout), deque())
-        queue.extend([use.holds] * int(getattr(use, "gpus", 1)))
-    pools = []
+        used.setdefault((use.pool, use.layout), deque()).append([use.holds, int(getattr(use, "gpus", 1))])
+
+    def next_holds(queue: deque[list[Any]]) -> dict[str, int]:
+        if not queue:
+            return {}
+        run = queue[0]
+        run[1] -= 1
+        if run[1] <= 0:
+            queue.popleft()
+        return run[0]
+
+    pools, left = [], max_nodes
     for pool in fit.pools:
         groups = node_groups(pool)
         nodes = []
-        for index in range(1, pool.nodes + 1):
+        for index in range(1, min(pool.nodes, left) + 1):
             gpus: list[GpuPicture] = []
             for layout, count in groups:
                 queue = used.get((pool.name, layout), deque())
-                gpus += [picture(layout, queue.popleft() if queue else {}) for _ in range(count)]
+                gpus += [picture(layout, next_holds(queue)) for _ in range(count)]
             nodes.append(NodePicture(pool.name, index, size, tuple(gpus)))
-        pools.append(PoolPicture(pool.name, size, _template(gpu, groups), tuple(nodes)))
+        left -= len(nodes)
+        pools.append(PoolPicture(pool.name, size, _template(gpu, groups), tuple(nodes), pool.nodes))
     return Picture(tuple(pools))
 
 

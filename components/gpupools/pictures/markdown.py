@@ -40,7 +40,7 @@ def _side(when: str, pool: PoolPicture | None, unknown: bool) -> list[str]:
     lines = []
     for gpu in shapes:
         alike = sum(1 for other in pool.node_gpus if other.shape == gpu)
-        lines.append(f"{when}: {_plain(gpu.describe())} ({alike} per node, {_count(len(pool.nodes), 'node')})")
+        lines.append(f"{when}: {_plain(gpu.describe())} ({alike} per node, {_count(pool.nodes_in_pool, 'node')})")
         lines += [_plain(line) for line in gpu_lines(gpu, BOXES)]
     return lines
 

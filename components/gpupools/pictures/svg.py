@@ -45,8 +45,8 @@ def render_svg(picture: Picture, title: str) -> str:
     body: list[str] = [_text(MARGIN, MARGIN + TITLE_FONT, title, TITLE_FONT, bold=True)]
     y = MARGIN + TITLE_FONT + 12
     notes = list(picture.notes)
-    if len(picture.nodes) > MAX_NODES:
-        notes.insert(0, f"the first {MAX_NODES} of {len(picture.nodes)} nodes are drawn")
+    if picture.node_count > min(MAX_NODES, len(picture.nodes)):
+        notes.insert(0, f"the first {min(MAX_NODES, len(picture.nodes))} of {picture.node_count} nodes are drawn")
     for node in picture.nodes[:MAX_NODES]:
         drawn, height = _node(node, MARGIN, y, width - 2 * MARGIN)
         body += drawn
