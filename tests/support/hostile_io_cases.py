@@ -25,15 +25,16 @@ OLD_PRICES = b'{"format": "gpupools-prices/2", "currency": "USD", "retrieved": "
 OLD_OFFERS = b'{"old": "offers, not read: only compared"}\n'
 
 
-def offers_item(size: str, region: str) -> dict[str, Any]:
-    """One Linux pay-as-you-go meter of ``size`` in ``region``, in the Retail Prices API's documented shape."""
+def offers_item(size: str, region: str, product: str = "Virtual Machines NDasrA100v4 Series") -> dict[str, Any]:
+    """One pay-as-you-go meter of ``size`` in ``region``, in the Retail Prices API's documented shape (Linux unless
+    ``product`` says Windows)."""
     return {
         "currencyCode": "USD",
         "retailPrice": 27.5,
         "unitPrice": 27.5,
         "armRegionName": region,
         "skuName": "ND96asr A100 v4",
-        "productName": "Virtual Machines NDasrA100v4 Series",
+        "productName": product,
         "serviceName": "Virtual Machines",
         "unitOfMeasure": "1 Hour",
         "type": "Consumption",
