@@ -119,68 +119,39 @@ HOSTILE_REGIONS = {
 }
 
 
+def _refresh(name: str, extra=lambda where: {}, answer: k.Answer | None = None, **expect: Any) -> Case:
+    """The full Azure refresh over both caches and ``extra``'s files, against ``answer`` (the good price host)."""
+    return Case(name, "io-refresh", FULL_AZURE, caches(extra), proxy=_mitm(answer or price_host()), **expect)
+
+
 def refresh_cases() -> list[Case]:
-    good = _mitm(price_host())
-    cases = [
-        Case(
-            "good full refresh",
-            "io-refresh",
-            FULL_AZURE,
-            caches(),
-            proxy=good,
-            codes=frozenset({0}),
-            may_change=(PRICES, OFFERS),
-        ),
-        Case(
-            "planted offers.tmp symlink",
-            "io-refresh",
-            FULL_AZURE,
-            caches(_planted),
-            proxy=good,
-            codes=frozenset({0}),
-            may_change=(PRICES, "d/offers.json"),
-        ),
-        Case(
-            "symlinked private offers cache",
-            "io-refresh",
-            FULL_AZURE,
-            caches(_linked),
-            proxy=good,
-            codes=frozenset({0}),
-            may_change=(PRICES, "real/offers.json"),
-        ),
-        Case(
+    ok = frozenset({0})
+    refused = frozenset({2})
+    return [
+        _refresh("good full refresh", codes=ok, may_change=(PRICES, OFFERS)),
+        _refresh("planted offers.tmp symlink", _planted, codes=ok, may_change=(PRICES, "d/offers.json")),
+        _refresh("symlinked private offers cache", _linked, codes=ok, may_change=(PRICES, "real/offers.json")),
+        _refresh(
             "offers query answers 500",
-            "io-refresh",
-            FULL_AZURE,
-            caches(),
-            proxy=_mitm(price_host(offers=k.status("HTTP/1.1 500 Internal Server Error"))),
-            codes=frozenset({2}),
+            answer=price_host(offers=k.status("HTTP/1.1 500 Internal Server Error")),
+            codes=refused,
             says="500",
         ),
-        Case(
+        _refresh(
             "offers query not JSON",
-            "io-refresh",
-            FULL_AZURE,
-            caches(),
-            proxy=_mitm(price_host(offers=k.ok(b"<html>"))),
-            codes=frozenset({2}),
+            answer=price_host(offers=k.ok(b"<html>")),
+            codes=refused,
             says="not a complete JSON",
         ),
-    ]
-    for name, region in HOSTILE_REGIONS.items():
-        cases.append(
-            Case(
-                f"offers region: {name}",
-                "io-refresh",
-                FULL_AZURE,
-                caches(),
-                proxy=_mitm(price_host(lambda size, region=region: ["eastus", region])),
-                codes=frozenset({2}),
-                says="armRegionName",
-            )
+    ] + [
+        _refresh(
+            f"offers region: {name}",
+            answer=price_host(lambda size, region=region: ["eastus", region]),
+            codes=refused,
+            says="armRegionName",
         )
-    return cases
+        for name, region in HOSTILE_REGIONS.items()
+    ]
 
 
 def path_cases() -> list[Case]:
