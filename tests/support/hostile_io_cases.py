@@ -175,7 +175,9 @@ def path_cases() -> list[Case]:
     ]
 
 
-def _demand_stack(demand: str, make: Callable[[Path], None] = lambda folder: None) -> Callable[[Path], dict[str, str]]:
+def _demand_stack(
+    demand: str, make: Callable[[Path], object] = lambda folder: None
+) -> Callable[[Path], dict[str, str]]:
     """The EKS stack in the project folder naming ``demand``, the example demand file beside it, ``make``'s files."""
 
     def prepare(where: Path) -> dict[str, str]:
@@ -188,74 +190,41 @@ def _demand_stack(demand: str, make: Callable[[Path], None] = lambda folder: Non
     return prepare
 
 
+def _bad_demand(folder: Path) -> None:
+    """A demand file inside the project whose one workload asks for no replicas."""
+    (folder / "bad.yaml").write_text("cloud: aws\nregion: us-east-1\nworkloads: [{name: a, count: 0, gpu: whole}]\n")
+
+
+# (case, the stack's ``gpupools:demand``, the files made in the project, what the error names; "" for exit 0)
+DEMANDS: list[tuple[str, str, Callable[[Path], object], str]] = [
+    ("demand /etc/passwd by ..", "../../../../../../etc/passwd", lambda f: None, "gpupools:demand"),
+    ("demand /proc/self/environ by ..", "../../../../../../proc/self/environ", lambda f: None, "gpupools:demand"),
+    (
+        "demand a symlink out",
+        "link.yaml",
+        lambda f: (f / "link.yaml").symlink_to("/etc/hostname"),
+        "outside the project",
+    ),
+    ("demand a FIFO", "fifo.yaml", lambda f: os.mkfifo(f / "fifo.yaml"), "is a FIFO"),
+    ("demand a folder", "sub", lambda f: (f / "sub").mkdir(), "is a directory"),
+    ("demand a bad field", "bad.yaml", _bad_demand, "workloads"),
+    ("demand in the project", "demand.yaml", lambda f: None, ""),
+]
+
+
 def demand_cases() -> list[Case]:
-    stack = ["--config", "{dir}/project/Pulumi.dev.yaml"]
-    cases = []
-    for command in ("check", "plan"):
-        argv = [command, *stack]
-        cases += [
-            Case(
-                f"{command}: demand /etc/passwd by ..",
-                "io-demand",
-                argv,
-                _demand_stack("../../../../../../etc/passwd"),
-                codes=frozenset({2}),
-                says="gpupools:demand",
-            ),
-            Case(
-                f"{command}: demand /proc/self/environ by ..",
-                "io-demand",
-                argv,
-                _demand_stack("../../../../../../proc/self/environ"),
-                codes=frozenset({2}),
-                says="gpupools:demand",
-            ),
-            Case(
-                f"{command}: demand a symlink out",
-                "io-demand",
-                argv,
-                _demand_stack("link.yaml", lambda f: (f / "link.yaml").symlink_to("/etc/hostname")),
-                codes=frozenset({2}),
-                says="outside the project",
-            ),
-            Case(
-                f"{command}: demand a FIFO",
-                "io-demand",
-                argv,
-                _demand_stack("fifo.yaml", lambda f: os.mkfifo(f / "fifo.yaml")),
-                codes=frozenset({2}),
-                says="is a FIFO",
-            ),
-            Case(
-                f"{command}: demand a folder",
-                "io-demand",
-                argv,
-                _demand_stack("sub", lambda f: (f / "sub").mkdir()),
-                codes=frozenset({2}),
-                says="is a directory",
-            ),
-            Case(
-                f"{command}: demand a bad field",
-                "io-demand",
-                argv,
-                _demand_stack(
-                    "bad.yaml",
-                    lambda f: (f / "bad.yaml").write_text(
-                        "cloud: aws\nregion: us-east-1\nworkloads: [{name: a, count: 0, gpu: whole}]\n"
-                    ),
-                ),
-                codes=frozenset({2}),
-                says="workloads",
-            ),
-            Case(
-                f"{command}: demand in the project",
-                "io-demand",
-                argv,
-                _demand_stack("demand.yaml"),
-                codes=frozenset({0}),
-            ),
-        ]
-    return cases
+    return [
+        Case(
+            f"{command}: {name}",
+            "io-demand",
+            [command, "--config", "{dir}/project/Pulumi.dev.yaml"],
+            _demand_stack(demand, make),
+            codes=frozenset({2} if says else {0}),
+            says=says,
+        )
+        for command in ("check", "plan")
+        for name, demand, make, says in DEMANDS
+    ]
 
 
 def io_cases() -> list[Case]:
