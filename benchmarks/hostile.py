@@ -1,7 +1,7 @@
 """Run issue 25's hostile catalogue as a user meets it: every case as ``python -m gpupools`` in a subprocess of its
 own, with its exit status, wall time and peak RSS (``wait4``), against the bounds of the issue's "Done when":
 exit 0 or 2 (141 for a closed pipe) with one clear line, under 15 s and 500 MB, no user file changed, no raw
-control character. The cases are ``tests/support/hostile_cases.py`` (the suite's
+control character. The cases are ``tests/support/hostile_cases.py``, with ``hostile_io_cases.py`` (the suite's
 ``tests/cli/test_hostile_catalogue.py`` checks the same endings in-process, without times).
 
 Usage: ``python benchmarks/hostile.py [--group refresh] [--name TEXT] [--json] [--fast]`` (``--fast`` leaves out
@@ -30,7 +30,10 @@ MAX_RSS_MIB = 500.0
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--group", help="only this group (refresh, refresh-path, cache, program, base, gaps)")
+    parser.add_argument(
+        "--group",
+        help="only this group (refresh, refresh-path, cache, program, base, gaps, io-refresh, io-path, io-demand)",
+    )
     parser.add_argument("--name", default="", help="only cases whose name holds this text")
     parser.add_argument("--json", action="store_true", help="machine-readable results")
     parser.add_argument("--fast", action="store_true", help="leave out the cases bounded by long timeouts")

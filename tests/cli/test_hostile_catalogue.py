@@ -15,31 +15,23 @@ import pytest
 
 from support import hostile_catalogue
 from support.hostile_cases import all_cases
-from support.hostile_runner import run_in_process
+from support.hostile_runner import Results, run_each
 
 # A closed pipe needs a process of its own: tests/cli/test_new_user_gaps.py runs that one, the benchmark all.
 CASES = [case for case in all_cases() if not case.slow and not case.pipe]
 
 
 @pytest.fixture(scope="session")
-def outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    base = tmp_path_factory.mktemp("hostile")
-    cert = hostile_catalogue.certificate(base)
-    results: dict[str, object] = {}
-    for index, case in enumerate(CASES):
-        try:
-            results[case.name] = run_in_process(case, base / f"case{index}", cert)
-        except LookupError as missing:  # no openssl for the proxy's certificate
-            results[case.name] = missing
-    return results
+def outcomes(tmp_path_factory: pytest.TempPathFactory) -> Results:
+    return run_each(CASES, tmp_path_factory.mktemp("hostile"))
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_every_hostile_case_ends_cleanly(outcomes: dict[str, object], case: hostile_catalogue.Case) -> None:
-    outcome = outcomes[case.name]
-    if isinstance(outcome, LookupError):
-        pytest.skip(str(outcome))
-    assert isinstance(outcome, hostile_catalogue.Outcome)
+def test_every_hostile_case_ends_cleanly(outcomes: Results, case: hostile_catalogue.Case) -> None:
+    found = outcomes[case.name]
+    if isinstance(found, LookupError):
+        pytest.skip(str(found))
+    outcome, _ = found
     assert hostile_catalogue.problems_of(case, outcome) == [], outcome.err.decode("utf-8", "replace")[-2000:]
 
 

@@ -18,7 +18,7 @@ from support import hostile_catalogue
 from support.cli import run_cli
 from support.hostile_catalogue import snapshot
 from support.hostile_io_cases import io_cases
-from support.hostile_runner import run_in_process
+from support.hostile_runner import Results, run_each
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -101,20 +101,11 @@ IO_CASES = io_cases()
 
 
 @pytest.fixture(scope="module")
-def io_outcomes(tmp_path_factory: pytest.TempPathFactory) -> dict[str, object]:
-    base = tmp_path_factory.mktemp("hostile-io")
-    cert = hostile_catalogue.certificate(base)
-    results: dict[str, object] = {}
-    for index, case in enumerate(IO_CASES):
-        where = base / f"case{index}"
-        try:
-            results[case.name] = (run_in_process(case, where, cert), where)
-        except LookupError as missing:  # no openssl for the price host's certificate
-            results[case.name] = missing
-    return results
+def io_outcomes(tmp_path_factory: pytest.TempPathFactory) -> Results:
+    return run_each(IO_CASES, tmp_path_factory.mktemp("hostile-io"))
 
 
-def _outcome(io_outcomes: dict[str, object], name: str) -> tuple[hostile_catalogue.Outcome, Path]:
+def _outcome(io_outcomes: Results, name: str) -> tuple[hostile_catalogue.Outcome, Path]:
     found = io_outcomes[name]
     if isinstance(found, LookupError):
         pytest.skip(str(found))

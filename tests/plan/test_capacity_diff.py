@@ -7,8 +7,6 @@ Expected figures are NVIDIA's per-GPU MIG counts times the 8 A100s of a Standard
 from __future__ import annotations
 
 import json
-import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +16,7 @@ from gpupools.catalog.prices import snapshot
 from gpupools.plan.diff import diff_plans
 from gpupools.cli import main
 from support.plan_once import one_program_run_per_stack_file
+from support.plan_stacks import base_checkout, pr_comment
 from support.stack_files import plan_file
 
 REPO = Path(__file__).resolve().parents[2]
@@ -128,28 +127,12 @@ def test_the_pull_request_comment_leads_with_capacity_removed(tmp_path):
     """plan_stacks.sh with the real gpupools: the base ran two dev nodes, the head one; the base cannot plan `eks`
     and lacks `existing`, which is then all new."""
     import shutil
-    import subprocess
 
-    gpupools = Path(sys.executable).with_name("gpupools")
-    if not gpupools.exists():
-        pytest.skip("the gpupools executable is not installed in this environment")
-    base = tmp_path / "base"
-    shutil.copytree(REPO / "infra", base / "infra", ignore=shutil.ignore_patterns("__pycache__"))
+    base = base_checkout(tmp_path / "base")
     shutil.copy(REPO / "Pulumi.yaml", base)
     _stack(base, "dev", lambda c: c["gpupools:gpuPools"][0].update(count=2))
     (base / "Pulumi.eks.yaml").write_text("config:\n  gpupools:cloud: gcp\n")
-    (base / ".venv" / "bin").mkdir(parents=True)
-    (base / ".venv" / "bin" / "gpupools").symlink_to(gpupools)
-    run = subprocess.run(
-        ["bash", str(REPO / ".github" / "scripts" / "plan_stacks.sh"), str(base)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env={**os.environ, "GPUPOOLS": str(gpupools)},
-    )
-    assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
+    lines = pr_comment(base, timeout=120)
     assert lines[0].startswith("**:warning: This pull request REMOVES GPU capacity in: dev**")
     # Beside capacity, what each compared stack costs: one dev node fewer at the snapshot's southcentralus price;
     # `existing` names no region, so no price applies.

@@ -7,14 +7,11 @@ one visible line, its heading, with the details collapsed under it.
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
+from support.plan_stacks import base_checkout, pr_comment
 from support.stack_files import REPO
 
 STACKS = sorted(path.name.removeprefix("Pulumi.").removesuffix(".yaml") for path in REPO.glob("Pulumi.*.yaml"))
@@ -22,25 +19,10 @@ STACKS = sorted(path.name.removeprefix("Pulumi.").removesuffix(".yaml") for path
 
 @pytest.fixture(scope="module")
 def comment(tmp_path_factory) -> list[str]:
-    gpupools = Path(sys.executable).with_name("gpupools")
-    if not gpupools.exists():
-        pytest.skip("the gpupools executable is not installed in this environment")
-    base = tmp_path_factory.mktemp("base")
-    shutil.copytree(REPO / "infra", base / "infra", ignore=shutil.ignore_patterns("__pycache__"))
+    base = base_checkout(tmp_path_factory.mktemp("base"))
     for path in [REPO / "Pulumi.yaml", *REPO.glob("Pulumi.*.yaml")]:
         shutil.copy(path, base)
-    (base / ".venv" / "bin").mkdir(parents=True)
-    (base / ".venv" / "bin" / "gpupools").symlink_to(gpupools)
-    run = subprocess.run(
-        ["bash", str(REPO / ".github" / "scripts" / "plan_stacks.sh"), str(base)],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "GPUPOOLS": str(gpupools)},
-    )
-    assert run.returncode == 0, run.stderr
-    return run.stdout.splitlines()
+    return pr_comment(base, timeout=600)
 
 
 def test_the_first_line_names_no_unknown(comment):

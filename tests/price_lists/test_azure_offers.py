@@ -9,23 +9,9 @@ from urllib.parse import unquote
 
 from gpupools.catalog import offers
 from gpupools.price_lists.azure_offers import refresh_offers, size_query_url
+from support.hostile_io_cases import offers_item
 
 NOW = datetime(2026, 11, 25, tzinfo=timezone.utc)
-
-
-def _item(size: str, region: str, product: str = "Virtual Machines NDasrA100v4 Series") -> dict:
-    return {
-        "currencyCode": "USD",
-        "retailPrice": 27.5,
-        "unitPrice": 27.5,
-        "armRegionName": region,
-        "skuName": "ND96asr A100 v4",
-        "productName": product,
-        "serviceName": "Virtual Machines",
-        "unitOfMeasure": "1 Hour",
-        "type": "Consumption",
-        "armSkuName": size,
-    }
 
 
 SOLD = {
@@ -38,7 +24,7 @@ def fake_fetch(url: str) -> bytes:
     query = unquote(url)
     size = query.split("armSkuName eq '")[1].split("'")[0]
     items = [
-        _item(size, region, "Virtual Machines Windows" if kind == "Windows" else "Virtual Machines")
+        offers_item(size, region, "Virtual Machines Windows" if kind == "Windows" else "Virtual Machines")
         for region, kind in SOLD.get(size, [])
     ]
     return json.dumps({"Items": items, "NextPageLink": None, "Count": len(items)}).encode()

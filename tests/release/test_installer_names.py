@@ -4,45 +4,14 @@ another's path. Read from the source with ``ast``."""
 
 from __future__ import annotations
 
-import ast
-from pathlib import Path
-
 import pytest
 
 from gpupools.catalog.installers import INSTALLERS
+from support.name_comparisons import PACKAGE, NameComparisons
 
-PACKAGE = Path(__file__).resolve().parents[2] / "components" / "gpupools"
 OWN = {PACKAGE / "catalog" / "installers.py"}  # where each installer is defined, by name
-NAMES = frozenset(INSTALLERS)
 # ``x.installer`` is the stack file's name of the installer; comparing it is comparing a name.
-NAME_ATTRIBUTES = {"installer", "_installer"}
-
-
-def _names_in(node: ast.expr) -> list[str]:
-    """What an operand of a comparison says about installer names ("" for ``software.installer``)."""
-    if isinstance(node, ast.Constant) and node.value in NAMES:
-        return [node.value]
-    if isinstance(node, ast.Attribute) and node.attr in NAME_ATTRIBUTES:
-        return [ast.unparse(node)]
-    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
-        return [found for element in node.elts for found in _names_in(element)]
-    return []
-
-
-def comparisons(source: str) -> list[tuple[int, str]]:
-    """(line, operand) of every comparison, ``match`` case or dict key that spells an installer's name."""
-    found = []
-    for node in ast.walk(ast.parse(source)):
-        if isinstance(node, ast.Compare):
-            operands = [node.left, *node.comparators]
-        elif isinstance(node, ast.MatchValue):
-            operands = [node.value]
-        elif isinstance(node, ast.Dict):  # a table keyed by installer name
-            operands = [key for key in node.keys if isinstance(key, ast.Constant)]
-        else:
-            continue
-        found += [(node.lineno, name) for operand in operands for name in _names_in(operand)]
-    return found
+comparisons = NameComparisons(frozenset(INSTALLERS), frozenset({"installer", "_installer"}))
 
 
 @pytest.mark.parametrize(
@@ -65,10 +34,4 @@ def test_the_check_leaves_other_strings_alone():
 
 
 def test_no_module_outside_the_installers_compares_an_installer_name():
-    found = [
-        f"{path.relative_to(PACKAGE.parent)}:{line}: {operand}"
-        for path in sorted(PACKAGE.rglob("*.py"))
-        if path not in OWN
-        for line, operand in comparisons(path.read_text())
-    ]
-    assert found == []
+    assert comparisons.in_package(OWN) == []

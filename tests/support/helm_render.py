@@ -193,7 +193,7 @@ def crd_validator(crd_file: Path, version: str) -> Any:
 
     crd = yaml.load(crd_file.read_text(), Loader=_LOADER)
     schema = next(v for v in crd["spec"]["versions"] if v["name"] == version)["schema"]["openAPIV3Schema"]
-    return jsonschema.Draft7Validator(_closed(schema))
+    return jsonschema.Draft7Validator(closed_schema(schema))
 
 
 def crd_problems(obj: Object, crd_file: Path) -> list[str]:
@@ -206,14 +206,15 @@ def crd_problems(obj: Object, crd_file: Path) -> list[str]:
     ]
 
 
-def _closed(schema: Any) -> Any:
-    """The schema with ``additionalProperties: false`` on every object with ``properties`` and no opt-out."""
+def closed_schema(schema: Any) -> Any:
+    """The schema with ``additionalProperties: false`` on every object with ``properties`` and no opt-out: unknown
+    fields refused wherever the API server would prune them (a CRD's schema read as ``--validate=strict``)."""
     if isinstance(schema, list):
-        return [_closed(item) for item in schema]
+        return [closed_schema(item) for item in schema]
     if not isinstance(schema, dict):
         return schema
     closed = {
-        key: {name: _closed(sub) for name, sub in value.items()} if key == "properties" else _closed(value)
+        key: {name: closed_schema(sub) for name, sub in value.items()} if key == "properties" else closed_schema(value)
         for key, value in schema.items()
     }
     if (

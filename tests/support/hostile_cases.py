@@ -3,7 +3,8 @@
 Groups follow the issue's list: ``refresh`` (a hostile HTTPS proxy, and answers from it as the price host),
 ``refresh-path`` (where refresh writes), ``cache`` (a hostile price cache under a plan), ``program`` (a user's
 ``Pulumi.yaml`` project), ``base`` (a base plan's cost and DRA sections), ``provider`` (Construct with hostile
-args), ``verify`` (hostile ResourceSlices) and ``gaps`` (what a new user met).
+args), ``verify`` (hostile ResourceSlices) and ``gaps`` (what a new user met); issue 36's file ways in
+(``io-refresh``, ``io-path``, ``io-demand``) are ``hostile_io_cases``'.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from typing import Any
 
 from support import hostile_catalogue as k
 from support.hostile_catalogue import BASE, DEVICE, Case
+from support.hostile_io_cases import io_cases
 from support.hostile_verify import verify_cases
 
 PLAN = ["plan", "--config", "{dir}/project/Pulumi.dev.yaml"]
@@ -346,4 +348,5 @@ def all_cases() -> list[Case]:
         + provider_cases()
         + verify_cases()
         + gap_cases()
+        + io_cases()
     )

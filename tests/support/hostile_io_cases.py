@@ -25,15 +25,16 @@ OLD_PRICES = b'{"format": "gpupools-prices/2", "currency": "USD", "retrieved": "
 OLD_OFFERS = b'{"old": "offers, not read: only compared"}\n'
 
 
-def offers_item(size: str, region: str) -> dict[str, Any]:
-    """One Linux pay-as-you-go meter of ``size`` in ``region``, in the Retail Prices API's documented shape."""
+def offers_item(size: str, region: str, product: str = "Virtual Machines NDasrA100v4 Series") -> dict[str, Any]:
+    """One pay-as-you-go meter of ``size`` in ``region``, in the Retail Prices API's documented shape (Linux unless
+    ``product`` says Windows)."""
     return {
         "currencyCode": "USD",
         "retailPrice": 27.5,
         "unitPrice": 27.5,
         "armRegionName": region,
         "skuName": "ND96asr A100 v4",
-        "productName": "Virtual Machines NDasrA100v4 Series",
+        "productName": product,
         "serviceName": "Virtual Machines",
         "unitOfMeasure": "1 Hour",
         "type": "Consumption",
@@ -118,68 +119,39 @@ HOSTILE_REGIONS = {
 }
 
 
+def _refresh(name: str, extra=lambda where: {}, answer: k.Answer | None = None, **expect: Any) -> Case:
+    """The full Azure refresh over both caches and ``extra``'s files, against ``answer`` (the good price host)."""
+    return Case(name, "io-refresh", FULL_AZURE, caches(extra), proxy=_mitm(answer or price_host()), **expect)
+
+
 def refresh_cases() -> list[Case]:
-    good = _mitm(price_host())
-    cases = [
-        Case(
-            "good full refresh",
-            "io-refresh",
-            FULL_AZURE,
-            caches(),
-            proxy=good,
-            codes=frozenset({0}),
-            may_change=(PRICES, OFFERS),
-        ),
-        Case(
-            "planted offers.tmp symlink",
-            "io-refresh",
-            FULL_AZURE,
-            caches(_planted),
-            proxy=good,
-            codes=frozenset({0}),
-            may_change=(PRICES, "d/offers.json"),
-        ),
-        Case(
-            "symlinked private offers cache",
-            "io-refresh",
-            FULL_AZURE,
-            caches(_linked),
-            proxy=good,
-            codes=frozenset({0}),
-            may_change=(PRICES, "real/offers.json"),
-        ),
-        Case(
+    ok = frozenset({0})
+    refused = frozenset({2})
+    return [
+        _refresh("good full refresh", codes=ok, may_change=(PRICES, OFFERS)),
+        _refresh("planted offers.tmp symlink", _planted, codes=ok, may_change=(PRICES, "d/offers.json")),
+        _refresh("symlinked private offers cache", _linked, codes=ok, may_change=(PRICES, "real/offers.json")),
+        _refresh(
             "offers query answers 500",
-            "io-refresh",
-            FULL_AZURE,
-            caches(),
-            proxy=_mitm(price_host(offers=k.status("HTTP/1.1 500 Internal Server Error"))),
-            codes=frozenset({2}),
+            answer=price_host(offers=k.status("HTTP/1.1 500 Internal Server Error")),
+            codes=refused,
             says="500",
         ),
-        Case(
+        _refresh(
             "offers query not JSON",
-            "io-refresh",
-            FULL_AZURE,
-            caches(),
-            proxy=_mitm(price_host(offers=k.ok(b"<html>"))),
-            codes=frozenset({2}),
+            answer=price_host(offers=k.ok(b"<html>")),
+            codes=refused,
             says="not a complete JSON",
         ),
-    ]
-    for name, region in HOSTILE_REGIONS.items():
-        cases.append(
-            Case(
-                f"offers region: {name}",
-                "io-refresh",
-                FULL_AZURE,
-                caches(),
-                proxy=_mitm(price_host(lambda size, region=region: ["eastus", region])),
-                codes=frozenset({2}),
-                says="armRegionName",
-            )
+    ] + [
+        _refresh(
+            f"offers region: {name}",
+            answer=price_host(lambda size, region=region: ["eastus", region]),
+            codes=refused,
+            says="armRegionName",
         )
-    return cases
+        for name, region in HOSTILE_REGIONS.items()
+    ]
 
 
 def path_cases() -> list[Case]:
@@ -203,7 +175,9 @@ def path_cases() -> list[Case]:
     ]
 
 
-def _demand_stack(demand: str, make: Callable[[Path], None] = lambda folder: None) -> Callable[[Path], dict[str, str]]:
+def _demand_stack(
+    demand: str, make: Callable[[Path], object] = lambda folder: None
+) -> Callable[[Path], dict[str, str]]:
     """The EKS stack in the project folder naming ``demand``, the example demand file beside it, ``make``'s files."""
 
     def prepare(where: Path) -> dict[str, str]:
@@ -216,74 +190,41 @@ def _demand_stack(demand: str, make: Callable[[Path], None] = lambda folder: Non
     return prepare
 
 
+def _bad_demand(folder: Path) -> None:
+    """A demand file inside the project whose one workload asks for no replicas."""
+    (folder / "bad.yaml").write_text("cloud: aws\nregion: us-east-1\nworkloads: [{name: a, count: 0, gpu: whole}]\n")
+
+
+# (case, the stack's ``gpupools:demand``, the files made in the project, what the error names; "" for exit 0)
+DEMANDS: list[tuple[str, str, Callable[[Path], object], str]] = [
+    ("demand /etc/passwd by ..", "../../../../../../etc/passwd", lambda f: None, "gpupools:demand"),
+    ("demand /proc/self/environ by ..", "../../../../../../proc/self/environ", lambda f: None, "gpupools:demand"),
+    (
+        "demand a symlink out",
+        "link.yaml",
+        lambda f: (f / "link.yaml").symlink_to("/etc/hostname"),
+        "outside the project",
+    ),
+    ("demand a FIFO", "fifo.yaml", lambda f: os.mkfifo(f / "fifo.yaml"), "is a FIFO"),
+    ("demand a folder", "sub", lambda f: (f / "sub").mkdir(), "is a directory"),
+    ("demand a bad field", "bad.yaml", _bad_demand, "workloads"),
+    ("demand in the project", "demand.yaml", lambda f: None, ""),
+]
+
+
 def demand_cases() -> list[Case]:
-    stack = ["--config", "{dir}/project/Pulumi.dev.yaml"]
-    cases = []
-    for command in ("check", "plan"):
-        argv = [command, *stack]
-        cases += [
-            Case(
-                f"{command}: demand /etc/passwd by ..",
-                "io-demand",
-                argv,
-                _demand_stack("../../../../../../etc/passwd"),
-                codes=frozenset({2}),
-                says="gpupools:demand",
-            ),
-            Case(
-                f"{command}: demand /proc/self/environ by ..",
-                "io-demand",
-                argv,
-                _demand_stack("../../../../../../proc/self/environ"),
-                codes=frozenset({2}),
-                says="gpupools:demand",
-            ),
-            Case(
-                f"{command}: demand a symlink out",
-                "io-demand",
-                argv,
-                _demand_stack("link.yaml", lambda f: (f / "link.yaml").symlink_to("/etc/hostname")),
-                codes=frozenset({2}),
-                says="outside the project",
-            ),
-            Case(
-                f"{command}: demand a FIFO",
-                "io-demand",
-                argv,
-                _demand_stack("fifo.yaml", lambda f: os.mkfifo(f / "fifo.yaml")),
-                codes=frozenset({2}),
-                says="is a FIFO",
-            ),
-            Case(
-                f"{command}: demand a folder",
-                "io-demand",
-                argv,
-                _demand_stack("sub", lambda f: (f / "sub").mkdir()),
-                codes=frozenset({2}),
-                says="is a directory",
-            ),
-            Case(
-                f"{command}: demand a bad field",
-                "io-demand",
-                argv,
-                _demand_stack(
-                    "bad.yaml",
-                    lambda f: (f / "bad.yaml").write_text(
-                        "cloud: aws\nregion: us-east-1\nworkloads: [{name: a, count: 0, gpu: whole}]\n"
-                    ),
-                ),
-                codes=frozenset({2}),
-                says="workloads",
-            ),
-            Case(
-                f"{command}: demand in the project",
-                "io-demand",
-                argv,
-                _demand_stack("demand.yaml"),
-                codes=frozenset({0}),
-            ),
-        ]
-    return cases
+    return [
+        Case(
+            f"{command}: {name}",
+            "io-demand",
+            [command, "--config", "{dir}/project/Pulumi.dev.yaml"],
+            _demand_stack(demand, make),
+            codes=frozenset({2} if says else {0}),
+            says=says,
+        )
+        for command in ("check", "plan")
+        for name, demand, make, says in DEMANDS
+    ]
 
 
 def io_cases() -> list[Case]:

@@ -17,7 +17,7 @@ import time
 from contextlib import ExitStack, redirect_stderr, redirect_stdout
 from pathlib import Path
 
-from support.hostile_catalogue import ROOT, Case, HostileProxy, Outcome, changed, snapshot
+from support.hostile_catalogue import ROOT, Case, HostileProxy, Outcome, certificate, changed, snapshot
 
 CASE_TIMEOUT = 60
 PROVIDER = "@provider"  # argv of a provider case: its name, run by support.hostile_provider
@@ -152,3 +152,21 @@ def run_in_process(case: Case, where: Path, cert: tuple[Path, Path] | None) -> O
 
 def _bytes(text: str) -> bytes:
     return text.encode("utf-8", "backslashreplace")
+
+
+# By case name: its outcome and folder, or the ``LookupError`` that stopped it.
+Results = dict[str, tuple[Outcome, Path] | LookupError]
+
+
+def run_each(cases: list[Case], base: Path) -> Results:
+    """Each case in this process in its own folder under ``base``: by name, its outcome and folder, or the
+    ``LookupError`` that stopped it (no openssl for the price hosts' certificate)."""
+    cert = certificate(base)
+    results: Results = {}
+    for index, case in enumerate(cases):
+        where = base / f"case{index}"
+        try:
+            results[case.name] = (run_in_process(case, where, cert), where)
+        except LookupError as missing:
+            results[case.name] = missing
+    return results

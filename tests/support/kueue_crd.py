@@ -27,6 +27,8 @@ from typing import Any
 import pytest
 import yaml
 
+from support.helm_render import closed_schema
+
 celpy = pytest.importorskip("celpy")  # dev dependencies (requirements-dev.txt)
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -60,22 +62,6 @@ def _version(kind: str, version: str) -> tuple[dict[str, Any], bool]:
     crd = CRDS[kind]
     (found,) = [v for v in crd["spec"]["versions"] if v["name"] == version and v.get("served")]
     return found["schema"]["openAPIV3Schema"], crd["spec"]["scope"] == "Namespaced"
-
-
-def _strict(node: Any) -> Any:
-    """The schema with unknown fields refused wherever the server would prune them."""
-    if isinstance(node, list):
-        return [_strict(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    found = {key: _strict(value) for key, value in node.items()}
-    if (
-        "properties" in node
-        and "additionalProperties" not in node
-        and not node.get("x-kubernetes-preserve-unknown-fields")
-    ):
-        found["additionalProperties"] = False
-    return found
 
 
 def _defaulted(schema: dict[str, Any], value: Any) -> Any:
@@ -125,7 +111,7 @@ def problems(obj: dict[str, Any]) -> list[str]:
     schema, namespaced = _version(str(kind), version)
     value = _defaulted(schema, obj)
     found = [f"CRD schema: {m}" for m in _metadata(obj.get("metadata"), namespaced)]
-    validator = jsonschema.Draft202012Validator(_strict(schema))
+    validator = jsonschema.Draft202012Validator(closed_schema(schema))
     found += [f"CRD schema: {_where(e.absolute_path)}: {e.message}" for e in validator.iter_errors(value)]
     if not found:
         found += [

@@ -11,38 +11,30 @@ The release's default namespace is the chart's name.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Generic, Literal, TypeVar, cast, get_args
+from dataclasses import dataclass
+from typing import ClassVar, Literal, get_args
 
 from ..errors import GpupoolsError
 from .chart_defaults import DEVICE_PLUGIN_DEFAULTS, DRA_DRIVER_DEFAULTS, GPU_OPERATOR_DEFAULTS, ChartDefaults
 from .chart_refs import ChartRef
+from .facets import Capability as Capability  # re-exported: the layers import it from here
+from .facets import Faceted
 
 # The stack file's spelling (a Literal so the schema and pydantic's messages list the names).
 InstallerName = Literal["device-plugin", "gpu-operator", "dra-driver"]
-
-F = TypeVar("F")
 
 
 class UnsupportedByInstaller(GpupoolsError, LookupError):
     """A layer asked an installer for a capability it was never given."""
 
 
-class Capability(Generic[F]):
-    """A typed key for one facet a layer attaches to installers, e.g. ``Capability[ValuesBuilder]("chart values")``."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
-
-    def __repr__(self) -> str:
-        return f"Capability({self.name!r})"
-
-
 @dataclass(eq=False)
-class Installer:
+class Installer(Faceted):
     """One installer: its facts, and the facets the higher layers attach (``attach``/``facet``)."""
 
-    name: str
+    kind: ClassVar[str] = "installer"
+    unsupported: ClassVar[type[GpupoolsError]] = UnsupportedByInstaller
+
     defaults: ChartDefaults
     # It publishes GPUs as DRA ResourceSlices (DeviceClasses, claim templates), not as extended resources.
     uses_dra: bool
@@ -56,7 +48,6 @@ class Installer:
     needs_one_os_per_cluster: bool
     # Its own chart is the GPU Operator, whose MIG manager runs on the GPU nodes unless a label keeps it off.
     deploys_mig_manager: bool
-    _facets: dict[Capability[Any], object] = field(default_factory=dict, repr=False, init=False)
 
     @property
     def chart(self) -> ChartRef:
@@ -71,20 +62,6 @@ class Installer:
     def follows_mig_strategy(self) -> bool:
         """``migStrategy`` decides how MIG devices are advertised; the DRA driver publishes every one."""
         return not self.uses_dra
-
-    def attach(self, capability: Capability[F], facet: F) -> None:
-        """Give this installer ``capability`` (a layer's module does it at import; again on reload is fine)."""
-        self._facets[capability] = facet
-
-    def supports(self, capability: Capability[F]) -> bool:
-        return capability in self._facets
-
-    def facet(self, capability: Capability[F]) -> F:
-        """The facet attached for ``capability``; ``UnsupportedByInstaller`` when there is none."""
-        try:
-            return cast(F, self._facets[capability])
-        except KeyError:
-            raise UnsupportedByInstaller(f"{capability.name} is not supported by installer {self.name}") from None
 
 
 DEVICE_PLUGIN = Installer(

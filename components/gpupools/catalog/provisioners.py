@@ -8,17 +8,15 @@ clouds offer which provisioner is the cloud's fact (``Cloud.node_provisioners``)
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar, cast, get_args
+from dataclasses import dataclass
+from typing import ClassVar, Literal, get_args
 
 from ..errors import GpupoolsError
-from .installers import Capability
+from .facets import Faceted
 
 # The stack file's spelling (a Literal so the schema and pydantic's messages list the names).
 ProvisionerName = Literal["nodeGroup", "karpenter"]
 DEFAULT_PROVISIONER = "nodeGroup"
-
-F = TypeVar("F")
 
 
 class UnsupportedByProvisioner(GpupoolsError, LookupError):
@@ -26,10 +24,12 @@ class UnsupportedByProvisioner(GpupoolsError, LookupError):
 
 
 @dataclass(eq=False)
-class NodeProvisioner:
+class NodeProvisioner(Faceted):
     """One way a pool's nodes come to be: its facts, and the facets the higher layers attach."""
 
-    name: str
+    kind: ClassVar[str] = "node provisioner"
+    unsupported: ClassVar[type[GpupoolsError]] = UnsupportedByProvisioner
+
     display_name: str
     # The pool is a fixed node count (``count``, optionally ``autoscaling`` by the cluster autoscaler); otherwise
     # nodes come and go with pending pods, up to ``maxCount``, and the pool takes neither of those two.
@@ -38,23 +38,6 @@ class NodeProvisioner:
     controller: str | None
     # Labels the provisioner puts on every node it makes, beyond the pool's own (what selectors can name).
     node_label_keys: tuple[str, ...] = ()
-    _facets: dict[Capability[Any], object] = field(default_factory=dict, repr=False, init=False)
-
-    def attach(self, capability: Capability[F], facet: F) -> None:
-        """Give this provisioner ``capability`` (a layer's module does it at import; again on reload is fine)."""
-        self._facets[capability] = facet
-
-    def supports(self, capability: Capability[F]) -> bool:
-        return capability in self._facets
-
-    def facet(self, capability: Capability[F]) -> F:
-        """The facet attached for ``capability``; ``UnsupportedByProvisioner`` when there is none."""
-        try:
-            return cast(F, self._facets[capability])
-        except KeyError:
-            raise UnsupportedByProvisioner(
-                f"{capability.name} is not supported by node provisioner {self.name}"
-            ) from None
 
 
 # A managed node group (EKS) or agent pool (AKS): what every pool was before provisioners existed.
