@@ -1,5 +1,6 @@
 """``gpupools fit DEMAND --config STACK``: day two. A demand the stack holds changes nothing; one more slice type is
-a re-cut (capacity offline, by plan --base's own rule) when that spares a new node, else a new node at its price;
+a re-cut (capacity offline without surge, a new node group created first with it, by plan --base's own rule) when
+that spares a new node, else a new node at its price;
 the stack entries after the change pass ``check``, whose capacity holds the demand."""
 
 from __future__ import annotations
@@ -18,6 +19,12 @@ STACK = {
     "gpupools:cluster": {"name": "day", "region": "us-east-1", "systemPool": {"size": "m6i.large"}},
     "gpupools:gpuSoftware": {"installer": "gpu-operator", "migStrategy": "mixed"},
     "gpupools:gpuPools": [{"name": "infer", "size": "p4de.24xlarge", "count": 1, "mig": {"layout": "all-1g.10gb"}}],
+}
+
+# The same pool without surge: a layout change re-cuts its live node (a surge pool's is a new node group first).
+RECREATE = {
+    **STACK,
+    "gpupools:gpuPools": [{**STACK["gpupools:gpuPools"][0], "rotation": "recreate"}],
 }
 
 # AKS cuts this pool itself (gpuInstanceProfile, fixed at creation): nothing re-cuts it in place.
@@ -50,16 +57,16 @@ def _demand(tmp_path: Path, *workloads: dict, cloud: str = "aws") -> Path:
     return path
 
 
-def _day_two(tmp_path: Path, *workloads: dict) -> dict:
-    run = run_cli("fit", str(_demand(tmp_path, *workloads)), "--config", str(_write(tmp_path, STACK)), "--json")
+def _day_two(tmp_path: Path, *workloads: dict, stack: dict = STACK) -> dict:
+    run = run_cli("fit", str(_demand(tmp_path, *workloads)), "--config", str(_write(tmp_path, stack)), "--json")
     assert run.code == 0, run.err
     return json.loads(run.out)
 
 
-def _check_holds(tmp_path: Path, answer: dict, needed: dict[str, int]) -> None:
+def _check_holds(tmp_path: Path, answer: dict, needed: dict[str, int], stack: dict = STACK) -> None:
     """The entries after the change, in the stack file in place of the old ones, pass check, and check's capacity
     (not the fit's) holds every replica."""
-    config = {**STACK, **answer["stack"]}
+    config = {**stack, **answer["stack"]}
     run = run_cli("check", "--config", str(_write(tmp_path, config, "after")), "--json")
     assert run.code == 0, run.err
     held: dict[str, int] = {}
@@ -80,10 +87,11 @@ def test_a_demand_the_stack_holds_is_no_change_and_nothing_new(tmp_path):
     assert diff["cost"]["monthly"]["delta"] == 0
 
 
+WANTED = ({"name": "chat", "slice": "1g.10gb", "count": 40}, {"name": "big", "slice": "3g.40gb", "count": 2})
+
+
 def test_one_more_slice_type_is_a_recut_taken_offline_when_it_spares_a_node(tmp_path):
-    answer = _day_two(
-        tmp_path, {"name": "chat", "slice": "1g.10gb", "count": 40}, {"name": "big", "slice": "3g.40gb", "count": 2}
-    )
+    answer = _day_two(tmp_path, *WANTED, stack=RECREATE)
     assert (answer["newNodes"], answer["recutNodes"], answer["newMonthly"], answer["proven"]) == (0, 1, 0.0, True)
     (pool,) = answer["pools"]
     assert pool["change"] == "recut" and pool["before"] == [{"gpus": 8, "mix": {"1g.10gb": 7}}]
@@ -93,6 +101,17 @@ def test_one_more_slice_type_is_a_recut_taken_offline_when_it_spares_a_node(tmp_
     assert infer["change"] == "changed" and infer["inPlace"]["outage"]
     assert "kubectl drain -l gpupools.io/pool=infer" in " ".join(infer["inPlace"]["steps"])
     assert diff["cost"]["monthly"]["delta"] == 0
+    _check_holds(tmp_path, answer, {"nvidia.com/mig-1g.10gb": 40, "nvidia.com/mig-3g.40gb": 2}, RECREATE)
+
+
+def test_on_a_surge_pool_the_new_layout_is_a_new_node_group_created_first(tmp_path):
+    answer = _day_two(tmp_path, *WANTED)
+    assert (answer["newNodes"], answer["recutNodes"]) == (0, 1)
+    diff = answer["diff"]  # plan --base's verdict: the layout is in the surge pool's generation
+    assert not diff["takesCapacityOffline"]
+    (infer,) = diff["pools"]
+    assert infer["change"] == "replaced" and infer["inPlace"] is None
+    assert infer["replacement"]["order"] == "create-first"
     _check_holds(tmp_path, answer, {"nvidia.com/mig-1g.10gb": 40, "nvidia.com/mig-3g.40gb": 2})
 
 
@@ -121,13 +140,14 @@ def test_whole_gpus_come_from_a_recut_that_leaves_gpus_whole(tmp_path):
 
 
 def test_the_text_says_the_change_as_plan_base_does(tmp_path):
-    demand = _demand(
-        tmp_path, {"name": "chat", "slice": "1g.10gb", "count": 40}, {"name": "big", "slice": "3g.40gb", "count": 2}
-    )
-    run = run_cli("fit", str(demand), "--config", str(_write(tmp_path, STACK)))
+    demand = _demand(tmp_path, *WANTED)
+    run = run_cli("fit", str(demand), "--config", str(_write(tmp_path, RECREATE)))
     assert run.code == 0, run.err
     assert "pool infer: re-cut, 1 node: [8x {1g.10gb: 7}] -> [" in run.out
     assert "capacity OFFLINE while the MIG manager re-cuts it" in run.out
+    surge = run_cli("fit", str(demand), "--config", str(_write(tmp_path, STACK, "surge")))
+    assert surge.code == 0, surge.err
+    assert "; no capacity offline" in surge.out and "pool infer: replaced by surge: new pool infer-" in surge.out
     assert "re-cut nodes: 1; proven optimal (HiGHS optimal)" in run.out
     assert "The change, as plan --base shows it:\nThis change REMOVES GPU capacity" in run.out
     entries = yaml.safe_load(run.out.split("(gpupools check accepts them as they are):\n", 1)[1])

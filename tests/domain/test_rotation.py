@@ -25,6 +25,7 @@ from gpupools.config import ConfigError
 from gpupools.resolve.stack_loader import load_stack
 from gpupools.catalog.fixed_fields import AKS_AGENT_POOL, EKS_NODE_GROUP
 from gpupools.domain.pools import aks_fixed_fields, eks_fixed_fields
+from gpupools.domain.naming import generation
 from gpupools.domain.rotation import name_clashes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,6 +151,39 @@ def test_each_eks_fixed_field_gives_a_new_node_group_name(change: dict) -> None:
     base, changed = _pool(config(AWS, cluster=_NETWORK)), _pool(config(AWS, change, cluster=_NETWORK))
     assert changed.cloud_pool_name != base.cloud_pool_name
     assert re.fullmatch(r"p4d-[a-z0-9]{5}", changed.cloud_pool_name)
+
+
+# --- the MIG layout of a surge pool the GPU Operator cuts ------------------------------------------------------
+
+
+def test_an_operator_cut_surge_pools_generation_hashes_its_per_gpu_layout() -> None:
+    """The GPU Operator re-cuts a live node for a new layout label (slices offline): surge makes it a new pool."""
+    pool = _pool(config(AWS))
+    assert pool.mig is not None and pool.mig.applied_by == "operator" and pool.layout_in_generation
+    fixed = eks_fixed_fields(pool, [], "AL2023_x86_64_NVIDIA")
+    # all-balanced on p4d, per GPU as the stack file writes it: 2x 1g.5gb, 1x 2g.10gb, 1x 3g.20gb on each of 8.
+    per_gpu = [{"gpus": 8, "mix": {"1g.5gb": 2, "2g.10gb": 1, "3g.20gb": 1}}]
+    assert pool.generation == generation("p4d", {**fixed, "nvidia.com/mig.config": per_gpu})
+    assert pool.generation != generation("p4d", fixed)
+
+
+@pytest.mark.parametrize(
+    "layout", ["all-1g.5gb", "all-3g.20gb", [{"gpus": 4, "mix": {"1g.5gb": 7}}, {"gpus": 4, "whole": True}]]
+)
+def test_a_layout_change_gives_an_operator_cut_surge_pool_a_new_name(layout) -> None:
+    changed = _pool(config(AWS, {"mig": {"layout": layout}}))
+    assert changed.cloud_pool_name != _pool(config(AWS)).cloud_pool_name
+    assert re.fullmatch(r"p4d-[a-z0-9]{5}", changed.cloud_pool_name)
+
+
+def test_pools_without_surge_or_without_the_operators_cut_hash_no_layout() -> None:
+    recreate = _pool(config(AWS, {"rotation": "recreate", "mig": {"layout": "all-1g.5gb"}}))
+    assert not recreate.layout_in_generation and recreate.cloud_pool_name == "p4d"
+    aks = _pool(config(AZURE))  # AKS cuts it at creation (gpuInstanceProfile, already a fixed field)
+    assert aks.mig is not None and aks.mig.applied_by == "aks" and not aks.layout_in_generation
+    whole = copy.deepcopy(config(AWS))
+    del whole["gpupools:gpuPools"][0]["mig"]
+    assert not _pool(whole).layout_in_generation
 
 
 def test_a_long_eks_name_is_cut_to_what_the_node_group_component_takes() -> None:

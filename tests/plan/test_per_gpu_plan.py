@@ -73,4 +73,24 @@ def test_the_diff_counts_each_slice_the_recut_removes_and_the_whole_gpus_it_adds
     headline = out.splitlines()[0]  # what goes and what arrives, per pool (plan/headline.py)
     assert "16× nvidia.com/mig-1g.5gb" in headline and "12× nvidia.com/mig-1g.5gb" in headline
     assert "2× nvidia.com/gpu" in headline
+    # The shipped pool is a surge pool the GPU Operator cuts: its per-GPU layout is in its generation, so the new
+    # layout comes on a new node group created first, not as a live re-cut that drains.
+    assert "OFFLINE" not in headline and "kubectl drain" not in out
+    assert "pool p4d-balanced: replaced by surge: new pool p4d-balanced-" in out and "is created before" in out
+
+
+def test_a_recreate_pool_is_re_cut_in_place_for_its_per_gpu_layout(per_gpu, tmp_path, capsys):
+    """Without surge the node group stays and its node is re-cut live: the headline says the slices go offline."""
+    stacks = []
+    for path in (REPO / "Pulumi.eks.yaml", per_gpu):
+        raw = yaml.safe_load(path.read_text())
+        raw["config"]["gpupools:gpuPools"][0]["rotation"] = "recreate"
+        folder = tmp_path / str(len(stacks))
+        folder.mkdir()
+        stacks.append(folder / "Pulumi.eks.yaml")
+        stacks[-1].write_text(yaml.safe_dump(raw), encoding="utf-8")
+    base = tmp_path / "base.json"
+    base.write_text(json.dumps(plan_file(stacks[0]).to_json()), encoding="utf-8")
+    assert main(["plan", "--config", str(stacks[1]), "--base", str(base)]) == 0
+    headline = capsys.readouterr().out.splitlines()[0]
     assert "OFFLINE meanwhile: p4d-balanced (8 GPUs) is re-cut in place" in headline  # a live re-cut drains

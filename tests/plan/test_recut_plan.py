@@ -1,11 +1,13 @@
 """A MIG layout change on a live pool the GPU Operator cuts (issue 37): EKS p4d ``all-1g.5gb`` → ``all-balanced``.
 
-The layout is a node label updated in place, so the node group stays; the MIG manager then re-cuts the running node,
+Without ``rotation: surge`` the layout is a node label updated in place, so the node group stays; the MIG manager then
+re-cuts the running node,
 pausing NVIDIA's daemonsets and failing while a GPU pod runs there (NVIDIA/mig-parted v0.15.0
 ``pkg/mig/reconfigure/reconfigure.go``; NVIDIA's gpu-operator-mig docs, read below when ``../shared`` is there). So
 the plan calls it capacity offline, in JSON, text and the pull request comment, and names the drain; each ``kubectl``
 command it prints is parsed by the real kubectl (when installed), which refuses an unknown flag or a bad jsonpath
-before it dials the server.
+before it dials the server. A surge pool the operator cuts hashes its layout into its generation instead, so the same
+change is a new node group created before the old one is deleted, on EKS and AKS alike.
 """
 
 from __future__ import annotations
@@ -60,7 +62,8 @@ def _diff(folder: Path, base: dict, head: dict, *formats: str) -> dict[str, str]
 
 @pytest.fixture(scope="module")
 def recut(tmp_path_factory) -> dict[str, str]:
-    return _diff(tmp_path_factory.mktemp("recut"), _eks("all-1g.5gb"), _eks(), "json", "text", "markdown")
+    before, after = _eks("all-1g.5gb", rotation="recreate"), _eks(rotation="recreate")
+    return _diff(tmp_path_factory.mktemp("recut"), before, after, "json", "text", "markdown")
 
 
 def test_the_json_says_capacity_goes_offline_and_how_to_drain(recut):
@@ -71,8 +74,6 @@ def test_the_json_says_capacity_goes_offline_and_how_to_drain(recut):
     assert pool["inPlace"]["outage"] is True and pool["inPlace"]["steps"] == STEPS
     assert "MIG layout all-1g.5gb → all-balanced on 1 running node" in pool["inPlace"]["description"]
     assert "(nvidia.com/mig.config.state=failed)" in pool["inPlace"]["description"]
-    # The shipped EKS pool is a surge pool: the plan says surge does not help here.
-    assert "rotation surge makes no new generation for it" in pool["inPlace"]["description"]
 
 
 def test_the_text_leads_with_the_outage_and_lists_the_commands(recut):
@@ -112,18 +113,42 @@ def test_an_autoscaled_pool_planned_at_zero_may_still_run_nodes(tmp_path):
     assert "all-1g.5gb → all-balanced on up to 2 running nodes" in pool["inPlace"]["description"]
 
 
-def test_a_recreate_pool_is_re_cut_the_same_way(tmp_path):
-    out = _diff(tmp_path, _eks("all-1g.5gb", rotation="recreate"), _eks(rotation="recreate"), "json")
-    [pool] = json.loads(out["json"])["diff"]["pools"]
-    assert pool["inPlace"]["outage"] is True and pool["inPlace"]["steps"] == STEPS
-    assert "rotation surge" not in pool["inPlace"]["description"]
+@pytest.fixture(scope="module")
+def surge(tmp_path_factory) -> dict[str, str]:
+    """The shipped EKS pool as it is, a surge pool (its default with a node), cut by the GPU Operator."""
+    return _diff(tmp_path_factory.mktemp("surge"), _eks("all-1g.5gb"), _eks(), "json", "text", "markdown")
 
 
-def test_an_aks_pool_the_operator_cuts_is_re_cut_the_same_way(tmp_path):
-    """AKS updates a pool's nodeLabels in place too: the same outage and drain, under the pool's own name."""
+def test_a_surge_pools_layout_change_is_a_new_node_group_created_first(surge):
+    diff = json.loads(surge["json"])["diff"]
+    [pool] = diff["pools"]
+    assert pool["change"] == "replaced" and pool["inPlace"] is None
+    replacement = pool["replacement"]
+    assert replacement["rotation"] == "surge" and replacement["order"] == "create-first"
+    assert replacement["takesCapacityOffline"] is False and "aliasedFrom" not in replacement
+    assert replacement["oldName"] != replacement["newName"]
+    assert all(name.startswith(f"{POOL}-") for name in (replacement["oldName"], replacement["newName"]))
+    assert diff["takesCapacityOffline"] is False
+
+
+def test_a_surge_pools_layout_change_says_created_before_deleted_and_no_drain(surge):
+    first = surge["text"].splitlines()[0]
+    assert "layout all-1g.5gb → all-balanced" in first and "OFFLINE" not in first
+    assert f"pool {POOL}: replaced by surge: new pool {POOL}-" in surge["text"]
+    assert "is created before" in surge["text"] and "kubectl drain" not in surge["text"]
+    heading = surge["markdown"].splitlines()[0]
+    assert "OFFLINE" not in heading and "kubectl drain" not in surge["markdown"]
+    # The tree: a new ManagedNodeGroup added and the old one deleted, two resources, not one replaced.
+    groups = [line for line in surge["text"].splitlines() if "eks:index:ManagedNodeGroup  p4d-balanced-" in line]
+    assert sorted(line.strip()[0] for line in groups) == ["+", "-"]
+
+
+def _aks(tmp_path: Path, rotation: str) -> dict:
+    """The shipped AKS pool, cut by the GPU Operator, from all-1g.5gb to all-balanced: its diff entry."""
     raw = yaml.safe_load((REPO / "Pulumi.dev.yaml").read_text())["config"]
     raw["gpupools:gpuSoftware"] = {"installer": "gpu-operator", "driver": "operator", "version": "v26.7.0"}
     raw["gpupools:gpuSoftware"].update(migStrategy="mixed", gfd=True)
+    raw["gpupools:gpuPools"][0]["rotation"] = rotation
     before, after = json.loads(json.dumps(raw)), raw
     before["gpupools:gpuPools"][0]["mig"] = {"layout": "all-1g.5gb"}
     after["gpupools:gpuPools"][0]["mig"] = {"layout": "all-balanced"}
@@ -136,12 +161,27 @@ def test_an_aks_pool_the_operator_cuts_is_re_cut_the_same_way(tmp_path):
         head = write_stack_file(folder / "head", after, "dev")
         run = run_cli("plan", "--json", "--config", str(head), "--base", str(base_json))
     assert run.code == 0, run.err
-    [pool] = json.loads(run.out)["diff"]["pools"]
+    return json.loads(run.out)["diff"]
+
+
+def test_an_aks_pool_the_operator_cuts_is_re_cut_the_same_way(tmp_path):
+    """AKS updates a pool's nodeLabels in place too: the same outage and drain, under the pool's own name."""
+    [pool] = _aks(tmp_path, "recreate")["pools"]
     assert pool["change"] == "changed" and pool["inPlace"]["outage"] is True
     assert (
         pool["inPlace"]["steps"][1]
         == "kubectl drain -l gpupools.io/pool=mig1g --ignore-daemonsets --delete-emptydir-data"
     )
+
+
+def test_an_aks_surge_pool_the_operator_cuts_gets_a_new_agent_pool_first(tmp_path):
+    diff = _aks(tmp_path, "surge")
+    [pool] = diff["pools"]
+    assert pool["change"] == "replaced" and pool["inPlace"] is None
+    replacement = pool["replacement"]
+    assert replacement["order"] == "create-first" and replacement["takesCapacityOffline"] is False
+    assert replacement["oldName"] != replacement["newName"]
+    assert diff["takesCapacityOffline"] is False and "OFFLINE" not in diff["headline"]
 
 
 def test_nvidia_asks_for_no_gpu_workloads_and_a_cordon():

@@ -179,3 +179,19 @@ def test_a_node_group_gpupools_registers_itself_sends_its_order_to_the_engine(gi
     run = run_program(program, project="rot", stack="test", config={}, mocks=RecordingMocks())
     (group,) = [r for r in run.resources if r.type == NODE_GROUP_TYPE]
     assert group.options["deleteBeforeReplace"] is sent
+
+
+@pytest.mark.parametrize(("pool", "alias"), [({}, False), ({"mig": None}, True), ({"rotation": "recreate"}, False)])
+def test_an_operator_cut_surge_group_drops_the_alias_to_0_2_0s_group(tmp_path: Path, pool: dict, alias: bool) -> None:
+    """Its name hashes the layout, so never 0.2.0's: an alias to ``p4d-ng`` would make the upgrade delete-first.
+    A surge group without MIG keeps it (its name may be 0.2.0's); a recreate group is ``p4d-ng`` itself."""
+    raw = config(AWS, pool)
+    raw["gpupools:gpuPools"][0] = {k: v for k, v in raw["gpupools:gpuPools"][0].items() if v is not None}
+    (group,) = [
+        r
+        for r in _plan(tmp_path, raw, "alias").resources
+        if r["type"] == NODE_GROUP and r["inputs"]["labels"].get("gpupools.io/pool") == "p4d"
+    ]
+    names = [a.get("name") for a in (group["options"].get("aliases") or [])]
+    assert names == (["p4d-ng"] if alias else [])
+    assert (group["name"] == "p4d-ng") is (load_stack(raw).pools[0].rotation == "recreate")

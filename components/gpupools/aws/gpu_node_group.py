@@ -105,6 +105,12 @@ class EksGpuNodeGroupArgs(TypedDict):
     """EFA interfaces per node (the instance type's maximum, e.g. 4 on p4d.24xlarge, 32 on p5.48xlarge); with efa."""
     tags: NotRequired[dict[str, str]]
     """AWS tags."""
+    adopt_earlier_group: NotRequired[bool]
+    (
+        """With create-first (delete_before_replace=False): alias the generation to <name>-ng, the node group """
+        """resource gpupools 0.2.0 registered, so a group whose name is unchanged is kept (default true). False """
+        """where the name differs from 0.2.0's anyway: the alias would make that replacement delete-first."""
+    )
     autoscaler_tags: NotRequired[dict[str, str]]
     (
         """Tags for the node group's Auto Scaling group: the cluster autoscaler's discovery tags """
@@ -279,8 +285,10 @@ def _generation_name(name: str, args: EksGpuNodeGroupArgs, opts: Optional[pulumi
 def _earlier_names(name: str, args: EksGpuNodeGroupArgs, opts: Optional[pulumi.ResourceOptions]) -> list | None:
     """A group registered as ``<name>-ng`` by an earlier gpupools keeps its resource under the generation name: an
     alias matches only a resource in state, so a later generation, whose old group is ``<name>-<old name>``, is
-    still a new resource."""
-    return [pulumi.Alias(name=f"{name}-ng")] if _create_first(args, opts) else None
+    still a new resource. Not with ``adopt_earlier_group: false``: a group whose name differs from 0.2.0's would
+    be that resource replaced, delete-first (``plan.aliases``); without the alias it is created first."""
+    adopt = args.get("adopt_earlier_group")
+    return [pulumi.Alias(name=f"{name}-ng")] if _create_first(args, opts) and adopt is not False else None
 
 
 def _delete_first(opts: Optional[pulumi.ResourceOptions]) -> bool:

@@ -117,6 +117,7 @@ class EksGpuNodeGroupArgsModel(_Args):
     efa: Optional[Annotated[bool, Rule(_input(bool))]] = None
     efa_interfaces: Optional[Annotated[int, Rule(_input(Annotated[int, Field(ge=1, le=32)]))]] = None
     tags: Optional[Tags] = None
+    adopt_earlier_group: Optional[bool] = None
     autoscaler_tags: Optional[Tags] = None
 
     @model_validator(mode="after")

@@ -15,7 +15,7 @@ from ..catalog.gpus import GpuModel
 from ..catalog.instances import InstanceSize
 from ..catalog.cloud_registry import cloud as cloud_named
 from ..catalog.clouds import CLOUD_DEFAULTS
-from ..catalog.labels import GPU_TAINT, MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, Taint
+from ..catalog.labels import GPU_TAINT, MIG_CONFIG_LABEL, MIG_CONFIG_STATE_LABEL, MIG_CONFIG_STATE_READY, Taint
 from ..catalog.installers import Capability
 from ..catalog.provisioners import NodeProvisioner, provisioner_named
 from ..config.models import GpuPoolConfig, MigStrategy, Rotation, Sharing
@@ -90,10 +90,21 @@ class ResolvedPool:
 
     @cached_property
     def generation(self) -> str | None:
-        """``surge`` pools: a hash of the inputs fixed at creation, exactly as the component sends them; else None."""
+        """``surge`` pools: a hash of the inputs fixed at creation, exactly as the component sends them, and of the
+        MIG layout where the GPU Operator cuts it (``layout_in_generation``); else None."""
         if self.rotation != "surge":
             return None
-        return generation(self.name, cloud_named(self.cloud).facet(PoolGeneration).fixed_fields(self))
+        fixed = dict(cloud_named(self.cloud).facet(PoolGeneration).fixed_fields(self))
+        if self.layout_in_generation and self.mig is not None:
+            fixed[MIG_CONFIG_LABEL] = self.mig.node.to_json()
+        return generation(self.name, fixed)
+
+    @property
+    def layout_in_generation(self) -> bool:
+        """A surge pool whose GPUs the GPU Operator's MIG manager cuts: its layout (per GPU) is in the generation, so
+        a layout change is a new pool created first, not a live re-cut with the slices offline (``plan.recut``).
+        Its cloud name differs from the one gpupools 0.2.0 gave it, which hashed no layout."""
+        return self.rotation == "surge" and self.mig is not None and self.mig.applied_by == "operator"
 
     @property
     def cloud_pool_name(self) -> str:

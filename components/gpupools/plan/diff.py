@@ -353,7 +353,7 @@ def _in_place(
     if before is None or after is None or before["type"] != after["type"]:
         return None
     labels = _LABELS_INPUT[before["type"]]
-    recut = pool_recut(pool, before, after, labels, capacity, _rotation(pool, head, after))
+    recut = pool_recut(pool, before, after, labels, capacity)
     return joined([effect for effect in (in_place_effect(before, after, _gpus_per_node(capacity)), recut) if effect])
 
 

@@ -30,14 +30,13 @@ def recut_effect(
     new_labels: Mapping[str, Any],
     nodes: int,
     per_node: Mapping[str, int],
-    rotation: str = "recreate",
     autoscaled: bool = False,
 ) -> InPlaceEffect | None:
     """What changing the pool's ``nvidia.com/mig.config`` label in place does to its ``nodes`` running nodes (each
     advertising ``per_node`` before the change); None when the layout label does not change to a new layout.
-    ``rotation: surge`` does not help here: the layout is not in the generation (``domain.pools``), which hashes
-    only fields fixed at creation, so the pool keeps its nodes and they are re-cut. ``autoscaled``: ``nodes`` is
-    the most the autoscaler may be running, so even a pool planned at zero may have some."""
+    A ``rotation: surge`` pool the operator cuts hashes its layout into its generation (``domain.pools``), so its
+    layout change is a new pool created first and never reaches here. ``autoscaled``: ``nodes`` is the most the
+    autoscaler may be running, so even a pool planned at zero may have some."""
     old, new = old_labels.get(MIG_CONFIG_LABEL), new_labels.get(MIG_CONFIG_LABEL)
     if new is None or old == new:
         return None
@@ -52,12 +51,6 @@ def recut_effect(
         f"GPU pod runs there; a failed node no longer matches the workloads' {MIG_CONFIG_STATE_LABEL}: "
         f"{MIG_CONFIG_STATE_READY} selector. So every pod requesting {resources} on {POOL_LABEL}={pool} must leave "
         "before pulumi up: cordon and drain the pool, deploy, wait for success, uncordon"
-        + (
-            " (rotation surge makes no new generation for it: the layout is a node label the cloud updates in "
-            "place, not a field fixed at creation)"
-            if rotation == "surge"
-            else ""
-        )
     )
     return InPlaceEffect(what, outage=True, offline_why=WHY_OFFLINE, steps=drain_steps(pool))
 
@@ -68,10 +61,9 @@ def pool_recut(
     after: Mapping[str, Any],
     labels_input: str,
     capacity: Mapping[str, Any] | None,
-    rotation: str,
 ) -> InPlaceEffect | None:
-    """``recut_effect`` for a pool's cloud resource in two plans (the same type, updated in place), its base capacity
-    entry and the head's rotation: on an autoscaled pool, as many nodes as it may be running."""
+    """``recut_effect`` for a pool's cloud resource in two plans (the same type, updated in place) and its base
+    capacity entry: on an autoscaled pool, as many nodes as it may be running."""
     most = autoscaled_most(before)
     nodes = int((capacity or {}).get("nodes", 0))
     return recut_effect(
@@ -80,7 +72,6 @@ def pool_recut(
         after["inputs"].get(labels_input) or {},
         max(nodes, most or 0),
         (capacity or {}).get("perNode") or {},
-        rotation,
         autoscaled=most is not None,
     )
 

@@ -174,6 +174,8 @@ def _group_args(
         "tags": stack.config.tags,
         # Scale from zero: the pool's node template on its Auto Scaling group (empty for a fixed pool).
         "autoscaler_tags": eks_autoscaler_tags(stack, pool),
+        # Its name hashes the layout, so it differs from 0.2.0's: no alias, or the upgrade would be delete-first.
+        "adopt_earlier_group": False if pool.layout_in_generation else None,
     }
     return given(EksGpuNodeGroupArgs, args)
 
