@@ -16,7 +16,7 @@ import pytest
 
 from gpupools.price_lists import refresh as refresh_module
 from gpupools.price_lists.book import MAX_CACHE_BYTES, current_price_book
-from gpupools.price_lists.refresh import refresh
+from gpupools.price_lists.refresh import refresh_caches
 from gpupools.untrusted.atomic_file import write_atomically
 from gpupools.untrusted.files import FileRefused
 from support.cli import run_cli
@@ -41,7 +41,7 @@ def _offer(price: str = "32.7726", region_code: str = "us-east-1") -> bytes:
 
 
 def _refresh(path: Path, body: bytes | None = None) -> None:
-    refresh(["aws"], "us-east-1", fetcher=lambda url: body or _offer(), now=NOW, path=path)
+    refresh_caches(["aws"], "us-east-1", fetcher=lambda url: body or _offer(), now=NOW, path=path)
 
 
 def test_a_planted_temp_symlink_is_never_followed_and_a_users_tmp_file_survives(tmp_path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 
 from gpupools.price_lists import aws, azure
 from gpupools.price_lists.errors import PriceSourceError
-from gpupools.price_lists.refresh import refresh
+from gpupools.price_lists.refresh import refresh_caches
 
 ITEM = {
     "armSkuName": "Standard_ND96asr_v4",
@@ -31,7 +31,7 @@ def test_an_azure_page_with_a_non_finite_price_is_refused_and_the_cache_is_not_w
     page = json.dumps({"Items": [ITEM], "NextPageLink": None, "Count": 1}).replace("27.5", number).encode()
     cache = tmp_path / "prices.json"
     with pytest.raises(PriceSourceError, match="not a complete JSON page") as error:
-        refresh(["azure"], "southcentralus", fetcher=lambda url: page, path=cache)
+        refresh_caches(["azure"], "southcentralus", fetcher=lambda url: page, path=cache)
     assert "\n" not in str(error.value)
     assert not cache.exists()
 

@@ -17,7 +17,7 @@ from gpupools.cli import main
 from gpupools.price_lists import aws, azure
 from gpupools.price_lists.book import current_price_book
 from gpupools.price_lists.errors import PriceSourceError
-from gpupools.price_lists.refresh import refresh
+from gpupools.price_lists.refresh import refresh_caches
 from support.cli import run_cli
 
 RECORDED = Path(__file__).parent / "recorded_prices"
@@ -154,7 +154,8 @@ def test_refresh_writes_a_cache_that_plans_read_first(tmp_path: Path, monkeypatc
     pages = iter([PAGE1, PAGE2])
     path = tmp_path / "prices.json"
     now = datetime(2026, 11, 20, tzinfo=timezone.utc)
-    _, fresh, dropped = refresh(["azure"], "southcentralus", fetcher=lambda url: next(pages), now=now, path=path)
+    done = refresh_caches(["azure"], "southcentralus", fetcher=lambda url: next(pages), now=now, path=path)
+    fresh, dropped = done.fresh, done.dropped
     assert dropped == 0
     cache = json.loads(path.read_text())
     assert cache["currency"] == "USD" and cache["retrieved"] == "2026-11-20T00:00:00Z"
@@ -341,7 +342,8 @@ def test_refresh_in_another_currency_asks_for_it_and_the_plan_shows_it_alone(
     path = tmp_path / "prices.json"
     path.write_text(json.dumps({**_BOOK, "prices": [{**_PRICE, "region": "eastus"}]}))
     fetch, asked = _azure_server([_eur_page()])
-    _, fresh, dropped = refresh(["azure"], "southcentralus", fetcher=fetch, path=path, currency="EUR")
+    done = refresh_caches(["azure"], "southcentralus", fetcher=fetch, path=path, currency="EUR")
+    fresh, dropped = done.fresh, done.dropped
     assert "currencyCode='EUR'" in asked[0] and dropped == 1
     assert [(p.size, p.per_hour) for p in fresh] == [("Standard_ND96asr_v4", 27.5)]  # Windows, Reservation left out
     assert json.loads(path.read_text())["currency"] == "EUR"
@@ -361,7 +363,7 @@ def test_refresh_in_another_currency_asks_for_it_and_the_plan_shows_it_alone(
 def test_a_currency_azure_does_not_answer_in_is_one_error_not_an_empty_cache(tmp_path: Path) -> None:
     fetch, _ = _azure_server([PAGE1, PAGE2])  # the API's answer in USD, whatever was asked
     with pytest.raises(PriceSourceError) as error:
-        refresh(["azure"], "southcentralus", fetcher=fetch, path=tmp_path / "prices.json", currency="XYZ")
+        refresh_caches(["azure"], "southcentralus", fetcher=fetch, path=tmp_path / "prices.json", currency="XYZ")
     assert "asked for XYZ, it answered in USD" in str(error.value) and not (tmp_path / "prices.json").exists()
 
 

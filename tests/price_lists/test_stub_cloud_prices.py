@@ -9,7 +9,7 @@ import pytest
 
 from gpupools.catalog.cloud import Cloud, CloudNotSupported
 from gpupools.catalog.cloud_registry import register, unregister
-from gpupools.price_lists.refresh import refresh
+from gpupools.price_lists.refresh import refresh_caches
 
 
 @pytest.fixture
@@ -27,6 +27,6 @@ def test_refreshing_the_stubs_prices_is_refused_before_any_fetch(gke, tmp_path):
         return b"{}"
 
     with pytest.raises(CloudNotSupported, match="^refreshing prices is not supported on gke$"):
-        refresh(["gke"], None, fetcher=fetcher, path=tmp_path / "prices.json")
+        refresh_caches(["gke"], None, fetcher=fetcher, path=tmp_path / "prices.json")
     assert fetched == []
     assert not (tmp_path / "prices.json").exists()

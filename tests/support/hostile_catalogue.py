@@ -347,12 +347,12 @@ def good_cache() -> bytes:
     import tempfile
     from datetime import datetime, timezone
 
-    from gpupools.price_lists.refresh import refresh
+    from gpupools.price_lists.refresh import refresh_caches
 
     with tempfile.TemporaryDirectory(prefix="gpupools-hostile-cache-") as folder:
         target = Path(folder) / "prices.json"
         now = datetime(2026, 11, 20, tzinfo=timezone.utc)
-        refresh(["aws"], "us-east-1", fetcher=lambda url: aws_offer(), now=now, path=target)
+        refresh_caches(["aws"], "us-east-1", fetcher=lambda url: aws_offer(), now=now, path=target)
         return target.read_bytes()
 
 

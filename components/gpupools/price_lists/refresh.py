@@ -93,19 +93,6 @@ class Refreshed:
     offer_sizes: int = 0
 
 
-def refresh(
-    clouds: list[str],
-    region: str | None,
-    fetcher: Fetcher | None = None,
-    now: datetime | None = None,
-    path: Path | None = None,
-    currency: str = CURRENCY,
-) -> tuple[Path, list[Price], int]:
-    """The prices alone (``refresh_caches`` without offers): the cache, the prices read, the prices dropped."""
-    done = refresh_caches(clouds, region, fetcher, now, path, currency)
-    return done.prices_path, done.fresh, done.dropped
-
-
 def refresh_caches(
     clouds: list[str],
     region: str | None,
