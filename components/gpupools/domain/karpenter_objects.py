@@ -210,15 +210,30 @@ def nodepool_weights(pools: list[ResolvedPool]) -> dict[str, int]:
     return {name: 100 - rank for names in groups.values() if len(names) > 1 for rank, name in enumerate(names[:100])}
 
 
+@dataclass(frozen=True)
+class PoolObjects:
+    """One Karpenter pool's objects: its EC2NodeClass, its NodePool, and its NodeOverlay where one is needed."""
+
+    node_class: dict[str, Any]
+    node_pool: dict[str, Any]
+    overlay: dict[str, Any] | None
+
+    def all(self) -> list[dict[str, Any]]:
+        return [self.node_class, self.node_pool] + ([self.overlay] if self.overlay is not None else [])
+
+
+def pool_objects(pools: list[ResolvedPool], cluster: NodeClassInputs) -> list[PoolObjects]:
+    """Each Karpenter pool's objects, in the pools' order, weighed against each other (``nodepool_weights``)."""
+    weights = nodepool_weights(pools)
+    return [
+        PoolObjects(ec2_node_class(pool, cluster), node_pool(pool, weights.get(pool.name)), node_overlay(pool))
+        for pool in pools
+    ]
+
+
 def karpenter_objects(pools: list[ResolvedPool], cluster: NodeClassInputs) -> list[dict[str, Any]]:
     """Every Karpenter pool's objects, in order: its EC2NodeClass, NodePool, and NodeOverlay where one is needed."""
-    weights = nodepool_weights(pools)
-    objects: list[dict[str, Any]] = []
-    for pool in pools:
-        objects += [ec2_node_class(pool, cluster), node_pool(pool, weights.get(pool.name))]
-        overlay = node_overlay(pool)
-        objects += [overlay] if overlay is not None else []
-    return objects
+    return [item for objects in pool_objects(pools, cluster) for item in objects.all()]
 
 
 def needs_node_overlay(pools: list[ResolvedPool]) -> bool:

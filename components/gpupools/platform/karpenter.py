@@ -13,14 +13,7 @@ from typing import Any
 import pulumi
 
 from ..catalog.provisioners import KARPENTER
-from ..domain.karpenter_objects import (
-    NodeClassInputs,
-    ec2_node_class,
-    needs_node_overlay,
-    node_overlay,
-    node_pool,
-    nodepool_weights,
-)
+from ..domain.karpenter_objects import NodeClassInputs, needs_node_overlay, pool_objects
 from ..domain.pools import ResolvedPool
 from ..kubernetes.karpenter import Karpenter, KarpenterArgs
 from ..kubernetes.karpenter_pool import KarpenterPool, KarpenterPoolArgs
@@ -65,33 +58,24 @@ def _karpenter_pools(context: EksPoolContext, pools: list[tuple[int, ResolvedPoo
     security_groups = pulumi.Output.from_input(cluster.cluster_security_group_id).apply(
         lambda group: [group] if group else None
     )
-    weights = nodepool_weights(resolved)
+    inputs = NodeClassInputs(
+        settings.name,
+        role,
+        subnets if isinstance(subnets, pulumi.Output) else (tuple(subnets) or None),
+        security_groups,
+        dict(stack.config.tags or {}),
+    )
     components: list[pulumi.ComponentResource] = []
-    for _, pool in pools:
-        node_class = ec2_node_class(
-            pool,
-            NodeClassInputs(
-                settings.name,
-                role,
-                subnets if isinstance(subnets, pulumi.Output) else (tuple(subnets) or None),
-                security_groups,
-                dict(stack.config.tags or {}),
-            ),
-        )
-        overlay = node_overlay(pool)
+    for pool, objects in zip(resolved, pool_objects(resolved, inputs)):
         args: dict[str, Any] = {
             "node_pool_name": pool.name,
-            "node_class": node_class,
-            "node_pool": node_pool(pool, weights.get(pool.name)),
-            **({"node_overlay": overlay} if overlay is not None else {}),
+            "node_class": objects.node_class,
+            "node_pool": objects.node_pool,
+            **({"node_overlay": objects.overlay} if objects.overlay is not None else {}),
         }
-        components.append(
-            KarpenterPool(
-                prefix + pool.name,
-                given(KarpenterPoolArgs, args),
-                pulumi.ResourceOptions.merge(kubernetes, pulumi.ResourceOptions(depends_on=after)),
-            )
-        )
+        # One ResourceOptions per resource: the SDK may fill in what it is given.
+        options = pulumi.ResourceOptions.merge(kubernetes, pulumi.ResourceOptions(depends_on=after))
+        components.append(KarpenterPool(prefix + pool.name, given(KarpenterPoolArgs, args), options))
     return components
 
 
