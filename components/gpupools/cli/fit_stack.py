@@ -23,7 +23,7 @@ from ..fit.day_two import DayTwo, day_two
 from ..plan.cost_diff import cost_diff
 from ..plan.diff import CapacityDiff, diff_plans
 from ..plan.offline import plan_stack
-from ..resolve.stack_loader import load_stack
+from ..resolve.stack_loader import validated_once
 from .check import print_lines
 from ..untrusted.text import json_text
 from .cost_render import cost_diff_lines, cost_headline
@@ -45,8 +45,9 @@ def run_fit_stack(stack_file: StackFile, args: argparse.Namespace) -> int:
         )
     demand = read_demand_file(args.demand)
     book = current_price_book()
-    change = day_two(load_stack(stack_file.config), stack_file, demand, book, args.time_limit)
-    base = plan_stack(stack_file).to_json()
+    with validated_once(stack_file.config) as stack:  # the base plan below gets this Stack, not a second check
+        change = day_two(stack, stack_file, demand, book, args.time_limit)
+        base = plan_stack(stack_file).to_json()
     head = plan_stack(dataclasses.replace(stack_file, config=change.config)).to_json()
     diff = diff_plans(base, head)
     costs = cost_diff(base, head, diff)
@@ -57,7 +58,8 @@ def run_fit_stack(stack_file: StackFile, args: argparse.Namespace) -> int:
         }
         print(json_text(data))
         return 0
-    diff_text = [f"{diff_lines(diff)[0]}; {cost_headline(costs)}", *diff_lines(diff)[1:], *cost_diff_lines(costs)]
+    headline, *details = diff_lines(diff)
+    diff_text = [f"{headline}; {cost_headline(costs)}", *details, *cost_diff_lines(costs)]
     print_lines(
         report_lines(change, book.currency, diff, stack_file.stack)
         + ["", "The change, as plan --base shows it:"]
