@@ -24,10 +24,10 @@ SAFE_CALLS = {
     "schema_text",
     "str_problem",
     "render_yaml",
-    "layout_lines",
+    "layout_text",
 }
 # render_yaml: yaml.safe_dump_all without allow_unicode writes every non-printable and non-ASCII character as a
-# double-quoted escape. layout_lines: the MIG pictures, whose names went through shown before the picture's own
+# double-quoted escape. layout_text: the MIG pictures, whose names went through shown before the picture's own
 # box characters and colours were added (tests/cli/test_pictures.py's hostile names).
 SAFE_TABLES = {"RENDERERS"}  # verify.report's renderers: each line through shown, markdown_safe or json_text
 COUNTS = {"len", "int"}
@@ -55,7 +55,7 @@ def _safe(node: ast.AST) -> bool:
             item = node.args[0]
             if isinstance(item, (ast.List, ast.Tuple)):
                 return all(_safe(element) for element in item.elts)
-            if isinstance(item, ast.Call):  # a safe call's lines (layout_lines)
+            if isinstance(item, ast.Call):  # a safe call's lines
                 return _safe(item)
             return isinstance(item, (ast.GeneratorExp, ast.ListComp)) and _safe(item.elt)
     return False

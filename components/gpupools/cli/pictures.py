@@ -52,9 +52,13 @@ def wants_colour(stream: object) -> bool:
 
 def print_layouts(picture: Picture, ascii_only: bool, heading: str) -> None:
     """The heading and the picture; names in it are already escaped, so its own colour codes are printed as such."""
-    if layout_lines(picture, ascii_only):  # the lines are drawn twice: cheap, and each print names its rule
-        print("\n".join(["", shown(heading)]))
-        print("\n".join(layout_lines(picture, ascii_only)))
+    print(layout_text(picture, ascii_only, heading), end="")
+
+
+def layout_text(picture: Picture, ascii_only: bool, heading: str) -> str:
+    """A blank line, the heading and the picture, each line ending in a newline; "" when there is nothing to draw."""
+    lines = layout_lines(picture, ascii_only)
+    return "\n".join(["", shown(heading), *lines]) + "\n" if lines else ""
 
 
 def check_svg_path(path: str | None) -> None:
