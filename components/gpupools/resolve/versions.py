@@ -28,6 +28,7 @@ from ..catalog.kubernetes_versions import (
 )
 from ..config.errors import Findings, Problem, field_path
 from ..config.models import StackConfig
+from .place_rules import cluster_region
 
 # ASCII digits only (``\d`` would take fullwidth and Arabic-Indic ones); a node pool may name a patch.
 _VERSION = re.compile(r"(?P<minor>1\.[0-9]{2})(\.[0-9]{1,3})?")
@@ -112,7 +113,7 @@ def kubernetes_window_findings(config: StackConfig, day: date) -> Findings:
         return found
     window = offer.minors[version]
     if window.status(day) == EXPECTED:
-        found.warnings.append(expected_warning(offer, window, day, _region(config)))
+        found.warnings.append(expected_warning(offer, window, day, cluster_region(config)))
     if window.status(day) == LONG_TERM:
         found += _long_term(config, offer, window, day)
     elif cluster.long_term_support and offer.long_term_opt_in:
@@ -158,11 +159,6 @@ def _targets(offer: KubernetesOffer, day: date) -> str:
     if not targets:
         return f"none in standard support with {ENDS_SOON_DAYS} days or more left in gpupools' table"
     return f"{', '.join(targets)}: in standard support for {ENDS_SOON_DAYS} days or more"
-
-
-def _region(config: StackConfig) -> str | None:
-    value = getattr(config.cluster, cloud_named(config.cloud).region_field, None)
-    return value if isinstance(value, str) and value else None
 
 
 def _long_term(config: StackConfig, offer: KubernetesOffer, window: KubernetesWindow, day: date) -> Findings:
