@@ -62,7 +62,11 @@ def not_offered_problem(
 ) -> Problem | None:
     """The one refusal of a size the offers snapshot says ``region`` does not sell (``check``, ``plan`` and
     ``fit`` all ask it), on the plan's ``day``; None when it is sold or the snapshot cannot say."""
-    answer = offer(size, region, snapshot, day)
+    return _not_offered(offer(size, region, snapshot, day), size, region, where)
+
+
+def _not_offered(answer: offers.Offer, size: str, region: str, where: str) -> Problem | None:
+    """The refusal's text for an answer already asked of the snapshot (``offer_findings`` has one per pool)."""
     if answer.status != "not offered":
         return None
     return Problem(
@@ -108,7 +112,7 @@ def offer_findings(config: StackConfig, day: date | None = None) -> Findings:
         if pool is None:
             continue
         answer = offer(pool.size, region, snapshot, day)
-        refused = not_offered_problem(pool.size, region, field_path("gpuPools", index, "size"), snapshot, day)
+        refused = _not_offered(answer, pool.size, region, field_path("gpuPools", index, "size"))
         if refused is not None:
             found.problems.append(refused)
         elif answer.status == "not listed":
