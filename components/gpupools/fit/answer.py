@@ -124,10 +124,8 @@ def fit_demand(
         )
     fits.sort(key=_rank_gpus if objective == "gpus" else _rank)
     if len(sizes) > 1:  # the fewest layouts (third tier) only for the size shown in full: same bill, same GPUs
-        request, _ = size_request(demand, fits[0].request.size)
-        assert request is not None
         left = max(deadline - time.monotonic(), 0.05)
-        fits[0] = fit_size(demand, request, book, left, objective, min(LAYOUTS_TIME_LIMIT, left)) or fits[0]
+        fits[0] = fit_size(demand, fits[0].request, book, left, objective, min(LAYOUTS_TIME_LIMIT, left)) or fits[0]
     return FitAnswer(demand, fits[0], tuple(fits[1:]), tuple(refused), book.currency, book.origin)
 
 
