@@ -7,7 +7,6 @@ from collections import Counter
 
 import pytest
 
-from gpupools.catalog.gpus import GPU_MODELS
 from gpupools.domain.node_layout import GpuGroup, NodeLayout
 
 MIX = {"1g.10gb": 4, "1g.20gb": 1, "2g.20gb": 1}
@@ -63,22 +62,6 @@ def test_groups_take_consecutive_device_indexes():
         ((0, 1, 2, 3, 4, 5), False),
         ((6, 7), True),
     ]
-
-
-def test_starts_place_every_instance_of_every_cut_gpu_without_overlap():
-    gpu = GPU_MODELS["A100-80GB"]
-    starts = P4DE_NODE.starts(gpu)
-    assert {index for index, _, _ in starts} == set(range(6))  # the whole GPUs 6 and 7 hold no instance
-    for index in range(6):
-        on_gpu = [(name, start) for i, name, start in starts if i == index]
-        assert Counter(name for name, _ in on_gpu) == MIX
-        used: set[int] = set()
-        for name, start in on_gpu:
-            profile = gpu.profile(name)
-            assert profile is not None
-            cells = set(range(start, start + profile.memory_slices))
-            assert not used & cells and max(cells) < gpu.memory_slices
-            used |= cells
 
 
 def test_of_builds_the_same_node_from_pairs_in_any_mix_order():

@@ -11,9 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Literal, Mapping
 
-from ..catalog.gpus import GpuModel
 from ..catalog.labels import GPU_RESOURCE, mig_resource_name
-from .mig_layouts import Layout, canonical, check_layout, describe
+from .mig_layouts import Layout, canonical, describe
 
 Strategy = Literal["none", "single", "mixed"]  # the device plugin's migStrategy (config.models.MigStrategy)
 
@@ -133,18 +132,6 @@ class NodeLayout:
             found.append((tuple(range(first, first + group.gpus)), group))
             first += group.gpus
         return tuple(found)
-
-    def starts(self, gpu: GpuModel) -> tuple[tuple[int, str, int], ...]:
-        """(GPU index, profile, start slice) of every MIG instance on the node, by NVIDIA's placements
-        (``check_layout(...).starts``; empty for a GPU whose placements are unsourced)."""
-        return tuple(
-            (index, name, start)
-            for indexes, group in self.indexed()
-            if group.layout is not None
-            for start_pairs in [check_layout(gpu, dict(group.layout)).starts]
-            for index in indexes
-            for name, start in start_pairs
-        )
 
     def describe(self) -> str:
         return " + ".join(group.describe() for group in self.groups)
