@@ -1,10 +1,9 @@
 """A fit answer as a ``Picture``: each node of each pool, its GPUs with the replicas they hold, the rest unused.
 
 Reads the answer through two questions only, so a solver that changes its answer's shape needs no change to the
-renderers: how one node of a pool is cut (``groups``: (layout, GPUs) per node, or the pool's one ``layout`` on
-every GPU), and which GPUs the demand uses (``per_gpu``: a pool, a layout, the replicas one GPU holds, and how many
-such GPUs, one when the answer lists GPUs one by one). The used GPUs of a pool fill its nodes in order; what is
-left of a node is drawn unused, cut as the node is.
+renderers: how one node of a pool is cut (``groups``: (layout, GPUs) per node), and which GPUs the demand uses
+(``per_gpu``: a pool, a layout, the replicas one GPU holds, and how many such GPUs). The used GPUs of a pool fill
+its nodes in order; what is left of a node is drawn unused, cut as the node is.
 """
 
 from __future__ import annotations
@@ -17,14 +16,6 @@ from ..domain.mig_drawing import GpuEntry, GpuPicture, NodePicture, Picture, Poo
 from ..fit.size_fit import SizeFit
 
 MAX_NODES = 100  # drawn at most (the SVG draws no more); the others are counted
-
-
-def node_groups(pool: Any) -> tuple[tuple[GpuEntry, int], ...]:
-    """(layout, GPUs) of one node of the pool, in device order."""
-    groups = getattr(pool, "groups", None)
-    if groups:
-        return tuple((layout, gpus) for layout, gpus in groups)
-    return ((pool.layout, pool.gpus_per_node),)
 
 
 def fit_picture(fit: SizeFit, max_nodes: int = MAX_NODES) -> Picture:
@@ -44,7 +35,7 @@ def fit_picture(fit: SizeFit, max_nodes: int = MAX_NODES) -> Picture:
 
     used: dict[tuple[str, GpuEntry], deque[list[Any]]] = {}  # runs of [holds, GPUs left], in order
     for use in fit.per_gpu:
-        used.setdefault((use.pool, use.layout), deque()).append([use.holds, int(getattr(use, "gpus", 1))])
+        used.setdefault((use.pool, use.layout), deque()).append([use.holds, use.gpus])
 
     def next_holds(queue: deque[list[Any]]) -> dict[str, int]:
         if not queue:
@@ -57,7 +48,7 @@ def fit_picture(fit: SizeFit, max_nodes: int = MAX_NODES) -> Picture:
 
     pools, left = [], max_nodes
     for pool in fit.pools:
-        groups = node_groups(pool)
+        groups = pool.groups  # (layout, GPUs) of one node, in device order
         nodes = []
         for index in range(1, min(pool.nodes, left) + 1):
             gpus: list[GpuPicture] = []
