@@ -104,7 +104,7 @@ def solve(
         return Solution(pools, only, whole, nodes, whole, whole, nodes, True, True, False, "bound = answer")
     slices = slice_bound(wanted, profiles, *gpu_slices)
     build = _per_gpu_program if per_gpu else _per_pool_program
-    program, x, nodes_row, used = build([wanted[n] for n in names], vectors, gpus_per_node, whole)
+    program, x, nodes_row, used = build([wanted[n] for n in names], vectors, gpus_per_node)
     rows = {"nodes": nodes_row, "gpus": {column: 1.0 for column in x}, "configs": {flag: 1.0 for flag in used}}
     if per_gpu:  # nodes = ceil((GPUs + whole) / per node) rise with GPUs: the fewest GPUs are the fewest nodes
         order: tuple[str, ...] = ("gpus", "configs")
@@ -112,7 +112,7 @@ def solve(
         order = ("nodes", "gpus", "configs") if objective == "bill" else ("gpus", "nodes", "configs")
     if layouts_time <= 0:  # a size only ranked, not shown in full: the third tier can wait
         order = order[:-1]
-    start = _start([wanted[n] for n in names], vectors, gpus_per_node, whole, per_gpu)
+    start = _start([wanted[n] for n in names], vectors, gpus_per_node, per_gpu)
     caps = [layouts_time if name == "configs" else None for name in order]
     outcome = mip.solve(program, [rows[name] for name in order], time_limit, caps, start)
     assert outcome is not None, "the pattern program always has a solution (one GPU per replica)"
@@ -150,9 +150,10 @@ def solve(
     )
 
 
-def _per_gpu_program(demand: list[int], vectors: list[tuple[int, ...]], per_node: int, whole: int):
+def _per_gpu_program(demand: list[int], vectors: list[tuple[int, ...]], per_node: int):
     """Columns: GPUs per configuration and one flag per configuration (used at all). Rows: every profile covered,
-    a configuration's GPUs only if it is flagged. Nodes follow from the GPUs (``solve``)."""
+    a configuration's GPUs only if it is flagged. Nodes follow from the GPUs (``solve``); ``per_node`` is unused
+    here, taken as ``_per_pool_program`` takes it."""
     program = mip.Program()
     x = [program.column() for _ in vectors]
     used = [program.column(1) for _ in vectors]
@@ -163,7 +164,7 @@ def _per_gpu_program(demand: list[int], vectors: list[tuple[int, ...]], per_node
     return program, x, {}, used
 
 
-def _per_pool_program(demand: list[int], vectors: list[tuple[int, ...]], per_node: int, whole: int):
+def _per_pool_program(demand: list[int], vectors: list[tuple[int, ...]], per_node: int):
     """Columns: GPUs and nodes per configuration, and its flag; whole GPUs' nodes are a constant here (their own
     pool), added back by ``_separate``. Rows: every profile covered, a configuration's GPUs on its own nodes."""
     program = mip.Program()
@@ -178,7 +179,7 @@ def _per_pool_program(demand: list[int], vectors: list[tuple[int, ...]], per_nod
     return program, x, {node: 1.0 for node in nodes}, used
 
 
-def _start(demand: list[int], vectors: list[tuple[int, ...]], per_node: int, whole: int, per_gpu: bool) -> list[int]:
+def _start(demand: list[int], vectors: list[tuple[int, ...]], per_node: int, per_gpu: bool) -> list[int]:
     """A solution in the programs' column order, kept if the time limit stops the solver before a better one: each
     profile on the configuration holding most of it."""
     x = [0] * len(vectors)
