@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from . import lexicographic_mip as mip
-from .fit_solver import Config, NodePool, pack, project
+from .fit_solver import Config, NodePool, covering, pack
 from .mig_layouts import Layout, canonical
 from .node_layout import NodeLayout
 
@@ -80,8 +80,8 @@ def solve_day_two(
 ) -> DayTwoSolution | None:
     """The cheapest change (module docstring), or None when a demanded profile is in no layout."""
     names = sorted(name for name, count in demand.items() if count > 0)
-    vectors = project(layouts, names) if names else []
-    if any(all(vector[i] == 0 for vector in vectors) for i in range(len(names))):
+    vectors = covering(layouts, names)
+    if vectors is None:
         return None
     per_node = gpus_per_node
     program = mip.Program()

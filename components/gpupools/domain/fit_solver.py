@@ -94,8 +94,8 @@ def solve(
     """The optimum (module docstring), or None when some demanded profile is in no layout."""
     wanted = {name: count for name, count in demand.items() if count > 0}
     names = sorted(wanted)
-    vectors = project(layouts, names)
-    if any(all(vector[i] == 0 for vector in vectors) for i in range(len(names))):
+    vectors = covering(layouts, names)
+    if vectors is None:
         return None
     if not names:  # whole GPUs only (also on GPUs without MIG, which have no slices to divide by)
         nodes = -(-whole // gpus_per_node)
@@ -210,6 +210,12 @@ def project(layouts: Sequence[Layout], names: list[str]) -> list[tuple[int, ...]
     vectors.discard(tuple(0 for _ in names))
     kept = [v for v in vectors if not any(o != v and all(a >= b for a, b in zip(o, v)) for o in vectors)]
     return sorted(kept, key=lambda v: (-sum(v), v))
+
+
+def covering(layouts: Sequence[Layout], names: list[str]) -> list[tuple[int, ...]] | None:
+    """``project``, or None when some demanded profile is in no layout (no answer can hold it)."""
+    vectors = project(layouts, names)
+    return None if any(all(vector[i] == 0 for vector in vectors) for i in range(len(names))) else vectors
 
 
 def pack(config_counts: list[tuple[Config, int]], per_node: int) -> tuple[NodePool, ...]:
