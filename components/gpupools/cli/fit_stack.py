@@ -97,7 +97,7 @@ def report_lines(change: DayTwo, currency: str, diff: CapacityDiff, stack: str) 
         else:
             lines.append(f"  pool {pool.pool.name}: kept, {nodes} of [{pool.pool.node.describe()}]")
     for (name, nodes), added in zip(change.added_to, solution.added):
-        node = NodeLayout.of((gpus, None if config is None else dict(config)) for config, gpus in added.groups)
+        node = NodeLayout.of((gpus, config) for config, gpus in added.groups)
         lines.append(f"  pool {name}: +{nodes} node{'s' if nodes != 1 else ''} of [{node.describe()}]")
     if change.other_sizes:
         lines.append(f"  kept, other sizes (hold none of the demand): {', '.join(change.other_sizes)}")

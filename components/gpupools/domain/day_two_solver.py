@@ -149,4 +149,4 @@ def _node(groups: list[tuple[int, Layout | None]], per_node: int) -> NodeLayout:
     spare = per_node - sum(gpus for gpus, _ in groups)
     last_gpus, last = groups[-1]
     groups = [*groups[:-1], (last_gpus + spare, last)]
-    return NodeLayout.of((gpus, None if layout is None else dict(layout)) for gpus, layout in groups)
+    return NodeLayout.of(groups)

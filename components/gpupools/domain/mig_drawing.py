@@ -112,9 +112,7 @@ class PoolPicture:
             "size": self.size,
             "gpu": self.node_gpus[0].model if self.node_gpus else "",
             "nodes": len(self.nodes),
-            "layout": NodeLayout.of(
-                (gpus, None if layout is None else dict(layout)) for gpus, layout in runs
-            ).to_json(),
+            "layout": NodeLayout.of((gpus, layout) for gpus, layout in runs).to_json(),
         }
 
 

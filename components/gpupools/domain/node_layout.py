@@ -49,10 +49,11 @@ class NodeLayout:
         return cls((GpuGroup(gpus, canonical(devices)),))
 
     @classmethod
-    def of(cls, groups: Iterable[tuple[int, Mapping[str, int] | None]]) -> NodeLayout:
-        """From ``(gpus, per-GPU mix or None for whole)`` pairs in device order, e.g. ``[(6, {...}), (2, None)]``;
-        the mixes are not checked here (``resolve.mig_rules`` does, by ``check_layout``)."""
-        return cls(tuple(GpuGroup(gpus, None if mix is None else canonical(mix)) for gpus, mix in groups))
+    def of(cls, groups: Iterable[tuple[int, Mapping[str, int] | Layout | None]]) -> NodeLayout:
+        """From ``(gpus, per-GPU mix or None for whole)`` pairs in device order, e.g. ``[(6, {...}), (2, None)]``; a
+        mix may be a mapping or a ``Layout``'s pairs. The mixes are not checked here (``resolve.mig_rules`` does, by
+        ``check_layout``)."""
+        return cls(tuple(GpuGroup(gpus, None if mix is None else canonical(dict(mix))) for gpus, mix in groups))
 
     @property
     def gpus(self) -> int:

@@ -145,7 +145,7 @@ def _changed_config(
     added_to: list[tuple[str, int]] = []
     fresh = 0
     for pool in solution.added:
-        node = NodeLayout.of((gpus, None if config_ is None else dict(config_)) for config_, gpus in pool.groups)
+        node = NodeLayout.of((gpus, config_) for config_, gpus in pool.groups)
         same = next((name for name, after in nodes.items() if after == node and name in growable), None)
         if same is not None:
             by_name[same]["count"] = by_name[same]["count"] + pool.nodes

@@ -272,4 +272,4 @@ def _stack(demand: Demand, request: SizeRequest, pools: tuple[FitPool, ...]) -> 
 
 def _node(groups: tuple[Group, ...]) -> NodeLayout:
     """A node of the answer in the one MIG model (``domain.node_layout``), which spells the stack's per-GPU form."""
-    return NodeLayout.of((gpus, None if config is None else dict(config)) for config, gpus in groups)
+    return NodeLayout.of((gpus, config) for config, gpus in groups)
