@@ -52,11 +52,11 @@ def kueue_objects(
     quotas = _assign(pools, teams)
     groups = _groups(teams, pools)
     ordered = sorted(teams, key=lambda t: t.name)
-    objects = [_resource_flavor(pool) for pool in pools]
+    objects = [_resource_flavor(pool, api_version) for pool in pools]
     objects += [_cluster_queue(team, groups, quotas, cohort_name, api_version) for team in ordered]
     if local_queues:
-        objects += [_local_queue(team) for team in ordered]
-    return [{**obj, "apiVersion": api_version} for obj in objects]
+        objects += [_local_queue(team, api_version) for team in ordered]
+    return objects
 
 
 def _unique(names: list[str], given: list[str], what: str) -> None:
@@ -118,11 +118,11 @@ def _groups(teams: Sequence[TeamDemand], pools: Sequence[PoolFlavor]) -> list[tu
     return found
 
 
-def _resource_flavor(pool: PoolFlavor) -> dict[str, Any]:
+def _resource_flavor(pool: PoolFlavor, api_version: str) -> dict[str, Any]:
     spec: dict[str, Any] = {"nodeLabels": dict(pool.node_labels or {})}
     if pool.taints:
         spec["tolerations"] = [taint.kubernetes_toleration() for taint in pool.taints]
-    return {"apiVersion": KUEUE_API_VERSION, "kind": "ResourceFlavor", "metadata": {"name": pool.name}, "spec": spec}
+    return {"apiVersion": api_version, "kind": "ResourceFlavor", "metadata": {"name": pool.name}, "spec": spec}
 
 
 def _cluster_queue(
@@ -158,12 +158,12 @@ def _cluster_queue(
         spec[KUEUE_API_VERSIONS[api_version]] = cohort
         spec["preemption"] = {"reclaimWithinCohort": "Any"}
     spec["resourceGroups"] = resource_groups
-    return {"apiVersion": KUEUE_API_VERSION, "kind": "ClusterQueue", "metadata": {"name": team.name}, "spec": spec}
+    return {"apiVersion": api_version, "kind": "ClusterQueue", "metadata": {"name": team.name}, "spec": spec}
 
 
-def _local_queue(team: TeamDemand) -> dict[str, Any]:
+def _local_queue(team: TeamDemand, api_version: str) -> dict[str, Any]:
     return {
-        "apiVersion": KUEUE_API_VERSION,
+        "apiVersion": api_version,
         "kind": "LocalQueue",
         "metadata": {"name": team.name, "namespace": team.name},
         "spec": {"clusterQueue": team.name},
