@@ -36,21 +36,18 @@ class NodeProvisioner(Faceted):
     fixed_node_count: bool
     # The controller that must run in the cluster for the pool to get nodes (None: the cloud's own API).
     controller: str | None
-    # Labels the provisioner puts on every node it makes, beyond the pool's own (what selectors can name).
-    node_label_keys: tuple[str, ...] = ()
 
 
 # A managed node group (EKS) or agent pool (AKS): what every pool was before provisioners existed.
 NODE_GROUP = NodeProvisioner("nodeGroup", "node group", fixed_node_count=True, controller=None)
 
 # Karpenter's well-known node labels (karpenter docs v1.14 concepts/scheduling.md, "Well-Known Labels"; read
-# 2026-11-28 at 1d927085dd81): the ones every node it launches carries, plus the instance facts it labels.
+# 2026-11-28 at 1d927085dd81): the ones every node it launches carries, plus the instance facts gpupools reads.
 KARPENTER_NODEPOOL_LABEL = "karpenter.sh/nodepool"
 KARPENTER_CAPACITY_TYPE_LABEL = "karpenter.sh/capacity-type"
 KARPENTER_NODECLASS_LABEL = "karpenter.k8s.aws/ec2nodeclass"
 KARPENTER_INSTANCE_FAMILY_LABEL = "karpenter.k8s.aws/instance-family"
 KARPENTER_INSTANCE_GPU_COUNT_LABEL = "karpenter.k8s.aws/instance-gpu-count"
-KARPENTER_INSTANCE_GPU_NAME_LABEL = "karpenter.k8s.aws/instance-gpu-name"
 INSTANCE_TYPE_LABEL = "node.kubernetes.io/instance-type"
 ZONE_LABEL = "topology.kubernetes.io/zone"
 KARPENTER = NodeProvisioner(
@@ -58,16 +55,6 @@ KARPENTER = NodeProvisioner(
     "Karpenter NodePool",
     fixed_node_count=False,
     controller="Karpenter",
-    node_label_keys=(
-        KARPENTER_NODEPOOL_LABEL,
-        KARPENTER_CAPACITY_TYPE_LABEL,
-        INSTANCE_TYPE_LABEL,
-        ZONE_LABEL,
-        KARPENTER_NODECLASS_LABEL,
-        KARPENTER_INSTANCE_FAMILY_LABEL,
-        KARPENTER_INSTANCE_GPU_COUNT_LABEL,
-        KARPENTER_INSTANCE_GPU_NAME_LABEL,
-    ),
 )
 
 PROVISIONERS: dict[str, NodeProvisioner] = {item.name: item for item in (NODE_GROUP, KARPENTER)}
