@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from ..catalog.prices import CURRENCY
+from .base import MAX_PRICE
 from .diff import BeforeAfter, CapacityDiff
 
 
@@ -99,7 +100,7 @@ def _at_most(plan: Mapping[str, Any]) -> float | None:
     """A plan's month at every pool's most nodes (``cost.monthlyAtMost``), when it has pools that scale from 0."""
     cost = plan.get("cost")
     value = cost.get("monthlyAtMost") if isinstance(cost, Mapping) else None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < 1e12:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < MAX_PRICE:
         return None
     return float(value)
 
