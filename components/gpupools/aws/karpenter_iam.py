@@ -38,13 +38,6 @@ READ_ACTIONS = (
 )
 
 
-def node_role_trust() -> dict[str, Any]:
-    return {
-        "Version": "2012-10-17",
-        "Statement": [{"Effect": "Allow", "Principal": {"Service": "ec2.amazonaws.com"}, "Action": "sts:AssumeRole"}],
-    }
-
-
 def node_policy_arns(partition: str) -> list[str]:
     return [f"arn:{partition}:iam::aws:policy/{name}" for name in NODE_POLICY_NAMES]
 

@@ -74,23 +74,22 @@ class Karpenter(pulumi.ComponentResource):
             arn_parts,
             controller_policy,
             node_policy_arns,
-            node_role_trust,
             pod_identity_trust,
         )
         from ..aws.karpenter_queue import interruption_queue
+        from ..aws.node_role import EC2_ASSUME_ROLE
 
         tags = args.get("tags") or {}
         child = pulumi.ResourceOptions(parent=self)
         cluster, region = args["cluster_name"], args["region"]
-        node_role = aws.iam.Role(
-            f"{name}-node-role", assume_role_policy=json.dumps(node_role_trust()), tags=tags, opts=child
-        )
-        partition = node_role.arn.apply(lambda arn: arn_parts(arn)[0])
+        # The same EC2 trust as the node groups' roles (aws/node_role.py).
+        node_role = aws.iam.Role(f"{name}-node-role", assume_role_policy=EC2_ASSUME_ROLE, tags=tags, opts=child)
+        policy_arns = node_role.arn.apply(lambda arn: node_policy_arns(arn_parts(arn)[0]))
         for index, _ in enumerate(NODE_POLICY_NAMES):
             aws.iam.RolePolicyAttachment(
                 f"{name}-node-policy-{index}",
                 role=node_role.name,
-                policy_arn=partition.apply(lambda p, i=index: node_policy_arns(p)[i]),
+                policy_arn=policy_arns.apply(lambda arns, i=index: arns[i]),
                 opts=pulumi.ResourceOptions(parent=node_role),
             )
         aws.eks.AccessEntry(
