@@ -352,8 +352,9 @@ def _in_place(
     before, after = _pool_resource(pool, base), _pool_resource(pool, head)
     if before is None or after is None or before["type"] != after["type"]:
         return None
-    labels = _LABELS_INPUT[before["type"]]
-    recut = pool_recut(pool, before, after, labels, capacity)
+    # A NodePool's layout change is drift: Karpenter replaces its nodes (in_place_effect), it re-cuts none in place.
+    nodepool = before["type"] == NODEPOOL
+    recut = None if nodepool else pool_recut(pool, before, after, _LABELS_INPUT[before["type"]], capacity)
     return joined([effect for effect in (in_place_effect(before, after, _gpus_per_node(capacity)), recut) if effect])
 
 
