@@ -64,7 +64,8 @@ class Cost(_Model):
 
 # What a base plan's DRA section names reaches the pull request's Markdown: names of the shape the driver and the
 # stack file allow (``gpu``, ``mig``, ``1g.10gb+me``, a pool name), so no HTML or Markdown can ride along.
-Name = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,79}$")]
+NAME_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,79}$"
+Name = Annotated[str, StringConstraints(pattern=NAME_PATTERN)]
 
 
 class DraDevice(_Model):

@@ -12,9 +12,11 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from .base import NAME_PATTERN
+
 _ONE_PROFILE = re.compile(r"^all-((\d+)g\.\d+gb(?:\+me)?)$")
 # A layout name as the MIG manager's config names them; anything else in a base plan (untrusted) is left out.
-_LAYOUT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9.+_-]{0,79}$")
+_LAYOUT_NAME = re.compile(NAME_PATTERN)  # the shape a base plan's names must have (plan/base.py)
 
 
 def layouts(plan: Mapping[str, Any]) -> dict[str, str]:
