@@ -102,21 +102,8 @@ def _snapshot_status(read: str, day: date) -> str:
 def pinned_facts(day: date) -> list[Fact]:
     """Every pinned fact and its status on ``day``."""
     facts = [
-        Fact(
-            "chart",
-            c.name,
-            c.default_version,
-            f"{c.repo}; {CHART_SOURCE}",
-            CHARTS_READ,
-            "current",
-            None,
-            *_newer(c.name),
-        )
-        for c in CHARTS
-    ]
-    facts += [
         Fact("chart", c.name, c.default_version, f"{c.repo}; {CHART_SOURCE}", read, "current", None, *_newer(c.name))
-        for c, read in LATER_CHARTS
+        for c, read in [*((chart, CHARTS_READ) for chart in CHARTS), *LATER_CHARTS]
     ]
     facts.append(
         Fact(
