@@ -12,12 +12,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from datetime import datetime, timezone
-from pathlib import Path
 from urllib.parse import quote
 
 from ..catalog.instances import sizes_for
-from ..catalog.offers import OfferList, OffersSnapshot, offers_cache_path, packaged_offers, read_offers, snapshot_json
-from ..untrusted.atomic_file import check_writable, write_atomically
+from ..catalog.offers import OfferList, OffersSnapshot, packaged_offers, read_offers, snapshot_json
 from ..untrusted.http_client import safe_url
 from ..untrusted.strict_json import strict_loads
 from ..untrusted.value_kinds import REGION, ValueRefused
@@ -52,18 +50,6 @@ def regions_selling(fetch: Callable[[str], bytes], size: str) -> set[str]:
             except ValueRefused as refused:
                 raise PriceSourceError(f"{safe_url(asked)}: {refused}; nothing was written") from None
     raise PriceSourceError(f"{API}: more than {MAX_PAGES} pages for {size}; refusing to follow NextPageLink further")
-
-
-def refresh_offers(
-    fetch: Callable[[str], bytes], now: datetime | None = None, path: Path | None = None
-) -> tuple[Path, int]:
-    """Write the offers cache alone: Azure from the API, the rest from the packaged snapshot; returns it and the
-    sizes. ``gpupools prices refresh`` writes it with the prices instead (``refresh.refresh_caches``)."""
-    text, sizes = offers_text(fetch, now)
-    target = path or offers_cache_path()
-    check_writable(target, "offers cache")
-    write_atomically(target, text, "offers cache")
-    return target, sizes
 
 
 def offers_text(fetch: Callable[[str], bytes], now: datetime | None = None) -> tuple[bytes, int]:
@@ -104,4 +90,4 @@ def offers_text(fetch: Callable[[str], bytes], now: datetime | None = None) -> t
     return text.encode("utf-8"), len(azure.sizes)
 
 
-__all__ = ["CLOUD", "offers_text", "refresh_offers", "regions_selling", "size_query_url"]
+__all__ = ["CLOUD", "offers_text", "regions_selling", "size_query_url"]
