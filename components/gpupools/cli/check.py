@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import TextIO
 
 from ..domain.capacity import stack_capacity
 from ..domain.capacity_inputs import stack_capacity_inputs
@@ -14,10 +15,11 @@ from .pictures import print_layouts
 from .render import capacity_lines, markdown_capacity
 
 
-def print_lines(lines: list[str]) -> None:
+def print_lines(lines: list[str], file: TextIO | None = None) -> None:
     """A report (text or Markdown), each item one line: whatever a value holds (a line break, ESC, CR, U+202E) is
-    shown escaped, so no value can forge a line, and a line longer than ``MAX_LINE_CHARS`` is cut saying so."""
-    print("\n".join(shown(line, cut_values=False) for line in lines))
+    shown escaped, so no value can forge a line, and a line longer than ``MAX_LINE_CHARS`` is cut saying so.
+    ``file``: stdout when None (``fit --kueue`` sends its report to stderr)."""
+    print("\n".join(shown(line, cut_values=False) for line in lines), file=file)
 
 
 def run_check(stack_file: StackFile, output_format: str, ascii_only: bool = False) -> int:

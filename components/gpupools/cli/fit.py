@@ -22,7 +22,7 @@ from .help import Parser
 from .pictures import add_picture_arguments, check_svg_path, print_layouts, write_svg
 from ..pictures.from_fit import fit_picture
 from ..untrusted.headroom import with_headroom
-from ..untrusted.text import json_text, shown
+from ..untrusted.text import json_text
 
 
 def add_fit_command(commands: argparse._SubParsersAction[Parser]) -> None:
@@ -121,7 +121,7 @@ def run_fit(args: argparse.Namespace) -> int:
             print_layouts(picture, args.ascii, "MIG layouts (each distinct GPU layout once):")
         return 0
     lines = report_lines(answer) + _configuration_lines(kueue.configuration)
-    print("\n".join(shown(line, cut_values=False) for line in lines), file=sys.stderr)
+    print_lines(lines, file=sys.stderr)
     sys.stdout.write(render_yaml(kueue.objects))
     return 0
 
