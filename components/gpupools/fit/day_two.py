@@ -163,7 +163,8 @@ def _changed_config(
     changed = fresh > 0 or any(change.recut for change in solution.pools)
     profiles = {name for node in nodes.values() for name in node.profiles}
     whole = any(node.whole_gpus for node in nodes.values())
-    needs_mixed = any(node.needs_mixed for node in nodes.values()) or len(profiles) > 1 or (bool(profiles) and whole)
+    # what NodeLayout.needs_mixed asks of one node, asked of the stack's nodes together
+    needs_mixed = len(profiles) > 1 or (bool(profiles) and whole)
     before = stack.mig_strategy
     after = "mixed" if changed and (needs_mixed or (profiles and before == "none")) else before
     strategy = None
